@@ -1,0 +1,73 @@
+#include "cli/app.h"
+
+#include "cli/output.h"
+#include "core/error.h"
+
+#include <omp.h>
+
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <map>
+
+namespace bertkit::cli {
+
+namespace {
+
+void add_global_flags(CLI::App& app, GlobalOptions& global) {
+  app.add_option("--threads", global.threads, "Worker threads (0 = all cores)")
+      ->check(CLI::Range(0, 4096))
+      ->capture_default_str();
+  app.add_flag("-q,--quiet", global.quiet, "No warnings or progress on stderr");
+}
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  // A closed stdout pipe (`bertkit ... | head -1`) is reported by write() as EPIPE and ends the
+  // program quietly, as coreutils do.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  CLI::App app{"bertkit: Hugging Face BERT-family models on the CPU, exactly and fast", "bertkit"};
+  app.option_defaults()->always_capture_default();
+  app.set_version_flag("-V,--version", std::string("bertkit ") + BERTKIT_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough();  // global flags may follow the subcommand
+  GlobalOptions global;
+  add_global_flags(app, global);
+
+  std::map<CLI::App*, Action> actions;
+  for (const Subcommand& entry : subcommands()) {
+    CLI::App* sub = app.add_subcommand(entry.name, entry.summary);
+    sub->fallthrough();
+    actions[sub] = entry.add(*sub, global);
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : static_cast<int>(ErrorKind::Usage);
+  }
+
+  try {
+    if (global.threads > 0) omp_set_num_threads(global.threads);
+    for (auto& [sub, action] : actions)
+      if (sub->parsed()) return action();
+    return static_cast<int>(ErrorKind::Usage);
+  } catch (const StdoutClosed&) {
+    return 0;
+  } catch (const Error& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "bertkit: error: %s\n", e.what());
+    return e.exit_code();
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "bertkit: error: out of memory\n");
+    return static_cast<int>(ErrorKind::Runtime);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bertkit: error: %s\n", e.what());
+    return static_cast<int>(ErrorKind::Runtime);
+  }
+}
+
+}  // namespace bertkit::cli

@@ -1,0 +1,32 @@
+#pragma once
+// The bertkit command line: global flags, the subcommand table, and the mapping of errors to exit codes.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace bertkit::cli {
+
+struct GlobalOptions {
+  int threads = 0;  // 0 = all cores
+  bool quiet = false;
+};
+
+// Each subcommand registers its flags on `sub` and returns the action to run once parsing succeeded.
+// The action returns the process exit code.
+using Action = std::function<int()>;
+using Registrar = Action (*)(CLI::App& sub, const GlobalOptions& global);
+
+struct Subcommand {
+  const char* name;
+  const char* summary;
+  Registrar add;
+};
+
+// The table lives in subcommands.cpp: one line per subcommand.
+const std::vector<Subcommand>& subcommands();
+
+int run(int argc, char** argv);
+
+}  // namespace bertkit::cli

@@ -1,0 +1,14 @@
+#include "cli/log.h"
+
+#include <atomic>
+
+namespace bertkit::cli {
+
+namespace {
+std::atomic<bool> g_quiet{false};
+}
+
+void set_quiet(bool quiet) { g_quiet = quiet; }
+bool quiet() { return g_quiet; }
+
+}  // namespace bertkit::cli

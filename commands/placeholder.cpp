@@ -1,0 +1,1 @@
+int bk_commands_anchor = 0;

@@ -1,0 +1,42 @@
+#pragma once
+// Everything in config.json that changes the computation, for the three supported families.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bertkit::core {
+
+enum class Family { Bert, DistilBert, Electra };
+enum class Activation { Gelu, GeluTanh, Relu, Silu };
+enum class HeadKind { None, MaskedLM, SequenceClassification, QuestionAnswering, PreTraining };
+enum class ProblemType { Auto, SingleLabel, MultiLabel, Regression };
+
+struct ModelConfig {
+  Family family = Family::Bert;
+  std::string architecture;  // as config.json names it, e.g. "BertForSequenceClassification"
+  HeadKind head = HeadKind::None;
+
+  int vocab_size = 0;
+  int hidden_size = 0;
+  int num_layers = 0;
+  int num_heads = 0;
+  int intermediate_size = 0;
+  int max_position_embeddings = 512;
+  int type_vocab_size = 2;   // 0 for DistilBERT: no token type embeddings
+  int embedding_size = 0;    // ELECTRA; equals hidden_size when there is no embeddings_project
+  Activation hidden_act = Activation::Gelu;
+  double layer_norm_eps = 1e-12;
+  bool sinusoidal_pos_embds = false;  // DistilBERT
+  int pad_token_id = 0;
+
+  std::vector<std::string> id2label;  // index = class id; empty when the model has no classifier
+  ProblemType problem_type = ProblemType::Auto;
+  int num_labels = 0;
+};
+
+// Reads config.json; refuses unknown model types and unsupported values with a message naming them.
+ModelConfig read_model_config(const std::filesystem::path& config_json);
+
+}  // namespace bertkit::core

@@ -1,0 +1,41 @@
+#pragma once
+// Helpers shared by the tests: where ../shared is, reading (gzip'd) files, running the binary.
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace bktest {
+
+// ../shared next to the checkout; throws with a clear message when it is missing.
+const std::filesystem::path& shared_dir();
+std::filesystem::path shared(const std::string& relative);
+
+std::string read_file(const std::filesystem::path& path);       // whole file; gzip is inflated
+std::vector<std::string> read_lines(const std::filesystem::path& path);  // split on '\n' only
+nlohmann::json read_json(const std::filesystem::path& path);
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+// Runs build/bertkit with the arguments (no shell), feeding `input` on stdin.
+RunResult run_bertkit(const std::vector<std::string>& args, const std::string& input = "");
+
+// A fresh temporary directory, removed when the object dies.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace bktest
