@@ -1,0 +1,33 @@
+#pragma once
+// The tensors of one model under their canonical names (see name_map.h), whatever file they came
+// from. Views point into memory maps or buffers that the Weights keep alive.
+#include "core/tensor.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bertkit::core {
+
+class Weights {
+ public:
+  // The view's bytes must stay valid as long as this object: pass their owner to keep().
+  void add(std::string name, TensorView view);
+  // Stores bytes owned by the Weights themselves (e.g. f16 converted to f32 at load).
+  void add_owned(std::string name, DType dtype, Shape shape, std::vector<std::byte> bytes);
+  void keep(std::shared_ptr<const void> owner);
+
+  const TensorView* find(std::string_view name) const;
+  // Throws BadInput naming the tensor (and both shapes when they differ) if absent or mis-shaped.
+  const TensorView& require(std::string_view name, const Shape& expected) const;
+  std::vector<std::string> names() const;
+  bool empty() const { return tensors_.empty(); }
+
+ private:
+  std::map<std::string, TensorView, std::less<>> tensors_;
+  std::vector<std::shared_ptr<const void>> owners_;
+};
+
+}  // namespace bertkit::core
