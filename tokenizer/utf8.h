@@ -1,0 +1,50 @@
+#pragma once
+// UTF-8 decoding as the rest of bertkit sees it: input text is repaired once, at the edge, exactly as
+// Python's bytes.decode("utf-8", errors="replace") does, so every later stage can assume valid UTF-8.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace bertkit::tok {
+
+// Appends `in` to `out` with every maximal invalid subsequence replaced by U+FFFD (the "maximal
+// subpart" rule of Unicode §3.9, which CPython follows). Returns the number of replacements.
+std::size_t repair_utf8(std::string_view in, std::string& out);
+
+// Length of the valid UTF-8 prefix of `in` (== in.size() when it is all valid).
+std::size_t valid_utf8_prefix(std::string_view in);
+
+// Decodes the code point at `s[i]` of VALID UTF-8 and advances i.
+inline char32_t next_code_point(std::string_view s, std::size_t& i) {
+  auto b0 = static_cast<unsigned char>(s[i]);
+  if (b0 < 0x80) {
+    ++i;
+    return b0;
+  }
+  if (b0 < 0xE0) {
+    char32_t c = ((b0 & 0x1Fu) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3Fu);
+    i += 2;
+    return c;
+  }
+  if (b0 < 0xF0) {
+    char32_t c = ((b0 & 0x0Fu) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6) |
+                 (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
+    i += 3;
+    return c;
+  }
+  char32_t c = ((b0 & 0x07u) << 18) | ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 12) |
+               ((static_cast<unsigned char>(s[i + 2]) & 0x3Fu) << 6) |
+               (static_cast<unsigned char>(s[i + 3]) & 0x3Fu);
+  i += 4;
+  return c;
+}
+
+inline std::size_t utf8_length(char32_t c) { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4; }
+
+void append_utf8(std::string& out, char32_t c);
+
+// Number of code points in valid UTF-8.
+std::size_t count_code_points(std::string_view s);
+
+}  // namespace bertkit::tok
