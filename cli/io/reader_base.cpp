@@ -1,0 +1,53 @@
+#include "cli/io/reader_base.h"
+
+#include "core/error.h"
+#include "tokenizer/utf8.h"
+
+#include <fmt/format.h>
+
+namespace bertkit::cli::io {
+
+std::string Record::where() const { return fmt::format("{}:{}", source, line); }
+
+void ReaderBase::start_record(Record& record, const std::string& source, std::uint64_t line) {
+  record.text.clear();
+  record.text_pair.clear();
+  record.has_pair = false;
+  record.repaired = false;
+  record.source = source;
+  record.line = line;
+  record.error.clear();
+  record.fields.clear();
+  record.raw.clear();
+  record.object = nullptr;
+}
+
+bool ReaderBase::set_text(Record& record, std::string& bytes, std::string& out) {
+  std::size_t valid = tok::valid_utf8_prefix(bytes);
+  if (valid == bytes.size()) {
+    out.swap(bytes);
+    return true;
+  }
+  if (options_.strict_utf8) {
+    reject(record, "invalid UTF-8");
+    return false;
+  }
+  out.clear();
+  tok::repair_utf8(bytes, out);
+  if (!record.repaired) {
+    record.repaired = true;
+    if (utf8_.records++ == 0) {
+      utf8_.first_source = record.source;
+      utf8_.first_line = record.line;
+    }
+  }
+  return true;
+}
+
+void ReaderBase::reject(Record& record, const std::string& message) const {
+  std::string full = fmt::format("{}: {}", record.where(), message);
+  if (options_.on_bad_record == OnBadRecord::Fail) throw Error(ErrorKind::BadInput, std::move(full));
+  record.error = std::move(full);
+}
+
+}  // namespace bertkit::cli::io

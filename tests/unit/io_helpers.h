@@ -1,0 +1,46 @@
+#pragma once
+// Helpers for the cli/io tests: files with given bytes, stdin redirected, all records of a reader.
+#include "cli/io/record_reader.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace iotest {
+
+inline std::filesystem::path write(const std::filesystem::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out << bytes;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+  return path;
+}
+
+inline std::vector<bertkit::cli::io::Record> read_all(bertkit::cli::io::RecordReader& reader) {
+  std::vector<bertkit::cli::io::Record> records;
+  bertkit::cli::io::Record record;
+  while (reader.next(record)) records.push_back(record);
+  return records;
+}
+
+// Points fd 0 at another descriptor for the lifetime of the object.
+class StdinFrom {
+ public:
+  explicit StdinFrom(int fd) : saved_(::dup(0)) {
+    if (saved_ < 0 || ::dup2(fd, 0) < 0) throw std::runtime_error("cannot redirect stdin");
+  }
+  ~StdinFrom() {
+    ::dup2(saved_, 0);
+    ::close(saved_);
+  }
+  StdinFrom(const StdinFrom&) = delete;
+  StdinFrom& operator=(const StdinFrom&) = delete;
+
+ private:
+  int saved_;
+};
+
+}  // namespace iotest
