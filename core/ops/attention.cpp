@@ -1,0 +1,67 @@
+#include "core/ops/attention.h"
+
+#include "core/error.h"
+#include "core/ops/softmax.h"
+
+#include <oneapi/dnnl/dnnl.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+namespace bertkit::core {
+namespace {
+
+// Query rows per task: bounds the score tile (block × sequence length) and splits long sequences
+// across threads.
+constexpr std::int64_t kQueryBlock = 64;
+
+}  // namespace
+
+void SelfAttention::forward(const float* qkv, std::span<const std::int64_t> offsets, int heads,
+                            std::int64_t head_dim, float* ctx) {
+  const std::int64_t hidden = heads * head_dim;
+  const std::int64_t stride = 3 * hidden;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
+
+  tasks_.clear();
+  std::int64_t longest = 0;
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+    std::int64_t length = offsets[s + 1] - offsets[s];
+    longest = std::max(longest, length);
+    for (int h = 0; h < heads; ++h)
+      for (std::int64_t q = 0; q < length; q += kQueryBlock) tasks_.push_back({offsets[s], length, q, h});
+  }
+  // Longest sequences first, so the dynamic schedule ends with the small tasks.
+  std::stable_sort(tasks_.begin(), tasks_.end(), [](const Task& a, const Task& b) { return a.length > b.length; });
+  // Sized here, outside the parallel region: an allocation failure must not throw inside it.
+  scores_.resize(static_cast<std::size_t>(omp_get_max_threads()));
+  for (auto& tile : scores_) tile.reserve(static_cast<std::size_t>(std::min(longest, kQueryBlock) * longest));
+
+  std::atomic<bool> failed{false};
+#pragma omp parallel
+  {
+    float* scores = scores_[static_cast<std::size_t>(omp_get_thread_num())].data();
+#pragma omp for schedule(dynamic)
+    for (std::size_t t = 0; t < tasks_.size(); ++t) {
+      const Task& task = tasks_[t];
+      const std::int64_t rows = std::min(kQueryBlock, task.length - task.query);
+      const float* q = qkv + (task.first_row + task.query) * stride + task.head * head_dim;
+      const float* k = qkv + task.first_row * stride + hidden + task.head * head_dim;
+      const float* v = k + hidden;
+      float* out = ctx + (task.first_row + task.query) * hidden + task.head * head_dim;
+      // Inside a parallel region oneDNN's sgemm runs on the calling thread only.
+      auto status = dnnl_sgemm('N', 'T', rows, task.length, head_dim, scale, q, stride, k, stride, 0.0f, scores,
+                               task.length);
+      for (std::int64_t r = 0; r < rows; ++r) softmax_row(scores + r * task.length, task.length);
+      if (status == dnnl_success)
+        status = dnnl_sgemm('N', 'N', rows, head_dim, task.length, 1.0f, scores, task.length, v, stride, 0.0f, out,
+                            hidden);
+      if (status != dnnl_success) failed = true;
+    }
+  }
+  if (failed) runtime_error("oneDNN sgemm failed in self-attention");
+}
+
+}  // namespace bertkit::core

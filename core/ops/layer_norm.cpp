@@ -1,0 +1,32 @@
+#include "core/ops/layer_norm.h"
+
+#include "core/ops/simd.h"
+
+#include <cmath>
+
+namespace bertkit::core {
+namespace {
+
+BK_VECTOR_CLONES
+void layer_norm_row(float* x, std::int64_t n, const float* gamma, const float* beta, float eps) {
+  float sum = 0.0f;
+#pragma omp simd reduction(+ : sum)
+  for (std::int64_t j = 0; j < n; ++j) sum += x[j];
+  const float mean = sum / static_cast<float>(n);
+  float squares = 0.0f;
+#pragma omp simd reduction(+ : squares)
+  for (std::int64_t j = 0; j < n; ++j) squares += (x[j] - mean) * (x[j] - mean);
+  const float rstd = 1.0f / std::sqrt(squares / static_cast<float>(n) + eps);
+#pragma omp simd
+  for (std::int64_t j = 0; j < n; ++j) x[j] = (x[j] - mean) * rstd * gamma[j] + beta[j];
+}
+
+}  // namespace
+
+void layer_norm(float* x, std::int64_t rows, std::int64_t n, const float* gamma, const float* beta, float eps) {
+  // A thread team costs more than normalising a few short rows.
+#pragma omp parallel for schedule(static) if (rows * n >= 16384)
+  for (std::int64_t r = 0; r < rows; ++r) layer_norm_row(x + r * n, n, gamma, beta, eps);
+}
+
+}  // namespace bertkit::core

@@ -1,0 +1,62 @@
+#include "core/ops/linear.h"
+
+#include "core/dnnl/context.h"
+#include "core/error.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace bertkit::core {
+namespace {
+
+using dt = dnnl::memory::data_type;
+using tag = dnnl::memory::format_tag;
+
+dnnl::algorithm dnnl_algorithm(Eltwise f) {
+  switch (f) {
+    case Eltwise::Identity: return dnnl::algorithm::undef;
+    case Eltwise::Gelu: return dnnl::algorithm::eltwise_gelu_erf;
+    case Eltwise::GeluTanh: return dnnl::algorithm::eltwise_gelu_tanh;
+    case Eltwise::Relu: return dnnl::algorithm::eltwise_relu;
+    case Eltwise::Silu: return dnnl::algorithm::eltwise_swish;
+    case Eltwise::Tanh: return dnnl::algorithm::eltwise_tanh;
+  }
+  return dnnl::algorithm::undef;
+}
+
+}  // namespace
+
+Linear::Linear(std::span<const float> weight, std::span<const float> bias, std::int64_t out, std::int64_t in,
+               Eltwise activation, LinearOutput output) {
+  if (out <= 0 || in <= 0 || static_cast<std::int64_t>(weight.size()) != out * in)
+    runtime_error("linear layer [{}, {}] given {} weights", out, in, weight.size());
+  if (!bias.empty() && static_cast<std::int64_t>(bias.size()) != out)
+    runtime_error("linear layer with {} outputs given {} biases", out, bias.size());
+  if (output == LinearOutput::Accumulate && activation != Eltwise::Identity)
+    runtime_error("a residual linear layer cannot have an activation");
+  kind_ = {in, out, !bias.empty(), dnnl_algorithm(activation), output == LinearOutput::Accumulate};
+
+  auto& ctx = dnnl_context();
+  // PyTorch's [out, in] row-major is the [in, out] matrix oneDNN wants, in column-major ("ba") order.
+  dnnl::memory source({{in, out}, dt::f32, tag::ba}, ctx.engine, const_cast<float*>(weight.data()));
+  weights_ = dnnl::memory(packed_weights_desc(kind_), ctx.engine);
+  dnnl::reorder(source, weights_).execute(ctx.stream, source, weights_);
+  ctx.stream.wait();
+  if (kind_.bias) {
+    bias_ = dnnl::memory({{1, out}, dt::f32, tag::ab}, ctx.engine);
+    std::copy(bias.begin(), bias.end(), static_cast<float*>(bias_.get_data_handle()));
+  }
+}
+
+void Linear::forward(const float* x, std::int64_t rows, float* y) const {
+  if (rows <= 0) return;
+  auto& ctx = dnnl_context();
+  dnnl::memory src({{rows, kind_.k}, dt::f32, tag::ab}, ctx.engine, const_cast<float*>(x));
+  dnnl::memory dst({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, y);
+  std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, dst}};
+  if (kind_.bias) args.emplace(DNNL_ARG_BIAS, bias_);
+  matmul_primitive(kind_, rows).execute(ctx.stream, args);
+  ctx.stream.wait();
+}
+
+}  // namespace bertkit::core

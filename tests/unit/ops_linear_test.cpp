@@ -1,0 +1,75 @@
+#include "core/ops/linear.h"
+#include "unit/reference_math.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+
+using bertkit::core::Eltwise;
+using bertkit::core::Linear;
+using bertkit::core::LinearOutput;
+
+namespace {
+
+void check_linear(Eltwise activation, const std::function<double(double)>& reference, bool with_bias) {
+  const std::int64_t in = 48, out = 40;
+  auto w = bktest::random_floats(in * out, 1);
+  auto b = with_bias ? bktest::random_floats(out, 2) : std::vector<float>{};
+  Linear linear(w, b, out, in, activation);
+  CHECK(linear.in_features() == in);
+  CHECK(linear.out_features() == out);
+  for (std::int64_t rows : {1, 7, 64, 130}) {
+    auto x = bktest::random_floats(rows * in, 3 + rows, -2.0f, 2.0f);
+    std::vector<float> y(rows * out);
+    linear.forward(x.data(), rows, y.data());
+    auto expected = bktest::reference_linear(x, w, b, rows, in, out);
+    double worst = 0;
+    for (std::size_t i = 0; i < y.size(); ++i) worst = std::max(worst, std::abs(y[i] - reference(expected[i])));
+    INFO("rows " << rows);
+    CHECK(worst < 2e-5);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("linear: x·Wᵀ + b with each fused activation matches a double reference") {
+  check_linear(Eltwise::Identity, [](double v) { return v; }, true);
+  check_linear(Eltwise::Identity, [](double v) { return v; }, false);
+  check_linear(Eltwise::Gelu, bktest::reference_gelu, true);
+  check_linear(Eltwise::GeluTanh, bktest::reference_gelu_tanh, true);
+  check_linear(Eltwise::Relu, [](double v) { return v > 0 ? v : 0.0; }, true);
+  check_linear(Eltwise::Silu, bktest::reference_silu, true);
+  check_linear(Eltwise::Tanh, [](double v) { return std::tanh(v); }, true);
+}
+
+TEST_CASE("linear: the residual form adds into the output") {
+  const std::int64_t in = 64, out = 32, rows = 9;
+  auto w = bktest::random_floats(in * out, 11);
+  auto b = bktest::random_floats(out, 12);
+  auto x = bktest::random_floats(rows * in, 13);
+  auto residual = bktest::random_floats(rows * out, 14);
+  Linear linear(w, b, out, in, Eltwise::Identity, LinearOutput::Accumulate);
+  auto y = residual;
+  linear.forward(x.data(), rows, y.data());
+  auto expected = bktest::reference_linear(x, w, b, rows, in, out);
+  for (std::size_t i = 0; i < y.size(); ++i) CHECK(y[i] == doctest::Approx(expected[i] + residual[i]).epsilon(1e-5));
+}
+
+TEST_CASE("linear: the same rows give the same outputs whatever the row count") {
+  const std::int64_t in = 96, out = 80;
+  auto w = bktest::random_floats(in * out, 21);
+  Linear linear(w, {}, out, in, Eltwise::Gelu);
+  auto x = bktest::random_floats(200 * in, 22);
+  std::vector<float> all(200 * out), few(3 * out);
+  linear.forward(x.data(), 200, all.data());
+  linear.forward(x.data() + 50 * in, 3, few.data());
+  for (std::int64_t i = 0; i < 3 * out; ++i) CHECK(std::abs(few[i] - all[50 * out + i]) <= 1e-6f);
+}
+
+TEST_CASE("linear: mismatched sizes are refused") {
+  auto w = bktest::random_floats(10, 1);
+  CHECK_THROWS(Linear(w, {}, 3, 4));
+  CHECK_THROWS(Linear(w, std::vector<float>(3), 5, 2));
+  CHECK_THROWS(Linear(w, {}, 5, 2, Eltwise::Relu, LinearOutput::Accumulate));
+}
