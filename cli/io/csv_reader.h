@@ -1,0 +1,60 @@
+#pragma once
+// CSV and TSV input with a header row: the text comes from a named column (and the pair text from a
+// second one), and each record keeps all its fields and raw bytes for the writers to echo.
+//
+// Constructing the reader opens every input and reads its header, so a missing column (the error
+// lists the available ones) or inputs with different headers fail before any output file exists.
+// Blank lines are skipped; a row whose field count differs from the header's is a bad record.
+#include "cli/io/csv_parser.h"
+#include "cli/io/reader_base.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bertkit::cli::io {
+
+struct TableOptions {
+  char delimiter = ',';
+  // The column the text comes from. Empty: the only column of a one-column table.
+  std::string column;
+  // The column of the pair text; empty for none.
+  std::string pair_column;
+};
+
+// ',' for a path ending in .csv, '\t' for .tsv (any case), nothing otherwise.
+std::optional<char> table_delimiter_for(const std::string& path);
+
+class CsvReader : public ReaderBase {
+ public:
+  CsvReader(std::vector<std::string> paths, const TableOptions& table, const ReaderOptions& options = {});
+  bool next(Record& record) override;
+
+  char delimiter() const { return table_.delimiter; }
+  // Column names (field values of the header row) and the header's raw bytes in the first input.
+  const std::vector<std::string>& header() const { return header_; }
+  const std::string& raw_header() const { return raw_header_; }
+  std::size_t text_index() const { return text_index_; }
+  std::optional<std::size_t> pair_index() const { return pair_index_; }
+
+ private:
+  // Reads input i's header; the first one defines the columns, later ones must match it.
+  void read_header(std::size_t i);
+  std::size_t find_column(const std::string& name, const std::string& input) const;
+
+  TableOptions table_;
+  CsvParser parser_;
+  std::vector<std::string> header_;
+  std::string raw_header_;
+  std::size_t text_index_ = 0;
+  std::optional<std::size_t> pair_index_;
+
+  std::size_t current_ = 0;
+  std::vector<bool> header_read_;      // input i is open past its header
+  std::vector<std::uint64_t> lines_;   // lines consumed in input i
+  std::string scratch_;
+  std::vector<std::string> header_scratch_;
+  std::string raw_scratch_;
+};
+
+}  // namespace bertkit::cli::io
