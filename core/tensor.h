@@ -13,7 +13,14 @@ namespace bertkit::core {
 enum class DType : std::uint8_t { F32, F16, BF16, I8, U8, I32, I64, Bool };
 
 std::size_t dtype_size(DType dtype);
-std::string_view dtype_name(DType dtype);
+std::string_view dtype_name(DType dtype);  // safetensors spelling: "F32", "BF16", ...
+bool is_float(DType dtype);                // F32, F16, BF16
+
+// IEEE half and bfloat16 <-> float, round to nearest even (what torch's .half() / .bfloat16() do).
+float f16_to_f32(std::uint16_t bits);
+float bf16_to_f32(std::uint16_t bits);
+std::uint16_t f32_to_f16(float value);
+std::uint16_t f32_to_bf16(float value);
 
 using Shape = std::vector<std::int64_t>;
 
@@ -30,5 +37,8 @@ struct TensorView {
   // Only valid for F32 tensors; the encoder sees every weight as f32 unless it asked for a reduced type.
   std::span<const float> f32() const;
 };
+
+// The values of an F32, F16 or BF16 tensor as f32 (a copy); BadInput for other dtypes.
+std::vector<float> to_f32(const TensorView& view);
 
 }  // namespace bertkit::core

@@ -1,6 +1,12 @@
 #pragma once
 // The tensors of one model under their canonical names (see name_map.h), whatever file they came
 // from. Views point into memory maps or buffers that the Weights keep alive.
+//
+// Dtypes: weights read from a Hugging Face checkpoint are always F32 (f16/bf16 files are converted at
+// load). A converted bertkit file hands each tensor out as stored: with `convert --dtype f16|bf16` the
+// matrices are F16/BF16; with `--dtype int8` every Linear weight [out, in] is I8 and its per-output-channel
+// f32 scales are the F32 tensor "<name>.scale" [out] (value = int8 * scale[row]). Embeddings, LayerNorm
+// parameters and biases are F32 in every file. to_f32() (core/tensor.h) turns F16/BF16 into f32.
 #include "core/tensor.h"
 
 #include <map>
@@ -17,6 +23,8 @@ class Weights {
   void add(std::string name, TensorView view);
   // Stores bytes owned by the Weights themselves (e.g. f16 converted to f32 at load).
   void add_owned(std::string name, DType dtype, Shape shape, std::vector<std::byte> bytes);
+  // Stores an F32/F16/BF16 tensor as f32: the view itself when it is aligned f32, else an owned copy.
+  void add_f32(std::string name, const TensorView& view);
   void keep(std::shared_ptr<const void> owner);
 
   const TensorView* find(std::string_view name) const;

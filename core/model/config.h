@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace bertkit::core {
@@ -30,6 +31,7 @@ struct ModelConfig {
   double layer_norm_eps = 1e-12;
   bool sinusoidal_pos_embds = false;  // DistilBERT
   int pad_token_id = 0;
+  bool tie_word_embeddings = true;  // the MLM decoder is the word embedding matrix unless the file has one
 
   std::vector<std::string> id2label;  // index = class id; empty when the model has no classifier
   ProblemType problem_type = ProblemType::Auto;
@@ -38,5 +40,13 @@ struct ModelConfig {
 
 // Reads config.json; refuses unknown model types and unsupported values with a message naming them.
 ModelConfig read_model_config(const std::filesystem::path& config_json);
+// The same from the text of a config.json; `source` names it in errors (a path, or a converted file).
+ModelConfig parse_model_config(std::string_view json_text, std::string_view source);
+
+// Names for messages and `bertkit info`.
+std::string_view family_name(Family family);          // "bert", "distilbert", "electra" (model_type)
+std::string_view activation_name(Activation act);     // "gelu", "gelu_new", "relu", "silu"
+std::string_view head_name(HeadKind head);            // "none", "masked-lm", ...
+std::string_view problem_type_name(ProblemType type); // "auto", "single_label_classification", ...
 
 }  // namespace bertkit::core

@@ -1,0 +1,261 @@
+#include "core/checkpoint/model_source.h"
+
+#include "core/checkpoint/load_weights.h"
+#include "core/checkpoint/raw_checkpoint.h"
+#include "core/error.h"
+#include "core/files.h"
+#include "core/json.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+
+namespace bertkit::core {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::optional<std::string> read_optional(const fs::path& path) {
+  if (!fs::exists(path)) return std::nullopt;
+  return read_text_file(path);
+}
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : nullptr;
+}
+
+bool looks_like_model_id(std::string_view spec) {
+  if (spec.empty() || spec.front() == '/' || spec.front() == '.' || spec.find("..") != std::string_view::npos)
+    return false;
+  int slashes = 0;
+  for (char c : spec) {
+    if (c == '/') ++slashes;
+    else if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) return false;
+  }
+  return slashes <= 1 && spec.back() != '/';
+}
+
+template <typename T>
+T json_field(const json& object, const char* key, T fallback, const std::string& where) {
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return fallback;
+  try {
+    return it->get<T>();
+  } catch (const json::exception&) {
+    bad_input("{}: field \"{}\" has the wrong type: {}", where, key, it->dump());
+  }
+}
+
+Pooling read_pooling(const fs::path& config_path) {
+  const std::string where = config_path.string();
+  json j = read_json_file(config_path);
+  if (!j.is_object()) bad_input("{}: not a JSON object", where);
+  Pooling p;
+  p.cls = json_field(j, "pooling_mode_cls_token", false, where);
+  p.max = json_field(j, "pooling_mode_max_tokens", false, where);
+  p.mean = json_field(j, "pooling_mode_mean_tokens", false, where);
+  p.mean_sqrt_len = json_field(j, "pooling_mode_mean_sqrt_len_tokens", false, where);
+  p.weighted_mean = json_field(j, "pooling_mode_weightedmean_tokens", false, where);
+  p.last_token = json_field(j, "pooling_mode_lasttoken", false, where);
+  p.include_prompt = json_field(j, "include_prompt", true, where);
+  if (!(p.cls || p.max || p.mean || p.mean_sqrt_len || p.weighted_mean || p.last_token))
+    bad_input("{}: no pooling mode is enabled", where);
+  return p;
+}
+
+DenseLayer read_dense(const fs::path& folder, int index, Weights& weights) {
+  const fs::path config_path = folder / "config.json";
+  const std::string where = config_path.string();
+  json j = read_json_file(config_path);
+  if (!j.is_object()) bad_input("{}: not a JSON object", where);
+  DenseLayer d;
+  d.in_features = json_field(j, "in_features", 0, where);
+  d.out_features = json_field(j, "out_features", 0, where);
+  d.bias = json_field(j, "bias", true, where);
+  if (d.in_features <= 0 || d.out_features <= 0) bad_input("{}: in_features and out_features must be positive", where);
+  auto act = json_field<std::string>(j, "activation_function", "torch.nn.modules.activation.Tanh", where);
+  if (act == "torch.nn.modules.activation.Tanh") d.activation = DenseActivation::Tanh;
+  else if (act == "torch.nn.modules.linear.Identity") d.activation = DenseActivation::Identity;
+  else bad_input("{}: unsupported activation_function \"{}\" (supported: Tanh, Identity)", where, act);
+
+  RawCheckpoint raw = read_weights_folder(folder);
+  for (auto& owner : raw.owners) weights.keep(std::move(owner));
+  const std::string prefix = "dense." + std::to_string(index) + ".";
+  bool have_weight = false, have_bias = false;
+  for (const RawTensor& t : raw.tensors) {
+    bool is_weight = t.name == "linear.weight", is_bias = t.name == "linear.bias";
+    if (!is_weight && !(is_bias && d.bias)) bad_input("{}: unexpected tensor {} in a Dense module", folder.string(), t.name);
+    Shape want = is_weight ? Shape{d.out_features, d.in_features} : Shape{d.out_features};
+    if (t.view.shape != want)
+      bad_input("{}: tensor {} has shape {}, expected {}", folder.string(), t.name, shape_string(t.view.shape),
+                shape_string(want));
+    weights.add_f32(prefix + (is_weight ? "weight" : "bias"), t.view);
+    (is_weight ? have_weight : have_bias) = true;
+  }
+  if (!have_weight || (d.bias && !have_bias)) bad_input("{}: Dense module without linear.weight/linear.bias", folder.string());
+  return d;
+}
+
+// Reads modules.json and the files it points to; returns the folder of the Transformer module.
+// Dense modules are read later, into the model's Weights: their folders go to `dense_folders`.
+fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConfig& st,
+                                   std::vector<fs::path>& dense_folders,
+                                   std::vector<std::pair<std::string, std::string>>& origins) {
+  const fs::path modules_path = root / "modules.json";
+  const std::string where = modules_path.string();
+  json modules = read_json_file(modules_path);
+  if (!modules.is_array()) bad_input("{}: not a list of modules", where);
+  origins.emplace_back("sentence-transformers modules", where);
+  std::optional<fs::path> transformer;
+  bool have_pooling = false;
+  for (const json& m : modules) {
+    if (!m.is_object()) bad_input("{}: a module is not an object", where);
+    auto type = json_field<std::string>(m, "type", "", where);
+    auto rel = json_field<std::string>(m, "path", "", where);
+    fs::path rel_path(rel);
+    if (rel_path.is_absolute() || rel.find("..") != std::string::npos)
+      bad_input("{}: module path \"{}\" leaves the model folder", where, rel);
+    fs::path folder = rel.empty() ? root : root / rel_path;
+    if (type == "sentence_transformers.models.Transformer") {
+      if (transformer) bad_input("{}: more than one Transformer module", where);
+      transformer = folder;
+    } else if (type == "sentence_transformers.models.Pooling") {
+      st.pooling = read_pooling(folder / "config.json");
+      have_pooling = true;
+      origins.emplace_back("pooling", (folder / "config.json").string());
+    } else if (type == "sentence_transformers.models.Dense") {
+      dense_folders.push_back(folder);
+      origins.emplace_back("dense", folder.string());
+    } else if (type == "sentence_transformers.models.Normalize") {
+      st.normalize = true;
+    } else {
+      bad_input("{}: unsupported module type \"{}\"", where, type);
+    }
+  }
+  if (!transformer) bad_input("{}: no sentence_transformers.models.Transformer module", where);
+  if (!have_pooling) st.pooling.mean = true;  // what sentence-transformers adds to a bare transformer
+
+  const fs::path sbert = *transformer / "sentence_bert_config.json";
+  if (fs::exists(sbert)) {
+    json j = read_json_file(sbert);
+    if (!j.is_object()) bad_input("{}: not a JSON object", sbert.string());
+    if (j.contains("max_seq_length") && !j["max_seq_length"].is_null()) {
+      int n = json_field(j, "max_seq_length", 0, sbert.string());
+      if (n <= 0) bad_input("{}: max_seq_length must be positive", sbert.string());
+      st.max_seq_length = n;
+    }
+    if (j.contains("do_lower_case") && !j["do_lower_case"].is_null())
+      st.do_lower_case = json_field(j, "do_lower_case", false, sbert.string());
+    origins.emplace_back("sentence-transformers settings", sbert.string());
+  }
+  const fs::path prompts = root / "config_sentence_transformers.json";
+  if (fs::exists(prompts)) {
+    json j = read_json_file(prompts);
+    if (!j.is_object()) bad_input("{}: not a JSON object", prompts.string());
+    if (auto it = j.find("prompts"); it != j.end() && !it->is_null()) {
+      if (!it->is_object()) bad_input("{}: \"prompts\" is not an object", prompts.string());
+      for (const auto& [name, text] : it->items()) {
+        if (!text.is_string()) bad_input("{}: prompt \"{}\" is not a string", prompts.string(), name);
+        st.prompts[name] = text.get<std::string>();
+      }
+    }
+    if (auto it = j.find("default_prompt_name"); it != j.end() && !it->is_null()) {
+      if (!it->is_string()) bad_input("{}: \"default_prompt_name\" is not a string", prompts.string());
+      st.default_prompt_name = it->get<std::string>();
+      if (!st.prompts.count(*st.default_prompt_name))
+        bad_input("{}: default_prompt_name \"{}\" is not one of the prompts", prompts.string(), *st.default_prompt_name);
+    }
+    origins.emplace_back("prompts", prompts.string());
+  }
+  return *transformer;
+}
+
+LoadedModel load_folder(const fs::path& root, std::string_view spec) {
+  LoadedModel m;
+  m.name = std::string(spec);
+  fs::path folder = root;
+  std::vector<fs::path> dense_folders;
+  if (fs::exists(root / "modules.json")) {
+    m.sentence_transformer.emplace();
+    folder = read_sentence_transformer(root, *m.sentence_transformer, dense_folders, m.origins);
+  }
+  m.location = folder;
+  const fs::path config_path = folder / "config.json";
+  if (!fs::exists(config_path)) bad_input("{}: no config.json", folder.string());
+  m.config_json = read_text_file(config_path);
+  m.config = parse_model_config(m.config_json, config_path.string());
+  m.origins.emplace_back("config", config_path.string());
+
+  RawCheckpoint raw = read_weights_folder(folder);
+  for (const auto& f : raw.files) m.origins.emplace_back("weights", f.string());
+  auto loaded = load_weights(std::move(raw), m.config, folder.string());
+  m.weights = std::move(loaded.weights);
+  m.unexpected_tensors = std::move(loaded.unexpected);
+  for (const fs::path& dense : dense_folders)
+    m.sentence_transformer->dense.push_back(
+        read_dense(dense, static_cast<int>(m.sentence_transformer->dense.size()), m.weights));
+
+  m.tokenizer.vocab_txt = read_optional(folder / "vocab.txt");
+  m.tokenizer.tokenizer_json = read_optional(folder / "tokenizer.json");
+  m.tokenizer.tokenizer_config_json = read_optional(folder / "tokenizer_config.json");
+  m.tokenizer.special_tokens_map_json = read_optional(folder / "special_tokens_map.json");
+  for (const char* file : {"vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"})
+    if (fs::exists(folder / file)) m.origins.emplace_back("tokenizer", (folder / file).string());
+  return m;
+}
+
+}  // namespace
+
+fs::path hf_hub_cache_dir() {
+  if (const char* v = env("HF_HUB_CACHE")) return v;
+  if (const char* v = env("HUGGINGFACE_HUB_CACHE")) return v;  // the older name of HF_HUB_CACHE
+  if (const char* v = env("HF_HOME")) return fs::path(v) / "hub";
+  if (const char* v = env("XDG_CACHE_HOME")) return fs::path(v) / "huggingface" / "hub";
+  if (const char* v = env("HOME")) return fs::path(v) / ".cache" / "huggingface" / "hub";
+  return fs::path(".cache") / "huggingface" / "hub";
+}
+
+fs::path resolve_model_location(std::string_view spec) {
+  fs::path direct{std::string(spec)};
+  if (fs::exists(direct)) return direct;
+  if (!looks_like_model_id(spec)) bad_input("model {}: no such file or folder", spec);
+
+  const fs::path cache = hf_hub_cache_dir();
+  std::string repo = "models--" + std::string(spec);
+  for (auto pos = repo.find('/'); pos != std::string::npos; pos = repo.find('/')) repo.replace(pos, 1, "--");
+  const fs::path repo_dir = cache / repo;
+  if (!fs::is_directory(repo_dir))
+    bad_input("model {}: not a file or folder, and not in the Hugging Face cache ({} does not exist; "
+              "download it once, e.g. with huggingface-cli download {})",
+              spec, repo_dir.string(), spec);
+  const fs::path ref = repo_dir / "refs" / "main";
+  if (fs::exists(ref)) {
+    std::string revision = read_text_file(ref);
+    while (!revision.empty() && (revision.back() == '\n' || revision.back() == '\r' || revision.back() == ' '))
+      revision.pop_back();
+    if (!looks_like_model_id(revision) || revision.find('/') != std::string::npos)
+      bad_input("{}: not a revision: \"{}\"", ref.string(), revision);
+    fs::path snapshot = repo_dir / "snapshots" / revision;
+    if (!fs::is_directory(snapshot)) bad_input("model {}: {} names snapshot {}, which is missing", spec, ref.string(), revision);
+    return snapshot;
+  }
+  // No refs/main (e.g. downloaded at a fixed revision): accept the snapshot if there is exactly one.
+  std::vector<fs::path> snapshots;
+  if (fs::is_directory(repo_dir / "snapshots"))
+    for (const auto& e : fs::directory_iterator(repo_dir / "snapshots"))
+      if (e.is_directory()) snapshots.push_back(e.path());
+  if (snapshots.size() == 1) return snapshots.front();
+  bad_input("model {}: {} has no refs/main and {} snapshots; pass the snapshot folder itself", spec,
+            repo_dir.string(), snapshots.size());
+}
+
+LoadedModel load_model(std::string_view spec) {
+  fs::path location = resolve_model_location(spec);
+  if (fs::is_directory(location)) return load_folder(location, spec);
+  bad_input("model {}: {} is not a model folder", spec, location.string());
+}
+
+}  // namespace bertkit::core

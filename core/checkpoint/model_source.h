@@ -1,0 +1,81 @@
+#pragma once
+// Everything `-m/--model` names, loaded: a Hugging Face folder, a sentence-transformers folder, a
+// converted bertkit file, or a model id found in the local Hugging Face cache.
+#include "core/checkpoint/weights.h"
+#include "core/model/config.h"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bertkit::core {
+
+// The tokenizer files as text; the tokenizer (tokenizer/) is built from them.
+struct TokenizerFiles {
+  std::optional<std::string> vocab_txt;
+  std::optional<std::string> tokenizer_json;
+  std::optional<std::string> tokenizer_config_json;
+  std::optional<std::string> special_tokens_map_json;
+};
+
+// sentence-transformers' Pooling module (1_Pooling/config.json); several modes are concatenated in
+// this order: cls, max, mean, mean_sqrt_len, weighted_mean, last_token.
+struct Pooling {
+  bool cls = false;
+  bool max = false;
+  bool mean = false;
+  bool mean_sqrt_len = false;
+  bool weighted_mean = false;
+  bool last_token = false;
+  bool include_prompt = true;
+};
+
+enum class DenseActivation { Identity, Tanh };
+
+// A sentence-transformers Dense module; its weights are in Weights as dense.K.weight / dense.K.bias
+// ([out_features, in_features] / [out_features]) where K is its position in `dense`.
+struct DenseLayer {
+  int in_features = 0;
+  int out_features = 0;
+  bool bias = true;
+  DenseActivation activation = DenseActivation::Tanh;
+};
+
+struct SentenceTransformerConfig {
+  Pooling pooling;
+  std::vector<DenseLayer> dense;
+  bool normalize = false;                    // a Normalize module in modules.json (it has no folder)
+  std::optional<int> max_seq_length;         // sentence_bert_config.json
+  std::optional<bool> do_lower_case;         // sentence_bert_config.json
+  std::map<std::string, std::string> prompts;  // config_sentence_transformers.json
+  std::optional<std::string> default_prompt_name;
+};
+
+struct LoadedModel {
+  std::string name;                 // as given to -m
+  std::filesystem::path location;   // the folder (the transformer's, for sentence-transformers) or file
+  std::string config_json;          // the text of config.json
+  ModelConfig config;
+  Weights weights;
+  std::vector<std::string> unexpected_tensors;  // checkpoint names the model does not use
+  TokenizerFiles tokenizer;
+  std::optional<SentenceTransformerConfig> sentence_transformer;
+  DType stored_dtype = DType::F32;  // of a converted file; checkpoints are always handed out as f32
+  // Where each part came from, for `bertkit info`: ("config", path), ("weights", path), ...
+  std::vector<std::pair<std::string, std::string>> origins;
+};
+
+// The folder or file that `spec` names: an existing path, else a Hugging Face model id looked up in
+// the local cache (HF_HUB_CACHE, else HF_HOME/hub, else XDG_CACHE_HOME or ~/.cache, + huggingface/hub)
+// at snapshots/<refs/main>. Never goes online.
+std::filesystem::path resolve_model_location(std::string_view spec);
+
+// The Hugging Face hub cache folder that resolve_model_location searches.
+std::filesystem::path hf_hub_cache_dir();
+
+LoadedModel load_model(std::string_view spec);
+
+}  // namespace bertkit::core

@@ -1,0 +1,53 @@
+#include "core/checkpoint/weights.h"
+
+#include "core/error.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace bertkit::core {
+
+void Weights::add(std::string name, TensorView view) {
+  auto [it, inserted] = tensors_.emplace(std::move(name), std::move(view));
+  if (!inserted) runtime_error("tensor {} added twice", it->first);
+}
+
+void Weights::add_owned(std::string name, DType dtype, Shape shape, std::vector<std::byte> bytes) {
+  auto owned = std::make_shared<const std::vector<std::byte>>(std::move(bytes));
+  TensorView view{dtype, std::move(shape), owned->data(), owned->size()};
+  keep(std::move(owned));
+  add(std::move(name), std::move(view));
+}
+
+void Weights::add_f32(std::string name, const TensorView& view) {
+  bool aligned = reinterpret_cast<std::uintptr_t>(view.data) % alignof(float) == 0;
+  if (view.dtype == DType::F32 && aligned) return add(std::move(name), view);
+  std::vector<float> values = to_f32(view);
+  std::vector<std::byte> bytes(values.size() * sizeof(float));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  add_owned(std::move(name), DType::F32, view.shape, std::move(bytes));
+}
+
+void Weights::keep(std::shared_ptr<const void> owner) { owners_.push_back(std::move(owner)); }
+
+const TensorView* Weights::find(std::string_view name) const {
+  auto it = tensors_.find(name);
+  return it == tensors_.end() ? nullptr : &it->second;
+}
+
+const TensorView& Weights::require(std::string_view name, const Shape& expected) const {
+  const TensorView* t = find(name);
+  if (!t) bad_input("missing tensor {} (expected shape {})", name, shape_string(expected));
+  if (t->shape != expected)
+    bad_input("tensor {} has shape {}, expected {}", name, shape_string(t->shape), shape_string(expected));
+  return *t;
+}
+
+std::vector<std::string> Weights::names() const {
+  std::vector<std::string> out;
+  out.reserve(tensors_.size());
+  for (const auto& [name, view] : tensors_) out.push_back(name);
+  return out;
+}
+
+}  // namespace bertkit::core

@@ -1,0 +1,34 @@
+#pragma once
+// Reading whole files and mapping them into memory, with errors that name the file.
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace bertkit::core {
+
+// The whole file as bytes; BadInput naming the file when it cannot be read.
+std::string read_text_file(const std::filesystem::path& path);
+
+// A read-only memory map of a whole file. Held through shared_ptr so tensor views can keep it alive.
+class MappedFile {
+ public:
+  static std::shared_ptr<const MappedFile> open(const std::filesystem::path& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  std::span<const std::byte> bytes() const { return {data_, size_}; }
+  std::size_t size() const { return size_; }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  MappedFile(std::filesystem::path path, const std::byte* data, std::size_t size)
+      : path_(std::move(path)), data_(data), size_(size) {}
+  std::filesystem::path path_;
+  const std::byte* data_;
+  std::size_t size_;
+};
+
+}  // namespace bertkit::core

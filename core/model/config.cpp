@@ -1,0 +1,260 @@
+#include "core/model/config.h"
+
+#include "core/error.h"
+#include "core/files.h"
+#include "core/json.h"
+
+#include <array>
+#include <charconv>
+#include <utility>
+
+namespace bertkit::core {
+
+namespace {
+
+using nlohmann::json;
+
+// Upper bound for every size: far above any real model, low enough that products of two sizes fit
+// in int64 and a hostile config cannot make later code allocate absurd buffers.
+constexpr std::int64_t kMaxDim = std::int64_t{1} << 24;
+
+class ConfigReader {
+ public:
+  ConfigReader(const json& root, std::string_view source) : root_(root), source_(source) {}
+
+  [[noreturn]] void refuse(std::string_view what) const { bad_input("{}: {}", source_, what); }
+
+  int size(const char* key, std::optional<int> fallback = std::nullopt, std::int64_t min = 1) const {
+    auto it = root_.find(key);
+    if (it == root_.end() || it->is_null()) {
+      if (!fallback) refuse(fmt::format("missing field \"{}\"", key));
+      return *fallback;
+    }
+    if (!it->is_number_integer())
+      refuse(fmt::format("field \"{}\" must be an integer, got {}", key, it->dump()));
+    auto v = it->get<std::int64_t>();
+    if (v < min || v > kMaxDim)
+      refuse(fmt::format("field \"{}\" = {} is out of range [{}, {}]", key, v, min, kMaxDim));
+    return static_cast<int>(v);
+  }
+
+  std::optional<std::string> text(const char* key) const {
+    auto it = root_.find(key);
+    if (it == root_.end() || it->is_null()) return std::nullopt;
+    if (!it->is_string()) refuse(fmt::format("field \"{}\" must be a string, got {}", key, it->dump()));
+    return it->get<std::string>();
+  }
+
+  bool flag(const char* key, bool fallback) const {
+    auto it = root_.find(key);
+    if (it == root_.end() || it->is_null()) return fallback;
+    if (!it->is_boolean()) refuse(fmt::format("field \"{}\" must be true or false, got {}", key, it->dump()));
+    return it->get<bool>();
+  }
+
+  double number(const char* key, double fallback) const {
+    auto it = root_.find(key);
+    if (it == root_.end() || it->is_null()) return fallback;
+    if (!it->is_number()) refuse(fmt::format("field \"{}\" must be a number, got {}", key, it->dump()));
+    double v = it->get<double>();
+    if (!(v > 0 && v < 1)) refuse(fmt::format("field \"{}\" = {} is out of range (0, 1)", key, v));
+    return v;
+  }
+
+  const json& root() const { return root_; }
+
+ private:
+  const json& root_;
+  std::string source_;
+};
+
+Activation parse_activation(const ConfigReader& r, const char* key) {
+  std::string name = r.text(key).value_or("gelu");
+  // gelu_fast is the same tanh formula as gelu_new, written differently in transformers.
+  static const std::array<std::pair<std::string_view, Activation>, 7> known = {{
+      {"gelu", Activation::Gelu},
+      {"gelu_python", Activation::Gelu},
+      {"gelu_new", Activation::GeluTanh},
+      {"gelu_pytorch_tanh", Activation::GeluTanh},
+      {"gelu_fast", Activation::GeluTanh},
+      {"relu", Activation::Relu},
+      {"silu", Activation::Silu},
+  }};
+  for (const auto& [n, act] : known)
+    if (n == name) return act;
+  if (name == "swish") return Activation::Silu;
+  r.refuse(fmt::format("unsupported activation \"{}\" = \"{}\" (supported: gelu, gelu_new, "
+                       "gelu_pytorch_tanh, gelu_fast, relu, silu)",
+                       key, name));
+}
+
+HeadKind parse_head(const ConfigReader& r, Family family, const std::string& architecture) {
+  static const std::array<std::string_view, 3> prefixes = {"Bert", "DistilBert", "Electra"};
+  std::string_view prefix = prefixes[static_cast<int>(family)];
+  std::string_view arch = architecture;
+  if (arch.substr(0, prefix.size()) == prefix) {
+    std::string_view rest = arch.substr(prefix.size());
+    if (rest == "Model") return HeadKind::None;
+    if (rest == "ForMaskedLM") return HeadKind::MaskedLM;
+    if (rest == "ForSequenceClassification") return HeadKind::SequenceClassification;
+    if (rest == "ForQuestionAnswering") return HeadKind::QuestionAnswering;
+    // BertForPreTraining = MLM + next-sentence head; ElectraForPreTraining = the discriminator.
+    if (rest == "ForPreTraining" && family != Family::DistilBert) return HeadKind::PreTraining;
+  }
+  r.refuse(fmt::format("unsupported architecture \"{}\" for model_type \"{}\"", architecture,
+                       family_name(family)));
+}
+
+void parse_labels(const ConfigReader& r, ModelConfig& c) {
+  const json& root = r.root();
+  auto it = root.find("id2label");
+  if (it != root.end() && !it->is_null()) {
+    if (!it->is_object()) r.refuse("field \"id2label\" must be an object");
+    if (it->size() > static_cast<std::size_t>(kMaxDim)) r.refuse("field \"id2label\" has too many labels");
+    c.id2label.assign(it->size(), {});
+    std::vector<bool> seen(it->size(), false);
+    for (const auto& [key, value] : it->items()) {
+      std::size_t id = 0;
+      auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), id);
+      if (ec != std::errc() || end != key.data() + key.size() || id >= c.id2label.size() || seen[id])
+        r.refuse(fmt::format("id2label key \"{}\" is not one of the ids 0..{}", key, c.id2label.size() - 1));
+      if (!value.is_string()) r.refuse(fmt::format("id2label[\"{}\"] must be a string", key));
+      seen[id] = true;
+      c.id2label[id] = value.get<std::string>();
+    }
+  }
+  if (root.contains("num_labels") && !root["num_labels"].is_null()) {
+    int n = r.size("num_labels");
+    if (c.id2label.empty()) {
+      for (int i = 0; i < n; ++i) c.id2label.push_back(fmt::format("LABEL_{}", i));
+    } else if (static_cast<std::size_t>(n) != c.id2label.size()) {
+      r.refuse(fmt::format("num_labels = {} but id2label has {} labels", n, c.id2label.size()));
+    }
+  }
+  // transformers' default when a classifier config names no labels: two, LABEL_0 and LABEL_1.
+  if (c.id2label.empty() && c.head == HeadKind::SequenceClassification) c.id2label = {"LABEL_0", "LABEL_1"};
+  if (c.head != HeadKind::SequenceClassification) c.id2label.clear();
+  c.num_labels = static_cast<int>(c.id2label.size());
+
+  auto type = r.text("problem_type");
+  if (!type) c.problem_type = ProblemType::Auto;
+  else if (*type == "single_label_classification") c.problem_type = ProblemType::SingleLabel;
+  else if (*type == "multi_label_classification") c.problem_type = ProblemType::MultiLabel;
+  else if (*type == "regression") c.problem_type = ProblemType::Regression;
+  else r.refuse(fmt::format("unsupported problem_type \"{}\"", *type));
+}
+
+void parse_bert_like(const ConfigReader& r, ModelConfig& c) {
+  c.vocab_size = r.size("vocab_size");
+  c.hidden_size = r.size("hidden_size");
+  c.num_layers = r.size("num_hidden_layers");
+  c.num_heads = r.size("num_attention_heads");
+  c.intermediate_size = r.size("intermediate_size");
+  c.max_position_embeddings = r.size("max_position_embeddings", 512);
+  c.type_vocab_size = r.size("type_vocab_size", 2);
+  c.hidden_act = parse_activation(r, "hidden_act");
+  c.layer_norm_eps = r.number("layer_norm_eps", 1e-12);
+  auto position = r.text("position_embedding_type").value_or("absolute");
+  if (position != "absolute")
+    r.refuse(fmt::format("unsupported position_embedding_type \"{}\" (only \"absolute\")", position));
+  // ElectraConfig's default embedding_size is 128; BERT has no separate embedding width.
+  c.embedding_size = c.family == Family::Electra ? r.size("embedding_size", 128) : c.hidden_size;
+}
+
+void parse_distilbert(const ConfigReader& r, ModelConfig& c) {
+  c.vocab_size = r.size("vocab_size");
+  c.hidden_size = r.size("dim");
+  c.num_layers = r.size("n_layers");
+  c.num_heads = r.size("n_heads");
+  c.intermediate_size = r.size("hidden_dim");
+  c.max_position_embeddings = r.size("max_position_embeddings", 512);
+  c.type_vocab_size = 0;
+  c.embedding_size = c.hidden_size;
+  c.hidden_act = parse_activation(r, "activation");
+  c.layer_norm_eps = 1e-12;  // hard-coded in DistilBERT's modelling code
+  c.sinusoidal_pos_embds = r.flag("sinusoidal_pos_embds", false);
+}
+
+}  // namespace
+
+std::string_view family_name(Family family) {
+  switch (family) {
+    case Family::Bert: return "bert";
+    case Family::DistilBert: return "distilbert";
+    case Family::Electra: return "electra";
+  }
+  return "?";
+}
+
+std::string_view activation_name(Activation act) {
+  switch (act) {
+    case Activation::Gelu: return "gelu";
+    case Activation::GeluTanh: return "gelu_new";
+    case Activation::Relu: return "relu";
+    case Activation::Silu: return "silu";
+  }
+  return "?";
+}
+
+std::string_view head_name(HeadKind head) {
+  switch (head) {
+    case HeadKind::None: return "none";
+    case HeadKind::MaskedLM: return "masked-lm";
+    case HeadKind::SequenceClassification: return "sequence-classification";
+    case HeadKind::QuestionAnswering: return "question-answering";
+    case HeadKind::PreTraining: return "pretraining";
+  }
+  return "?";
+}
+
+std::string_view problem_type_name(ProblemType type) {
+  switch (type) {
+    case ProblemType::Auto: return "auto";
+    case ProblemType::SingleLabel: return "single_label_classification";
+    case ProblemType::MultiLabel: return "multi_label_classification";
+    case ProblemType::Regression: return "regression";
+  }
+  return "?";
+}
+
+ModelConfig parse_model_config(std::string_view json_text, std::string_view source) {
+  json root = parse_json(json_text, source);
+  if (!root.is_object()) bad_input("{}: not a JSON object", source);
+  ConfigReader r(root, source);
+
+  ModelConfig c;
+  auto model_type = r.text("model_type");
+  if (!model_type) r.refuse("missing field \"model_type\"");
+  if (*model_type == "bert") c.family = Family::Bert;
+  else if (*model_type == "distilbert") c.family = Family::DistilBert;
+  else if (*model_type == "electra") c.family = Family::Electra;
+  else r.refuse(fmt::format("unsupported model_type \"{}\" (supported: bert, distilbert, electra)", *model_type));
+
+  auto arch = root.find("architectures");
+  if (arch != root.end() && !arch->is_null()) {
+    if (!arch->is_array() || arch->empty() || !(*arch)[0].is_string())
+      r.refuse("field \"architectures\" must be a list of names");
+    c.architecture = (*arch)[0].get<std::string>();
+  } else {
+    // Bare configs (no architectures) describe the base model.
+    static const std::array<std::string_view, 3> base = {"BertModel", "DistilBertModel", "ElectraModel"};
+    c.architecture = base[static_cast<int>(c.family)];
+  }
+  c.head = parse_head(r, c.family, c.architecture);
+
+  if (c.family == Family::DistilBert) parse_distilbert(r, c);
+  else parse_bert_like(r, c);
+  if (c.hidden_size % c.num_heads != 0)
+    r.refuse(fmt::format("hidden size {} is not a multiple of the number of attention heads {}",
+                         c.hidden_size, c.num_heads));
+  c.pad_token_id = r.size("pad_token_id", 0, 0);
+  c.tie_word_embeddings = r.flag("tie_word_embeddings", true);
+  parse_labels(r, c);
+  return c;
+}
+
+ModelConfig read_model_config(const std::filesystem::path& config_json) {
+  return parse_model_config(read_text_file(config_json), config_json.string());
+}
+
+}  // namespace bertkit::core

@@ -1,0 +1,40 @@
+// config.json of every fixture against the `spec` and `model_class` that built it.
+#include "support.h"
+
+#include "core/model/config.h"
+
+#include <doctest/doctest.h>
+
+using namespace bertkit::core;
+
+TEST_CASE("config: every fixture's config.json gives the sizes and settings of its spec") {
+  int checked = 0;
+  for (const auto& e : std::filesystem::directory_iterator(bktest::shared("fixtures/models"))) {
+    if (!e.is_directory()) continue;
+    INFO(e.path());
+    auto goldens = bktest::read_json(e.path() / "goldens.json");
+    const auto& spec = goldens["spec"];
+    ModelConfig c = read_model_config(e.path() / "config.json");
+    CHECK(c.architecture == goldens["model_class"].get<std::string>());
+    CHECK(c.hidden_size == spec["hidden"].get<int>());
+    CHECK(c.num_layers == spec["layers"].get<int>());
+    CHECK(c.num_heads == spec["heads"].get<int>());
+    CHECK(c.intermediate_size == spec["inter"].get<int>());
+    CHECK(c.max_position_embeddings == spec["max_pos"].get<int>());
+    CHECK(activation_name(c.hidden_act) == spec["act"].get<std::string>());
+    CHECK(c.embedding_size == spec.value("emb", spec["hidden"].get<int>()));
+    CHECK(c.layer_norm_eps == 1e-12);
+    if (spec.contains("labels")) {
+      CHECK(c.id2label == spec["labels"].get<std::vector<std::string>>());
+      CHECK(c.num_labels == static_cast<int>(c.id2label.size()));
+    } else {
+      CHECK(c.id2label.empty());
+    }
+    CHECK(problem_type_name(c.problem_type) == spec.value("problem_type", std::string("auto")));
+    bool distil = c.architecture.rfind("DistilBert", 0) == 0;
+    CHECK(c.type_vocab_size == (distil ? 0 : 2));
+    CHECK(c.family == (distil ? Family::DistilBert : c.architecture.rfind("Electra", 0) == 0 ? Family::Electra : Family::Bert));
+    ++checked;
+  }
+  CHECK(checked >= 12);
+}
