@@ -22,18 +22,12 @@ struct TableOptions {
   std::string pair_column;
 };
 
-// ',' for a path ending in .csv, '\t' for .tsv (any case), nothing otherwise.
-std::optional<char> table_delimiter_for(const std::string& path);
-
 class CsvReader : public ReaderBase {
  public:
   CsvReader(std::vector<std::string> paths, const TableOptions& table, const ReaderOptions& options = {});
   bool next(Record& record) override;
 
-  char delimiter() const { return table_.delimiter; }
-  // Column names (field values of the header row) and the header's raw bytes in the first input.
-  const std::vector<std::string>& header() const { return header_; }
-  const std::string& raw_header() const { return raw_header_; }
+  const TableLayout* table() const override { return &layout_; }
   std::size_t text_index() const { return text_index_; }
   std::optional<std::size_t> pair_index() const { return pair_index_; }
 
@@ -44,8 +38,7 @@ class CsvReader : public ReaderBase {
 
   TableOptions table_;
   CsvParser parser_;
-  std::vector<std::string> header_;
-  std::string raw_header_;
+  TableLayout layout_;
   std::size_t text_index_ = 0;
   std::optional<std::size_t> pair_index_;
 

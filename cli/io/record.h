@@ -40,8 +40,8 @@ struct Record {
   // bytes as in the file without its line end, so a writer can echo the input columns byte for byte.
   std::vector<std::string> fields;
   std::string raw;
-  // JSONL input: the parsed object.
-  nlohmann::json object;
+  // JSONL input: the parsed object, keys in input order so an echo of it reads like the input.
+  nlohmann::ordered_json object;
 
   bool bad() const { return !error.empty(); }
   // "FILE:LINE", the prefix of every message about this record.

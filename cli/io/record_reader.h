@@ -5,8 +5,17 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace bertkit::cli::io {
+
+// The shape of CSV/TSV input, for the writers that echo its columns.
+struct TableLayout {
+  char delimiter = ',';
+  std::vector<std::string> header;  // column names
+  std::string raw_header;           // the header row's bytes as in the first input, without line end
+};
 
 class RecordReader {
  public:
@@ -19,6 +28,8 @@ class RecordReader {
   virtual std::optional<std::uint64_t> total_bytes() const = 0;
   // Records whose invalid UTF-8 was repaired so far.
   virtual const Utf8Report& utf8_report() const = 0;
+  // The input's columns when it is a table (CSV/TSV), nullptr otherwise.
+  virtual const TableLayout* table() const { return nullptr; }
 };
 
 }  // namespace bertkit::cli::io

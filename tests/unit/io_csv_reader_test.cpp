@@ -56,8 +56,8 @@ TEST_CASE("csv reader: quoting, embedded line ends, doubled quotes, CRLF and BOM
   for (const auto& row : rows) file += row + "\r\n";
   auto path = write(dir / "in.csv", file);
   CsvReader reader({path.string()}, column("text"));
-  CHECK(reader.header() == Strings{"id", "text", "note"});
-  CHECK(reader.raw_header() == rows[0]);
+  CHECK(reader.table()->header == Strings{"id", "text", "note"});
+  CHECK(reader.table()->raw_header == rows[0]);
   CHECK(reader.text_index() == 1);
   auto records = read_all(reader);
   REQUIRE(records.size() == 5);
@@ -230,11 +230,4 @@ TEST_CASE("csv reader: stdin keeps its position after the header check") {
   CHECK(records[1].source == "<stdin>");
   CHECK(records[1].line == 2);
   CHECK(records[2].text == "two");
-}
-
-TEST_CASE("table_delimiter_for detects CSV and TSV by extension") {
-  CHECK(table_delimiter_for("a.csv") == ',');
-  CHECK(table_delimiter_for("dir/A.TSV") == '\t');
-  CHECK_FALSE(table_delimiter_for("a.txt").has_value());
-  CHECK_FALSE(table_delimiter_for("-").has_value());
 }
