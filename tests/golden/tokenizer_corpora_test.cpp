@@ -1,0 +1,149 @@
+// Every line of every corpus under ../shared/corpora, for every vocabulary, against the reference
+// tokenizations recorded by Hugging Face's libraries (ids, tokens, offsets, pairs, truncation), in the
+// default (Rust tokenizers) behaviour and in --compat python.
+#include "support.h"
+
+#include "tokenizer/loader.h"
+#include "tokenizer/tokenizer.h"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <filesystem>
+#include <map>
+
+using bertkit::tok::Encoding;
+using bertkit::tok::Tokenizer;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::unique_ptr<Tokenizer> load(const std::string& model, bertkit::tok::UnicodeProfile profile, bool from_vocab_txt) {
+  auto dir = bktest::shared("vocab/" + model);
+  bertkit::tok::TokenizerFiles files;
+  if (from_vocab_txt) {
+    files = bertkit::tok::read_tokenizer_files(dir / "vocab.txt");
+  } else {
+    files = bertkit::tok::read_tokenizer_files(dir / "tokenizer.json");
+  }
+  auto spec = bertkit::tok::build_tokenizer_spec(files);
+  if (from_vocab_txt) spec.normalizer.lowercase = model == "bert-base-uncased";
+  spec.profile = profile;
+  return std::make_unique<Tokenizer>(std::move(spec));
+}
+
+// First index where two sequences differ, or -1.
+template <typename A, typename B>
+long first_difference(const A& a, const B& b) {
+  std::size_t n = std::min(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(a[i] == b[i])) return static_cast<long>(i);
+  return a.size() == b.size() ? -1 : static_cast<long>(n);
+}
+
+struct Checker {
+  std::string where;
+  std::vector<std::string> failures;
+
+  template <typename A, typename B>
+  void same(const char* field, const A& got, const B& want, const Encoding* enc, const Tokenizer& tok) {
+    long at = first_difference(got, want);
+    if (at < 0) return;
+    std::string context;
+    if (enc && static_cast<std::size_t>(at) < enc->ids.size())
+      context = fmt::format(" (token '{}')", tok.token(enc->ids[static_cast<std::size_t>(at)]));
+    failures.push_back(fmt::format("{}: {} differ at token {}{}", where, field, at, context));
+  }
+};
+
+std::vector<std::vector<std::uint32_t>> offsets_of(const Encoding& e, std::string_view a, std::string_view b, bool chars) {
+  std::vector<bertkit::tok::Offsets> offs = e.offsets;
+  if (chars) {
+    // Offsets of each sequence index its own text.
+    std::vector<bertkit::tok::Offsets> first, second;
+    for (std::size_t i = 0; i < offs.size(); ++i) (e.sequence[i] == 1 ? second : first).push_back(offs[i]);
+    bertkit::tok::to_char_offsets(a, first);
+    bertkit::tok::to_char_offsets(b, second);
+    std::size_t fi = 0, si = 0;
+    for (std::size_t i = 0; i < offs.size(); ++i) offs[i] = e.sequence[i] == 1 ? second[si++] : first[fi++];
+  }
+  std::vector<std::vector<std::uint32_t>> out;
+  for (const auto& o : offs) out.push_back({o.begin, o.end});
+  return out;
+}
+
+std::vector<std::string> tokens_of(const Encoding& e, const Tokenizer& tok) {
+  std::vector<std::string> out;
+  for (auto id : e.ids) out.emplace_back(tok.token(id));
+  return out;
+}
+
+void check_model(const std::string& model, bool python, bool from_vocab_txt) {
+  auto tok = load(model, python ? bertkit::tok::UnicodeProfile::Python : bertkit::tok::UnicodeProfile::Rust,
+                  from_vocab_txt);
+  std::size_t lines = 0;
+  Checker check;
+  for (const auto& entry : fs::directory_iterator(bktest::shared("corpora/golden/" + model))) {
+    std::string corpus = entry.path().filename().string();
+    std::size_t line_no = 0;
+    for (const std::string& line : bktest::read_lines(entry.path())) {
+      ++line_no;
+      ++lines;
+      json rec = json::parse(line);
+      check.where = fmt::format("{}/{}:{}{}", model, corpus, line_no, python ? " (--compat python)" : "");
+      bool pair = rec.contains("text_a");
+      std::string a = pair ? rec["text_a"].get<std::string>() : rec["text"].get<std::string>();
+      std::string b = pair ? rec["text_b"].get<std::string>() : "";
+      std::optional<std::string_view> bv;
+      if (pair) bv = b;
+      const json& want = python && rec.contains("python") ? rec["python"] : json::object();
+      auto expect = [&](const char* key) -> const json& { return want.contains(key) ? want[key] : rec[key]; };
+
+      Encoding e = tok->encode(a, bv, {});
+      check.same("ids", e.ids, expect("ids").get<std::vector<int>>(), &e, *tok);
+      check.same("tokens", tokens_of(e, *tok), expect("tokens").get<std::vector<std::string>>(), &e, *tok);
+      if (pair) check.same("type_ids", e.type_ids, expect("type_ids").get<std::vector<int>>(), &e, *tok);
+      if (!python) {
+        check.same("offsets", offsets_of(e, a, b, true), rec["offsets"].get<std::vector<std::vector<std::uint32_t>>>(), &e, *tok);
+        check.same("offsets_utf8", offsets_of(e, a, b, false),
+                   rec["offsets_utf8"].get<std::vector<std::vector<std::uint32_t>>>(), &e, *tok);
+      }
+      for (auto [key, len] : {std::pair{"trunc16", 16}, std::pair{"trunc128", 128}}) {
+        if (!rec.contains(key)) continue;
+        bertkit::tok::EncodeOptions opts;
+        opts.truncation = bertkit::tok::TruncationParams{static_cast<std::size_t>(len)};
+        Encoding t = tok->encode(a, bv, opts);
+        check.same(key, t.ids, expect(key).get<std::vector<int>>(), &t, *tok);
+      }
+      if (check.failures.size() > 20) break;
+    }
+  }
+  INFO(model << ": " << check.failures.size() << " mismatches over " << lines << " lines");
+  for (std::size_t i = 0; i < std::min<std::size_t>(check.failures.size(), 20); ++i) MESSAGE(check.failures[i]);
+  CHECK(lines > 1000);
+  CHECK(check.failures.empty());
+}
+
+const char* kModels[] = {"bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased", "bert-base-chinese"};
+
+}  // namespace
+
+TEST_CASE("golden corpora: fast tokenizer (tokenizer.json), every line identical") {
+  for (const char* model : kModels) {
+    SUBCASE(model) { check_model(model, false, false); }
+  }
+}
+
+TEST_CASE("golden corpora: fast tokenizer from vocab.txt, every line identical") {
+  for (const char* model : kModels) {
+    SUBCASE(model) { check_model(model, false, true); }
+  }
+}
+
+TEST_CASE("golden corpora: --compat python, every line identical") {
+  for (const char* model : kModels) {
+    SUBCASE(model) { check_model(model, true, false); }
+  }
+}

@@ -1,0 +1,123 @@
+#include "tokenizer/added_vocabulary.h"
+
+#include "tokenizer/utf8.h"
+
+#include <utf8proc.h>
+
+#include <algorithm>
+
+namespace bertkit::tok {
+
+namespace {
+
+bool is_word_char(char32_t c) {
+  if (c == '_') return true;
+  auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
+  return (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_LO) ||
+         (cat >= UTF8PROC_CATEGORY_ND && cat <= UTF8PROC_CATEGORY_NO);
+}
+
+bool is_space(char32_t c) {
+  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+         c == 0x3000;
+}
+
+// The code point that ends text[0, pos).
+char32_t last_char_before(std::string_view text, std::size_t pos) {
+  std::size_t i = pos;
+  do --i;
+  while (i > 0 && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80);
+  return next_code_point(text, i);
+}
+
+}  // namespace
+
+AddedVocabulary::AddedVocabulary(std::vector<AddedToken> tokens, std::vector<std::string> normalized_contents)
+    : tokens_(std::move(tokens)) {
+  for (auto& table : by_first_byte_) table.assign(256, {});
+  for (std::size_t i = 0; i < tokens_.size(); ++i) {
+    const AddedToken& t = tokens_[i];
+    std::string pattern = t.normalized ? normalized_contents.at(i) : t.content;
+    if (pattern.empty()) continue;
+    auto& bucket = by_first_byte_[t.normalized ? 1 : 0][static_cast<unsigned char>(pattern[0])];
+    bucket.push_back({std::move(pattern), static_cast<std::int32_t>(i)});
+  }
+  for (auto& table : by_first_byte_) {
+    bool any = false;
+    for (auto& bucket : table) {
+      std::stable_sort(bucket.begin(), bucket.end(),
+                       [](const Pattern& a, const Pattern& b) { return a.text.size() > b.text.size(); });
+      any = any || !bucket.empty();
+    }
+    if (!any) table.clear();
+  }
+}
+
+void AddedVocabulary::split(std::string_view text, std::uint32_t from, std::uint32_t to, bool normalized,
+                            std::vector<Segment>& out) const {
+  const auto& table = by_first_byte_[normalized ? 1 : 0];
+  if (table.empty()) {
+    if (from < to) out.push_back({from, to, -1});
+    return;
+  }
+  std::uint32_t emitted = from;  // text before this is already in `out`
+  std::uint32_t i = from;
+  while (i < to) {
+    const auto& bucket = table[static_cast<unsigned char>(text[i])];
+    const Pattern* match = nullptr;
+    for (const Pattern& p : bucket) {
+      if (p.text.size() <= to - i && text.compare(i, p.text.size(), p.text) == 0) {
+        match = &p;
+        break;
+      }
+    }
+    if (!match) {
+      ++i;
+      continue;
+    }
+    std::uint32_t start = i, stop = i + static_cast<std::uint32_t>(match->text.size());
+    i = stop;
+    const AddedToken& token = tokens_[static_cast<std::size_t>(match->token)];
+    if (token.single_word) {
+      bool word_before = start > from && is_word_char(last_char_before(text, start));
+      std::size_t k = stop;
+      bool word_after = stop < to && is_word_char(next_code_point(text, k));
+      if (word_before || word_after) continue;
+    }
+    if (token.lstrip) {
+      while (start > emitted && is_space(last_char_before(text, start))) {
+        std::size_t k = start;
+        do --k;
+        while ((static_cast<unsigned char>(text[k]) & 0xC0) == 0x80);
+        start = static_cast<std::uint32_t>(k);
+      }
+    }
+    if (token.rstrip) {
+      while (stop < to) {
+        std::size_t k = stop;
+        char32_t c = next_code_point(text, k);
+        if (!is_space(c)) break;
+        stop = static_cast<std::uint32_t>(k);
+      }
+      i = stop;
+    }
+    if (emitted < start) out.push_back({emitted, start, -1});
+    out.push_back({start, stop, match->token});
+    emitted = stop;
+  }
+  if (emitted < to) out.push_back({emitted, to, -1});
+}
+
+const AddedToken* AddedVocabulary::find_by_id(std::int32_t id) const {
+  for (const auto& t : tokens_)
+    if (t.id == id) return &t;
+  return nullptr;
+}
+
+bool AddedVocabulary::is_special_id(std::int32_t id) const {
+  const AddedToken* t = find_by_id(id);
+  return t && t->special;
+}
+
+}  // namespace bertkit::tok

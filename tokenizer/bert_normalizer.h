@@ -1,0 +1,39 @@
+#pragma once
+// BertNormalizer as Hugging Face defines it: clean_text, handle_chinese_chars, strip_accents (NFD, then
+// drop nonspacing marks), lowercase, applied in that order.
+#include "tokenizer/normalizer.h"
+#include "tokenizer/unicode.h"
+
+#include <optional>
+#include <string_view>
+
+namespace bertkit::tok {
+
+struct NormalizerOptions {
+  bool clean_text = true;
+  bool handle_chinese_chars = true;
+  std::optional<bool> strip_accents;  // unset: follows lowercase
+  bool lowercase = true;
+
+  bool strips_accents() const { return strip_accents.value_or(lowercase); }
+};
+
+class BertNormalizer : public Normalizer {
+ public:
+  BertNormalizer(NormalizerOptions options, UnicodeProfile profile);
+
+  // Appends the normalised form of `original` (valid UTF-8) to `out`; `base` is the byte offset of
+  // `original` in the text that offsets refer to.
+  void normalize(std::string_view original, std::uint32_t base, NormalizedText& out) const override;
+  const NormalizerOptions& options() const { return options_; }
+
+ private:
+  void push_transformed(char32_t c, std::uint32_t b, std::uint32_t e, NormalizedText& out) const;
+
+  NormalizerOptions options_;
+  bool strip_;
+  const CharTable& table_;
+  std::uint8_t transform_mask_;  // flags that send a char down the slow path
+};
+
+}  // namespace bertkit::tok

@@ -1,0 +1,19 @@
+#pragma once
+// Ids back to text: the WordPiece decoder of the fast tokenizer (per-token "##" joining and clean-up) or
+// the slow tokenizer's convert_tokens_to_string + clean_up_tokenization (--compat python).
+#include "tokenizer/unicode.h"
+
+#include <string>
+#include <vector>
+
+namespace bertkit::tok {
+
+struct DecoderOptions {
+  std::string prefix = "##";
+  bool cleanup = true;  // clean_up_tokenization_spaces
+};
+
+std::string decode_wordpiece(const std::vector<std::string>& tokens, const DecoderOptions& options,
+                             UnicodeProfile profile);
+
+}  // namespace bertkit::tok

@@ -1,0 +1,288 @@
+#include "tokenizer/loader.h"
+
+#include "core/error.h"
+#include "tokenizer/default_vocab.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace bertkit::tok {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::optional<std::string> read_if_exists(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) bad_input("cannot read {}", path.string());
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) bad_input("cannot read {}", path.string());
+  return std::move(s).str();
+}
+
+json parse_json(const std::string& text, const std::string& name) {
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) {
+    bad_input("{}: invalid JSON: {}", name, e.what());
+  }
+}
+
+// A special token in tokenizer_config.json / special_tokens_map.json: a string or an AddedToken dict.
+std::optional<std::string> token_content(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_object() && v.contains("content") && v["content"].is_string()) return v["content"].get<std::string>();
+  return std::nullopt;
+}
+
+template <typename T>
+T get_or(const json& obj, const char* key, T fallback, const std::string& where) {
+  if (!obj.is_object() || !obj.contains(key) || obj[key].is_null()) return fallback;
+  try {
+    return obj[key].get<T>();
+  } catch (const json::exception&) {
+    bad_input("{}: field '{}' has the wrong type", where, key);
+  }
+}
+
+AddedToken added_token_from_json(const json& t, const std::string& where) {
+  AddedToken a;
+  a.content = get_or<std::string>(t, "content", "", where);
+  if (a.content.empty()) bad_input("{}: an added token has no content", where);
+  a.id = get_or<std::int32_t>(t, "id", -1, where);
+  a.special = get_or<bool>(t, "special", false, where);
+  a.single_word = get_or<bool>(t, "single_word", false, where);
+  a.lstrip = get_or<bool>(t, "lstrip", false, where);
+  a.rstrip = get_or<bool>(t, "rstrip", false, where);
+  a.normalized = get_or<bool>(t, "normalized", !a.special, where);
+  return a;
+}
+
+void read_normalizer(const json& n, TokenizerSpec& spec, const std::string& where) {
+  if (n.is_null()) {
+    spec.normalizer = {false, false, false, false};
+    return;
+  }
+  std::string type = get_or<std::string>(n, "type", "", where);
+  if (type != "BertNormalizer")
+    bad_input("{}: normalizer '{}' is not supported (bertkit reads BERT's WordPiece tokenizers: BertNormalizer)",
+              where, type);
+  spec.normalizer.clean_text = get_or<bool>(n, "clean_text", true, where);
+  spec.normalizer.handle_chinese_chars = get_or<bool>(n, "handle_chinese_chars", true, where);
+  spec.normalizer.lowercase = get_or<bool>(n, "lowercase", true, where);
+  if (n.contains("strip_accents") && !n["strip_accents"].is_null())
+    spec.normalizer.strip_accents = get_or<bool>(n, "strip_accents", false, where);
+}
+
+std::vector<TemplatePiece> read_template(const json& pieces, const json& special_tokens, const Vocab& vocab,
+                                         const std::string& where) {
+  std::vector<TemplatePiece> out;
+  if (!pieces.is_array()) bad_input("{}: post_processor template is not a list", where);
+  for (const json& p : pieces) {
+    TemplatePiece piece;
+    if (p.contains("Sequence")) {
+      piece.is_sequence = true;
+      piece.sequence = get_or<std::string>(p["Sequence"], "id", "A", where) == "B" ? 1 : 0;
+      piece.type_id = get_or<std::int32_t>(p["Sequence"], "type_id", 0, where);
+    } else if (p.contains("SpecialToken")) {
+      std::string name = get_or<std::string>(p["SpecialToken"], "id", "", where);
+      piece.type_id = get_or<std::int32_t>(p["SpecialToken"], "type_id", 0, where);
+      if (special_tokens.is_object() && special_tokens.contains(name)) {
+        for (const json& id : special_tokens[name].value("ids", json::array())) piece.special_ids.push_back(id.get<std::int32_t>());
+      } else if (auto id = vocab.find(name)) {
+        piece.special_ids.push_back(*id);
+      } else {
+        bad_input("{}: template special token '{}' is unknown", where, name);
+      }
+    } else {
+      bad_input("{}: unknown template piece {}", where, p.dump());
+    }
+    out.push_back(std::move(piece));
+  }
+  return out;
+}
+
+void read_tokenizer_json(const std::string& text, TokenizerSpec& spec, const std::string& where) {
+  json j = parse_json(text, where);
+  if (!j.is_object()) bad_input("{}: not a tokenizer.json object", where);
+  const json& model = j.value("model", json::object());
+  std::string type = get_or<std::string>(model, "type", "", where);
+  if (type.empty() && model.contains("continuing_subword_prefix")) type = "WordPiece";
+  if (type != "WordPiece")
+    bad_input("{}: the tokenizer model is {}, but bertkit runs BERT-family models, whose tokenizer is WordPiece",
+              where, type.empty() ? "of no known kind" : type);
+  const json& vocab = model.value("vocab", json());
+  if (!vocab.is_object()) bad_input("{}: the WordPiece model has no vocab", where);
+  std::vector<std::pair<std::string, std::int64_t>> entries;
+  entries.reserve(vocab.size());
+  for (auto it = vocab.begin(); it != vocab.end(); ++it) {
+    if (!it.value().is_number_integer()) bad_input("{}: vocab entry '{}' has no integer id", where, it.key());
+    entries.emplace_back(it.key(), it.value().get<std::int64_t>());
+  }
+  spec.vocab = std::make_shared<Vocab>(Vocab::from_pairs(std::move(entries), where));
+  spec.wordpiece.unk_token = get_or<std::string>(model, "unk_token", "[UNK]", where);
+  spec.wordpiece.continuing_subword_prefix = get_or<std::string>(model, "continuing_subword_prefix", "##", where);
+  spec.wordpiece.max_input_chars_per_word = get_or<std::size_t>(model, "max_input_chars_per_word", 100, where);
+  spec.special.unk = spec.wordpiece.unk_token;
+
+  read_normalizer(j.value("normalizer", json()), spec, where);
+  const json& pre = j.value("pre_tokenizer", json());
+  std::string pre_type = get_or<std::string>(pre, "type", "", where);
+  if (!pre.is_null() && pre_type != "BertPreTokenizer")
+    bad_input("{}: pre-tokenizer '{}' is not supported (expected BertPreTokenizer)", where, pre_type);
+
+  const json& post = j.value("post_processor", json());
+  std::string post_type = get_or<std::string>(post, "type", "", where);
+  if (post_type == "TemplateProcessing") {
+    const json& specials = post.value("special_tokens", json::object());
+    spec.post_processor = PostProcessor(read_template(post.value("single", json()), specials, *spec.vocab, where),
+                                        read_template(post.value("pair", json()), specials, *spec.vocab, where));
+  } else if (post_type == "BertProcessing") {
+    auto id_of = [&](const char* key) {
+      const json& v = post.value(key, json());
+      if (!v.is_array() || v.size() != 2) bad_input("{}: BertProcessing.{} must be [token, id]", where, key);
+      return v[1].get<std::int32_t>();
+    };
+    spec.post_processor = PostProcessor::bert(id_of("cls"), id_of("sep"));
+    spec.special.cls = post["cls"][0].get<std::string>();
+    spec.special.sep = post["sep"][0].get<std::string>();
+  } else if (!post.is_null()) {
+    bad_input("{}: post-processor '{}' is not supported", where, post_type);
+  } else {
+    spec.post_processor = PostProcessor({{true, 0, {}, 0}}, {{true, 0, {}, 0}, {true, 1, {}, 1}});
+  }
+
+  const json& dec = j.value("decoder", json());
+  if (!dec.is_null()) {
+    spec.decoder.prefix = get_or<std::string>(dec, "prefix", "##", where);
+    spec.decoder.cleanup = get_or<bool>(dec, "cleanup", true, where);
+  }
+  for (const json& t : j.value("added_tokens", json::array())) spec.added_tokens.push_back(added_token_from_json(t, where));
+}
+
+void add_or_update(std::vector<AddedToken>& tokens, AddedToken t) {
+  for (AddedToken& existing : tokens)
+    if (existing.content == t.content) {
+      existing.special = existing.special || t.special;
+      return;
+    }
+  tokens.push_back(std::move(t));
+}
+
+void read_special_tokens(const json& cfg, TokenizerSpec& spec, const std::string& where) {
+  if (!cfg.is_object()) bad_input("{}: not a JSON object", where);
+  std::pair<const char*, std::string*> names[] = {{"unk_token", &spec.special.unk}, {"cls_token", &spec.special.cls},
+                                                  {"sep_token", &spec.special.sep}, {"pad_token", &spec.special.pad},
+                                                  {"mask_token", &spec.special.mask}};
+  for (auto& [key, dst] : names)
+    if (cfg.contains(key))
+      if (auto content = token_content(cfg[key])) *dst = *content;
+  for (const json& t : cfg.value("additional_special_tokens", json::array())) {
+    auto content = token_content(t);
+    if (!content) continue;
+    auto id = spec.vocab->find(*content);
+    if (!id) bad_input("{}: additional special token '{}' is not in the vocabulary", where, *content);
+    add_or_update(spec.added_tokens, AddedToken{*content, *id, true, false, false, false, false});
+  }
+}
+
+void read_tokenizer_config(const std::string& text, TokenizerSpec& spec, const std::string& where) {
+  json cfg = parse_json(text, where);
+  if (!cfg.is_object()) bad_input("{}: not a JSON object", where);
+  // transformers' Bert tokenizers take these from tokenizer_config.json (with these defaults) and
+  // rebuild the normaliser of tokenizer.json when they disagree with it.
+  spec.normalizer.lowercase = get_or<bool>(cfg, "do_lower_case", true, where);
+  spec.normalizer.handle_chinese_chars = get_or<bool>(cfg, "tokenize_chinese_chars", true, where);
+  spec.normalizer.strip_accents = std::nullopt;
+  if (cfg.contains("strip_accents") && !cfg["strip_accents"].is_null())
+    spec.normalizer.strip_accents = get_or<bool>(cfg, "strip_accents", false, where);
+  if (cfg.contains("model_max_length") && cfg["model_max_length"].is_number()) {
+    double m = cfg["model_max_length"].get<double>();
+    // transformers writes a huge sentinel (1e30) when a model has no limit.
+    if (m > 0 && m < 1e9) spec.model_max_length = static_cast<std::size_t>(m);
+  }
+  spec.decoder.cleanup = get_or<bool>(cfg, "clean_up_tokenization_spaces", spec.decoder.cleanup, where);
+  read_special_tokens(cfg, spec, where);
+  if (cfg.contains("added_tokens_decoder") && cfg["added_tokens_decoder"].is_object()) {
+    for (auto it = cfg["added_tokens_decoder"].begin(); it != cfg["added_tokens_decoder"].end(); ++it) {
+      AddedToken t = added_token_from_json(it.value(), where);
+      try {
+        t.id = std::stoi(it.key());
+      } catch (const std::exception&) {
+        bad_input("{}: added_tokens_decoder key '{}' is not an id", where, it.key());
+      }
+      add_or_update(spec.added_tokens, std::move(t));
+    }
+  }
+}
+
+void add_missing_special_tokens(TokenizerSpec& spec) {
+  for (const std::string* name : {&spec.special.pad, &spec.special.unk, &spec.special.cls, &spec.special.sep,
+                                  &spec.special.mask})
+    if (auto id = spec.vocab->find(*name)) add_or_update(spec.added_tokens, AddedToken{*name, *id, true, false, false, false, false});
+}
+
+}  // namespace
+
+TokenizerFiles read_tokenizer_files(const fs::path& path) {
+  std::error_code ec;
+  TokenizerFiles files;
+  files.origin = path.string();
+  if (fs::is_directory(path, ec)) {
+    fs::path dir = path;
+    if (!fs::exists(dir / "tokenizer.json") && !fs::exists(dir / "vocab.txt") &&
+        fs::exists(dir / "0_Transformer" / "vocab.txt"))
+      dir /= "0_Transformer";
+    files.tokenizer_json = read_if_exists(dir / "tokenizer.json");
+    files.vocab_txt = read_if_exists(dir / "vocab.txt");
+    files.tokenizer_config_json = read_if_exists(dir / "tokenizer_config.json");
+    files.special_tokens_map_json = read_if_exists(dir / "special_tokens_map.json");
+    if (!files.tokenizer_json && !files.vocab_txt)
+      bad_input("{}: no tokenizer.json or vocab.txt in this folder", path.string());
+    return files;
+  }
+  if (!fs::exists(path, ec)) bad_input("{}: no such file or folder", path.string());
+  auto text = read_if_exists(path);
+  if (!text) bad_input("{}: not a regular file", path.string());
+  if (path.extension() == ".json")
+    files.tokenizer_json = std::move(text);
+  else
+    files.vocab_txt = std::move(text);
+  return files;
+}
+
+TokenizerFiles builtin_tokenizer_files() {
+  TokenizerFiles files;
+  files.vocab_txt = std::string(default_vocab_text());
+  files.origin = "built-in bert-base-uncased vocabulary";
+  return files;
+}
+
+TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
+  TokenizerSpec spec;
+  const std::string& origin = files.origin;
+  if (files.tokenizer_json) {
+    read_tokenizer_json(*files.tokenizer_json, spec, origin + (files.vocab_txt || files.tokenizer_config_json ? "/tokenizer.json" : ""));
+  } else if (files.vocab_txt) {
+    spec.vocab = std::make_shared<Vocab>(Vocab::from_text(*files.vocab_txt, files.tokenizer_config_json ? origin + "/vocab.txt" : origin));
+  } else {
+    bad_input("{}: no tokenizer.json or vocab.txt", origin);
+  }
+  if (files.special_tokens_map_json) {
+    std::string where = origin + "/special_tokens_map.json";
+    read_special_tokens(parse_json(*files.special_tokens_map_json, where), spec, where);
+  }
+  if (files.tokenizer_config_json)
+    read_tokenizer_config(*files.tokenizer_config_json, spec, origin + "/tokenizer_config.json");
+  spec.wordpiece.unk_token = spec.special.unk;
+  if (!files.tokenizer_json) add_missing_special_tokens(spec);
+  return spec;
+}
+
+}  // namespace bertkit::tok

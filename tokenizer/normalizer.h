@@ -1,0 +1,19 @@
+#pragma once
+// A normaliser turns one piece of original text into NormalizedText; the tokenizer holds one of the
+// two implementations: BertNormalizer (Hugging Face's fast tokenizer) or PythonBertNormalizer
+// (transformers' slow BertTokenizer, --compat python).
+#include "tokenizer/normalized_text.h"
+
+#include <string_view>
+
+namespace bertkit::tok {
+
+class Normalizer {
+ public:
+  virtual ~Normalizer() = default;
+  // Appends the normalised form of `original` (valid UTF-8); `base` is its byte offset in the text that
+  // offsets refer to.
+  virtual void normalize(std::string_view original, std::uint32_t base, NormalizedText& out) const = 0;
+};
+
+}  // namespace bertkit::tok

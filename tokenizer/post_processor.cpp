@@ -1,0 +1,61 @@
+#include "tokenizer/post_processor.h"
+
+namespace bertkit::tok {
+
+PostProcessor PostProcessor::bert(std::int32_t cls_id, std::int32_t sep_id) {
+  TemplatePiece cls{false, 0, {cls_id}, 0};
+  TemplatePiece sep0{false, 0, {sep_id}, 0};
+  TemplatePiece sep1{false, 0, {sep_id}, 1};
+  TemplatePiece a{true, 0, {}, 0};
+  TemplatePiece b{true, 1, {}, 1};
+  return PostProcessor({cls, a, sep0}, {cls, a, sep0, b, sep1});
+}
+
+std::size_t PostProcessor::added_tokens(bool pair) const {
+  std::size_t n = 0;
+  for (const TemplatePiece& p : pair ? pair_ : single_)
+    if (!p.is_sequence) n += p.special_ids.size();
+  return n;
+}
+
+Encoding PostProcessor::apply(const Encoding& a, const Encoding* b, bool add_special_tokens) const {
+  Encoding out;
+  out.reserve(a.size() + (b ? b->size() : 0) + added_tokens(b != nullptr));
+  auto add_sequence = [&](const Encoding& e, std::int32_t type_id) {
+    std::size_t start = out.size();
+    out.append(e, 0, e.size());
+    for (std::size_t k = start; k < out.size(); ++k) out.type_ids[k] = type_id;
+  };
+  if (!add_special_tokens) {
+    add_sequence(a, 0);
+    if (b) add_sequence(*b, 1);
+    return out;
+  }
+  for (const TemplatePiece& p : b ? pair_ : single_) {
+    if (p.is_sequence) {
+      if (p.sequence == 0) add_sequence(a, p.type_id);
+      else if (b) add_sequence(*b, p.type_id);
+    } else {
+      for (std::int32_t id : p.special_ids) out.push(id, p.type_id, {0, 0}, -1, -1, true);
+    }
+  }
+  return out;
+}
+
+Encoding PostProcessor::process(const Encoding& a, const Encoding* b, bool add_special_tokens) const {
+  Encoding out = apply(a, b, add_special_tokens);
+  // Encoding::merge order: every window of A after the first with every window of B, then the first
+  // window of A with B's later windows.
+  if (!b) {
+    for (const Encoding& ao : a.overflowing) out.overflowing.push_back(apply(ao, nullptr, add_special_tokens));
+    return out;
+  }
+  for (const Encoding& ao : a.overflowing) {
+    out.overflowing.push_back(apply(ao, b, add_special_tokens));
+    for (const Encoding& bo : b->overflowing) out.overflowing.push_back(apply(ao, &bo, add_special_tokens));
+  }
+  for (const Encoding& bo : b->overflowing) out.overflowing.push_back(apply(a, &bo, add_special_tokens));
+  return out;
+}
+
+}  // namespace bertkit::tok

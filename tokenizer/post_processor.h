@@ -1,0 +1,37 @@
+#pragma once
+// TemplateProcessing: where the special tokens go around one text or a pair ([CLS] A [SEP] B [SEP]),
+// and which token type each part gets. Overflowing windows get the template too.
+#include "tokenizer/encoding.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bertkit::tok {
+
+struct TemplatePiece {
+  bool is_sequence = false;
+  int sequence = 0;                       // 0 = A, 1 = B (when is_sequence)
+  std::vector<std::int32_t> special_ids;  // the special token's ids (when not is_sequence)
+  std::int32_t type_id = 0;
+};
+
+class PostProcessor {
+ public:
+  PostProcessor() = default;
+  PostProcessor(std::vector<TemplatePiece> single, std::vector<TemplatePiece> pair)
+      : single_(std::move(single)), pair_(std::move(pair)) {}
+  // BERT's template: [CLS] $A:0 [SEP]:0 and [CLS] $A:0 [SEP]:0 $B:1 [SEP]:1.
+  static PostProcessor bert(std::int32_t cls_id, std::int32_t sep_id);
+
+  std::size_t added_tokens(bool pair) const;
+  // Combines the encodings of A (and B) through the template, windows included, in the order of
+  // Hugging Face's Encoding::merge.
+  Encoding process(const Encoding& a, const Encoding* b, bool add_special_tokens) const;
+
+ private:
+  Encoding apply(const Encoding& a, const Encoding* b, bool add_special_tokens) const;
+  std::vector<TemplatePiece> single_, pair_;
+};
+
+}  // namespace bertkit::tok

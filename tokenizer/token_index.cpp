@@ -1,0 +1,23 @@
+#include "tokenizer/token_index.h"
+
+namespace bertkit::tok {
+
+void TokenIndex::build(const std::vector<std::pair<std::string_view, std::int32_t>>& entries) {
+  std::size_t capacity = 16;
+  while (capacity < entries.size() * 2) capacity *= 2;  // load factor <= 0.5 keeps probes short
+  slots_.assign(capacity, Slot{});
+  mask_ = capacity - 1;
+  arena_.clear();
+  longest_ = 0;
+  for (const auto& [key, id] : entries) {
+    std::uint64_t h = hash(key);
+    std::size_t i = h & mask_;
+    while (slots_[i].id >= 0) i = (i + 1) & mask_;
+    slots_[i] = Slot{id, static_cast<std::uint32_t>(h >> 32), static_cast<std::uint32_t>(arena_.size()),
+                     static_cast<std::uint32_t>(key.size())};
+    arena_.append(key);
+    if (key.size() > longest_) longest_ = key.size();
+  }
+}
+
+}  // namespace bertkit::tok

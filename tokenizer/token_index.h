@@ -1,0 +1,67 @@
+#pragma once
+// An open-addressing hash map from short strings to ids: the WordPiece inner loop looks up every
+// candidate piece, so this is the tokenizer's hottest data structure.
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bertkit::tok {
+
+class TokenIndex {
+ public:
+  TokenIndex() = default;
+  // Keys must be unique; they are copied.
+  void build(const std::vector<std::pair<std::string_view, std::int32_t>>& entries);
+
+  std::optional<std::int32_t> find(std::string_view key) const {
+    if (slots_.empty()) return std::nullopt;
+    std::uint64_t h = hash(key);
+    auto tag = static_cast<std::uint32_t>(h >> 32);
+    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.id < 0) return std::nullopt;
+      if (s.tag == tag && s.length == key.size() &&
+          std::memcmp(arena_.data() + s.offset, key.data(), key.size()) == 0)
+        return s.id;
+    }
+  }
+  std::size_t longest_key() const { return longest_; }
+
+  static std::uint64_t hash(std::string_view key) {
+    // 8 bytes at a time with a multiply-xorshift mix: cheap for the 2-20 byte keys of a vocabulary.
+    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ key.size();
+    const char* p = key.data();
+    std::size_t n = key.size();
+    while (n >= 8) {
+      std::uint64_t v;
+      std::memcpy(&v, p, 8);
+      h = (h ^ v) * 0xFF51AFD7ED558CCDull;
+      h ^= h >> 32;
+      p += 8;
+      n -= 8;
+    }
+    std::uint64_t v = 0;
+    std::memcpy(&v, p, n);
+    h = (h ^ v) * 0xC4CEB9FE1A85EC53ull;
+    h ^= h >> 29;
+    h *= 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 32);
+  }
+
+ private:
+  struct Slot {
+    std::int32_t id = -1;
+    std::uint32_t tag = 0;
+    std::uint32_t offset = 0;
+    std::uint32_t length = 0;
+  };
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  std::string arena_;
+  std::size_t longest_ = 0;
+};
+
+}  // namespace bertkit::tok

@@ -1,0 +1,168 @@
+#include "tokenizer/tokenizer.h"
+
+#include "core/error.h"
+#include "tokenizer/bert_normalizer.h"
+#include "tokenizer/python_normalizer.h"
+
+#include <algorithm>
+
+namespace bertkit::tok {
+
+namespace {
+
+std::unique_ptr<Normalizer> make_normalizer(const TokenizerSpec& spec) {
+  if (spec.profile == UnicodeProfile::Python) return std::make_unique<PythonBertNormalizer>(spec.normalizer);
+  return std::make_unique<BertNormalizer>(spec.normalizer, spec.profile);
+}
+
+std::int32_t require_token(const Vocab& vocab, const std::string& token, std::string_view role) {
+  auto id = vocab.find(token);
+  if (!id) bad_input("the {} token '{}' is not in the vocabulary", role, token);
+  return *id;
+}
+
+// Scratch buffers reused across calls on the same thread: no allocation per text in steady state.
+struct Scratch {
+  std::vector<Segment> raw_segments, normalized_segments;
+  NormalizedText normalized;
+  std::vector<ByteSpan> words;
+  std::vector<Piece> pieces;
+};
+thread_local Scratch t_scratch;
+
+}  // namespace
+
+Tokenizer::Tokenizer(TokenizerSpec spec)
+    : spec_(std::move(spec)),
+      normalizer_(make_normalizer(spec_)),
+      pretokenizer_(spec_.profile),
+      wordpiece_(*spec_.vocab, spec_.wordpiece) {
+  std::vector<std::string> normalized_contents;
+  for (const AddedToken& t : spec_.added_tokens) {
+    if (t.id < 0 || static_cast<std::size_t>(t.id) >= spec_.vocab->size())
+      bad_input("added token '{}' has id {} outside the vocabulary (size {})", t.content, t.id, spec_.vocab->size());
+    NormalizedText n;
+    if (t.normalized) normalizer_->normalize(t.content, 0, n);
+    normalized_contents.push_back(std::move(n.text));
+  }
+  added_ = AddedVocabulary(spec_.added_tokens, std::move(normalized_contents));
+  post_processor_ = spec_.post_processor
+                        ? *spec_.post_processor
+                        : PostProcessor::bert(require_token(*spec_.vocab, spec_.special.cls, "classifier"),
+                                              require_token(*spec_.vocab, spec_.special.sep, "separator"));
+  pad_id_ = spec_.vocab->find(spec_.special.pad).value_or(0);
+  mask_id_ = spec_.vocab->find(spec_.special.mask).value_or(-1);
+  for (const std::string* name : {&spec_.special.unk, &spec_.special.cls, &spec_.special.sep, &spec_.special.pad,
+                                  &spec_.special.mask})
+    if (auto id = spec_.vocab->find(*name)) special_ids_.push_back(*id);
+  for (const AddedToken& t : spec_.added_tokens)
+    if (t.special) special_ids_.push_back(t.id);
+  std::sort(special_ids_.begin(), special_ids_.end());
+}
+
+std::optional<std::int32_t> Tokenizer::token_id(std::string_view token) const { return spec_.vocab->find(token); }
+
+bool Tokenizer::is_special_id(std::int32_t id) const {
+  return std::binary_search(special_ids_.begin(), special_ids_.end(), id);
+}
+
+void Tokenizer::encode_words(const NormalizedText& normalized, std::uint32_t from, std::uint32_t to,
+                             int sequence_id, std::int32_t& word, Encoding& out) const {
+  Scratch& s = t_scratch;
+  s.words.clear();
+  pretokenizer_.split(normalized.text, from, to, s.words);
+  for (const ByteSpan& w : s.words) {
+    s.pieces.clear();
+    wordpiece_.tokenize(std::string_view(normalized.text).substr(w.begin, w.end - w.begin), s.pieces);
+    for (const Piece& p : s.pieces) {
+      Offsets off{normalized.begin[w.begin + p.begin], normalized.end[w.begin + p.end - 1]};
+      out.push(p.id, 0, off, word, static_cast<std::int8_t>(sequence_id), false);
+    }
+    ++word;
+  }
+}
+
+Encoding Tokenizer::encode_sequence(std::string_view text, int sequence_id) const {
+  Scratch& s = t_scratch;
+  Encoding out;
+  std::int32_t word = 0;
+  auto seq = static_cast<std::int8_t>(sequence_id);
+  auto push_added = [&](const Segment& seg, Offsets off) {
+    out.push(added_.tokens()[static_cast<std::size_t>(seg.token)].id, 0, off, word++, seq, false);
+  };
+  s.raw_segments.clear();
+  added_.split(text, 0, static_cast<std::uint32_t>(text.size()), false, s.raw_segments);
+  for (const Segment& seg : s.raw_segments) {
+    if (seg.token >= 0) {
+      push_added(seg, {seg.begin, seg.end});
+      continue;
+    }
+    s.normalized.clear();
+    normalizer_->normalize(text.substr(seg.begin, seg.end - seg.begin), seg.begin, s.normalized);
+    auto n = static_cast<std::uint32_t>(s.normalized.text.size());
+    if (!added_.has(true)) {
+      encode_words(s.normalized, 0, n, sequence_id, word, out);
+      continue;
+    }
+    s.normalized_segments.clear();
+    added_.split(s.normalized.text, 0, n, true, s.normalized_segments);
+    for (const Segment& ns : s.normalized_segments) {
+      if (ns.token >= 0)
+        push_added(ns, {s.normalized.begin[ns.begin], s.normalized.end[ns.end - 1]});
+      else
+        encode_words(s.normalized, ns.begin, ns.end, sequence_id, word, out);
+    }
+  }
+  return out;
+}
+
+Encoding Tokenizer::encode(std::string_view a, std::optional<std::string_view> b,
+                           const EncodeOptions& options) const {
+  Encoding ea = encode_sequence(a, 0);
+  std::optional<Encoding> eb;
+  if (b) eb = encode_sequence(*b, 1);
+  if (options.truncation) {
+    const TruncationParams& t = *options.truncation;
+    std::size_t added = options.add_special_tokens ? added_tokens(b.has_value()) : 0;
+    if (t.max_length < added)
+      usage_error("a maximum length of {} leaves no room beside the {} special tokens", t.max_length, added);
+    Encoding* pb = eb ? &*eb : nullptr;
+    if (spec_.profile == UnicodeProfile::Rust)
+      truncate_rust(ea, pb, t.max_length - added, t);
+    else
+      truncate_python(ea, pb, t.max_length - added, t);
+  }
+  return post_processor_.process(ea, eb ? &*eb : nullptr, options.add_special_tokens);
+}
+
+std::string Tokenizer::decode(std::span<const std::int32_t> ids, bool skip_special_tokens) const {
+  std::vector<std::string> tokens;
+  tokens.reserve(ids.size());
+  for (std::int32_t id : ids) {
+    if (id < 0 || static_cast<std::size_t>(id) >= spec_.vocab->size())
+      bad_input("id {} is outside the vocabulary (size {})", id, spec_.vocab->size());
+    if (skip_special_tokens && is_special_id(id)) continue;
+    tokens.push_back(spec_.vocab->token(id));
+  }
+  return decode_wordpiece(tokens, spec_.decoder, spec_.profile);
+}
+
+void to_char_offsets(std::string_view text, std::span<Offsets> offsets) {
+  bool ascii = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  if (ascii) return;
+  thread_local std::vector<std::uint32_t> chars_before;
+  chars_before.resize(text.size() + 1);
+  std::uint32_t count = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    chars_before[i] = count;
+    count += (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
+  }
+  chars_before[text.size()] = count;
+  for (Offsets& o : offsets) {
+    if (o.begin == 0 && o.end == 0) continue;
+    o.begin = chars_before[std::min<std::size_t>(o.begin, text.size())];
+    o.end = chars_before[std::min<std::size_t>(o.end, text.size())];
+  }
+}
+
+}  // namespace bertkit::tok

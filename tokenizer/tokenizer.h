@@ -1,0 +1,85 @@
+#pragma once
+// The tokenizer: normaliser -> pre-tokeniser -> WordPiece -> post-processor, with added tokens split out
+// first and truncation between the model and the post-processor, as Hugging Face composes them.
+#include "tokenizer/added_vocabulary.h"
+#include "tokenizer/bert_pretokenizer.h"
+#include "tokenizer/decoder.h"
+#include "tokenizer/encoding.h"
+#include "tokenizer/bert_normalizer.h"
+#include "tokenizer/post_processor.h"
+#include "tokenizer/truncation.h"
+#include "tokenizer/vocab.h"
+#include "tokenizer/wordpiece.h"
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace bertkit::tok {
+
+struct SpecialTokens {
+  std::string unk = "[UNK]", cls = "[CLS]", sep = "[SEP]", pad = "[PAD]", mask = "[MASK]";
+};
+
+// Everything that defines a tokenizer, as read from a model's files (see loader.h).
+struct TokenizerSpec {
+  std::shared_ptr<const Vocab> vocab;
+  NormalizerOptions normalizer;
+  WordPieceOptions wordpiece;
+  std::vector<AddedToken> added_tokens;
+  std::optional<PostProcessor> post_processor;  // unset: BERT's template from the special tokens
+  DecoderOptions decoder;
+  SpecialTokens special;
+  std::optional<std::size_t> model_max_length;
+  UnicodeProfile profile = UnicodeProfile::Rust;
+};
+
+struct EncodeOptions {
+  bool add_special_tokens = true;
+  std::optional<TruncationParams> truncation;
+};
+
+class Tokenizer {
+ public:
+  explicit Tokenizer(TokenizerSpec spec);
+  Tokenizer(const Tokenizer&) = delete;
+  Tokenizer& operator=(const Tokenizer&) = delete;
+
+  // Encodes a text, or a pair when `b` is given. Texts must be valid UTF-8; offsets are byte offsets
+  // into the text the token came from. Safe to call from several threads at once.
+  Encoding encode(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options) const;
+  // Tokens of a text without special tokens or truncation (the model's view of one sequence).
+  Encoding encode_sequence(std::string_view text, int sequence_id) const;
+
+  std::string decode(std::span<const std::int32_t> ids, bool skip_special_tokens) const;
+  std::string_view token(std::int32_t id) const { return spec_.vocab->token(id); }
+  std::optional<std::int32_t> token_id(std::string_view token) const;
+
+  std::size_t added_tokens(bool pair) const { return post_processor_.added_tokens(pair); }
+  bool is_special_id(std::int32_t id) const;
+  std::int32_t pad_id() const { return pad_id_; }
+  std::int32_t mask_id() const { return mask_id_; }
+  const TokenizerSpec& spec() const { return spec_; }
+  std::size_t vocab_size() const { return spec_.vocab->size(); }
+
+ private:
+  void encode_words(const NormalizedText& normalized, std::uint32_t from, std::uint32_t to, int sequence_id,
+                    std::int32_t& word, Encoding& out) const;
+
+  TokenizerSpec spec_;
+  std::unique_ptr<Normalizer> normalizer_;
+  BertPreTokenizer pretokenizer_;
+  WordPiece wordpiece_;
+  AddedVocabulary added_;
+  PostProcessor post_processor_;
+  std::int32_t pad_id_ = 0;
+  std::int32_t mask_id_ = -1;
+  std::vector<std::int32_t> special_ids_;  // sorted
+};
+
+// Converts byte offsets into `text` to code point offsets, in place.
+void to_char_offsets(std::string_view text, std::span<Offsets> offsets);
+
+}  // namespace bertkit::tok

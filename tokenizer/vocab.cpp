@@ -1,0 +1,59 @@
+#include "tokenizer/vocab.h"
+
+#include "core/error.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace bertkit::tok {
+
+Vocab::Vocab(std::vector<std::string> tokens) : tokens_(std::move(tokens)) {
+  std::vector<std::pair<std::string_view, std::int32_t>> entries;
+  entries.reserve(tokens_.size());
+  for (std::size_t i = 0; i < tokens_.size(); ++i)
+    if (!tokens_[i].empty()) entries.emplace_back(tokens_[i], static_cast<std::int32_t>(i));
+  index_.build(entries);
+}
+
+Vocab Vocab::from_text(std::string_view text, std::string_view source) {
+  std::vector<std::string> tokens;
+  std::unordered_map<std::string_view, std::size_t> first_line;
+  std::size_t start = 0;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") start = 3;
+  while (start < text.size()) {
+    std::size_t nl = text.find('\n', start);
+    if (nl == std::string_view::npos) nl = text.size();
+    tokens.emplace_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  if (tokens.empty()) bad_input("{}: the vocabulary is empty", source);
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    auto [it, inserted] = first_line.emplace(tokens[i], i + 1);
+    if (!inserted)
+      bad_input("{}:{}: duplicate token '{}' (first on line {})", source, i + 1, tokens[i], it->second);
+  }
+  return Vocab(std::move(tokens));
+}
+
+Vocab Vocab::from_pairs(std::vector<std::pair<std::string, std::int64_t>> entries, std::string_view source) {
+  if (entries.empty()) bad_input("{}: the vocabulary is empty", source);
+  std::int64_t max_id = -1;
+  for (const auto& [token, id] : entries) {
+    if (id < 0 || id >= (std::int64_t{1} << 31) - 1)
+      bad_input("{}: token '{}' has an invalid id {}", source, token, id);
+    max_id = std::max(max_id, id);
+  }
+  if (static_cast<std::size_t>(max_id) >= entries.size() * 2 + 1024)
+    bad_input("{}: vocabulary ids are sparse (largest id {} for {} tokens)", source, max_id, entries.size());
+  std::vector<std::string> tokens(static_cast<std::size_t>(max_id) + 1);
+  std::vector<bool> used(tokens.size(), false);
+  for (auto& [token, id] : entries) {
+    auto k = static_cast<std::size_t>(id);
+    if (used[k]) bad_input("{}: id {} is given to both '{}' and '{}'", source, id, tokens[k], token);
+    used[k] = true;
+    tokens[k] = std::move(token);
+  }
+  return Vocab(std::move(tokens));
+}
+
+}  // namespace bertkit::tok

@@ -1,0 +1,41 @@
+#pragma once
+// The WordPiece model: greedy longest-match-first over a word, continuation pieces carrying a prefix
+// ("##"), and the whole word as the unknown token when it cannot be covered or is too long.
+#include "tokenizer/token_index.h"
+#include "tokenizer/vocab.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bertkit::tok {
+
+struct Piece {
+  std::int32_t id;
+  std::uint32_t begin, end;  // byte span within the word
+};
+
+struct WordPieceOptions {
+  std::string unk_token = "[UNK]";
+  std::string continuing_subword_prefix = "##";
+  std::size_t max_input_chars_per_word = 100;
+};
+
+class WordPiece {
+ public:
+  // Throws BadInput when the unknown token is not in the vocabulary.
+  WordPiece(const Vocab& vocab, WordPieceOptions options);
+
+  void tokenize(std::string_view word, std::vector<Piece>& out) const;
+  std::int32_t unk_id() const { return unk_id_; }
+  const WordPieceOptions& options() const { return options_; }
+
+ private:
+  const Vocab& vocab_;
+  WordPieceOptions options_;
+  std::int32_t unk_id_;
+  TokenIndex continuations_;  // "##ing" stored as "ing"
+};
+
+}  // namespace bertkit::tok
