@@ -26,6 +26,8 @@ class RecordWriter {
   // Writes at an absolute byte offset of a file output (npy header patching); not for stdout.
   void patch(std::uint64_t offset, std::string_view bytes);
   bool is_stdout() const { return fd_ == 1; }
+  // Bytes of complete records in the output so far (after a failed write, what the file holds).
+  std::uint64_t committed() const { return committed_; }
   const std::string& name() const { return name_; }
 
  private:

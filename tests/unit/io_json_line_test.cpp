@@ -1,0 +1,72 @@
+#include "cli/io/json_line.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+using bertkit::cli::io::JsonLine;
+
+TEST_CASE("JsonLine builds nested records that parse back") {
+  JsonLine j;
+  std::vector<float> v{0.5f, -2.0f};
+  j.begin_object().field("text", std::string("a")).field("n", 3).field("big", std::uint64_t{18446744073709551615u});
+  j.field("ok", true).key("none").null().field("vec", std::span<const float>(v));
+  j.key("list").begin_array();
+  for (int i = 0; i < 2; ++i) j.begin_object().field("i", i).end_object();
+  j.end_array().key("empty").begin_array().end_array().end_object();
+  std::string line(j.line());
+  CHECK(line ==
+        "{\"text\":\"a\",\"n\":3,\"big\":18446744073709551615,\"ok\":true,\"none\":null,\"vec\":[0.5,-2.0],"
+        "\"list\":[{\"i\":0},{\"i\":1}],\"empty\":[]}\n");
+  CHECK(nlohmann::json::parse(line)["list"][1]["i"] == 1);
+  // The builder starts over for the next record.
+  j.begin_object().field("x", 1).end_object();
+  CHECK(j.line() == "{\"x\":1}\n");
+}
+
+TEST_CASE("JsonLine escapes strings and repairs invalid UTF-8") {
+  JsonLine j;
+  const char raw[] = "q\"b\\s/\n\r\t\b\f\x01\x1f\0\x7f é 😀";
+  std::string nasty(raw, sizeof raw - 1);
+  j.begin_object().field("s", nasty).field("bad", std::string_view("a\xFF" "b")).end_object();
+  std::string line(j.line());
+  CHECK(line.find("\"q\\\"b\\\\s/\\n\\r\\t\\b\\f\\u0001\\u001f\\u0000\x7f é 😀\"") != std::string::npos);
+  auto parsed = nlohmann::json::parse(line);
+  CHECK(parsed["s"].get<std::string>() == nasty);
+  CHECK(parsed["bad"].get<std::string>() == "a\xEF\xBF\xBD" "b");
+}
+
+TEST_CASE("JsonLine prints each float as the shortest text that reads back as the same f32") {
+  JsonLine j;
+  j.begin_array().value(0.1f).value(1.0f).value(1e-5f).value(3.4028235e38f).value(-0.0f).value(100.0f);
+  j.value(std::numeric_limits<float>::quiet_NaN()).value(std::numeric_limits<float>::infinity()).value(0.1).end_array();
+  CHECK(j.line() == "[0.1,1.0,1e-05,3.4028235e+38,-0.0,100.0,null,null,0.1]\n");
+
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<std::uint32_t> bits;
+  std::size_t checked = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::uint32_t b = bits(rng);
+    float x;
+    std::memcpy(&x, &b, 4);
+    if (!std::isfinite(x)) continue;
+    JsonLine one;
+    one.begin_array().value(x).end_array();
+    float back = static_cast<float>(nlohmann::json::parse(one.line())[0].get<double>());
+    if (std::memcmp(&back, &x, 4) != 0) FAIL("float ", x, " came back as ", back, " from ", one.line());
+    ++checked;
+  }
+  CHECK(checked > 19000);
+}
+
+TEST_CASE("JsonLine echoes a JSONL input object's members in order") {
+  auto input = nlohmann::ordered_json::parse("{\"zeta\": 1, \"alpha\": [true, null], \"text\": \"x\"}");
+  JsonLine j;
+  j.begin_object().members(input).field("label", "POS").end_object();
+  CHECK(j.line() == "{\"zeta\":1,\"alpha\":[true,null],\"text\":\"x\",\"label\":\"POS\"}\n");
+}
