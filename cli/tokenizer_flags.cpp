@@ -1,0 +1,109 @@
+#include "cli/tokenizer_flags.h"
+
+#include "cli/log.h"
+#include "core/checkpoint/model_source.h"
+#include "core/error.h"
+#include "tokenizer/loader.h"
+
+#include <filesystem>
+
+namespace bertkit::cli {
+
+namespace fs = std::filesystem;
+
+void add_tokenizer_flags(CLI::App& sub, TokenizerFlags& f) {
+  sub.add_option("-m,--model", f.model,
+                 "Model folder, tokenizer.json, vocab.txt, converted file or cached model id "
+                 "(default: the built-in bert-base-uncased vocabulary)");
+  sub.add_flag_callback("--lowercase", [&f] { f.lowercase = true; }, "Lower-case the text (override the model)");
+  sub.add_flag_callback("--no-lowercase", [&f] { f.lowercase = false; }, "Keep the case (override the model)");
+  sub.add_flag_callback("--strip-accents", [&f] { f.strip_accents = true; }, "Strip accents (default: when lower-casing)");
+  sub.add_flag_callback("--no-strip-accents", [&f] { f.strip_accents = false; }, "Keep accents");
+  sub.add_flag("--no-chinese-split", f.no_chinese_split, "Do not put spaces around CJK ideographs");
+  sub.add_option("--max-length", f.max_length, "Truncate to this many tokens, special tokens included")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30));
+  sub.add_option("--truncation", f.truncation,
+                 "longest_first, only_first, only_second or none (default: longest_first with --max-length)");
+  sub.add_option("--truncation-side", f.truncation_side, "right or left")->capture_default_str();
+  sub.add_option("--stride", f.stride, "Tokens shared by consecutive overflowing windows")->capture_default_str();
+  sub.add_option("--padding", f.padding, "longest (within a batch), max_length or none")->capture_default_str();
+  sub.add_option("--padding-side", f.padding_side, "right or left")->capture_default_str();
+  sub.add_flag("--no-special-tokens", f.no_special_tokens, "Do not add [CLS] and [SEP]");
+  sub.add_option("--compat", f.compat,
+                 "fast (Hugging Face's Rust tokenizer, what pipelines use) or python (the slow BertTokenizer)")
+      ->capture_default_str();
+}
+
+namespace {
+
+tok::TokenizerFiles model_tokenizer_files(const std::string& model) {
+  std::error_code ec;
+  if (fs::exists(model, ec) && (fs::is_directory(model, ec) || fs::path(model).extension() == ".json" ||
+                                fs::path(model).extension() == ".txt"))
+    return tok::read_tokenizer_files(model);
+  // A converted file or a model id in the Hugging Face cache.
+  core::LoadedModel loaded = core::load_model(model);
+  tok::TokenizerFiles files;
+  files.vocab_txt = loaded.tokenizer.vocab_txt;
+  files.tokenizer_json = loaded.tokenizer.tokenizer_json;
+  files.tokenizer_config_json = loaded.tokenizer.tokenizer_config_json;
+  files.special_tokens_map_json = loaded.tokenizer.special_tokens_map_json;
+  files.origin = loaded.location.string();
+  return files;
+}
+
+tok::Side parse_side(const std::string& s, const char* flag) {
+  if (s == "right") return tok::Side::Right;
+  if (s == "left") return tok::Side::Left;
+  usage_error("{} must be right or left, not '{}'", flag, s);
+}
+
+}  // namespace
+
+std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& f) {
+  if (f.compat != "fast" && f.compat != "python") usage_error("--compat must be fast or python, not '{}'", f.compat);
+  tok::TokenizerFiles files = f.model.empty() ? tok::builtin_tokenizer_files() : model_tokenizer_files(f.model);
+  tok::TokenizerSpec spec = tok::build_tokenizer_spec(files);
+  if (f.lowercase) spec.normalizer.lowercase = *f.lowercase;
+  if (f.strip_accents) spec.normalizer.strip_accents = *f.strip_accents;
+  if (f.no_chinese_split) spec.normalizer.handle_chinese_chars = false;
+  if (f.compat == "python") spec.profile = tok::UnicodeProfile::Python;
+  return std::make_unique<tok::Tokenizer>(std::move(spec));
+}
+
+cmd::TokenizeOptions tokenize_options(const TokenizerFlags& f, const tok::Tokenizer& tokenizer) {
+  cmd::TokenizeOptions o;
+  o.encode.add_special_tokens = !f.no_special_tokens;
+  std::string strategy = f.truncation.empty() ? (f.max_length ? "longest_first" : "none") : f.truncation;
+  std::optional<std::size_t> max_length = f.max_length ? f.max_length : tokenizer.spec().model_max_length;
+  if (strategy != "none") {
+    if (!max_length) usage_error("--truncation {} needs --max-length: this tokenizer has no model_max_length", strategy);
+    tok::TruncationParams t;
+    t.max_length = *max_length;
+    t.strategy = tok::parse_truncation_strategy(strategy);
+    t.stride = f.stride;
+    t.side = parse_side(f.truncation_side, "--truncation-side");
+    o.encode.truncation = t;
+  } else if (f.stride) {
+    usage_error("--stride needs truncation (--max-length or --truncation)");
+  }
+  o.padding.strategy = tok::parse_padding_strategy(f.padding);
+  o.padding.side = parse_side(f.padding_side, "--padding-side");
+  o.padding.pad_id = tokenizer.pad_id();
+  if (o.padding.strategy == tok::PaddingStrategy::MaxLength) {
+    if (!max_length) usage_error("--padding max_length needs --max-length");
+    o.padding.length = *max_length;
+  }
+  return o;
+}
+
+io::InputFormat parse_input_format(const std::string& name) {
+  if (name == "auto") return io::InputFormat::Auto;
+  if (name == "lines") return io::InputFormat::Lines;
+  if (name == "csv") return io::InputFormat::Csv;
+  if (name == "tsv") return io::InputFormat::Tsv;
+  if (name == "jsonl") return io::InputFormat::Jsonl;
+  usage_error("unknown --input-format '{}' (expected auto, lines, csv, tsv or jsonl)", name);
+}
+
+}  // namespace bertkit::cli

@@ -1,0 +1,41 @@
+#pragma once
+// The tokenizer flags every text command shares (-m, case and accent overrides, truncation, padding,
+// --compat), and the tokenizer they select.
+#include "cli/io/open_reader.h"
+#include "commands/tokenize.h"
+#include "tokenizer/tokenizer.h"
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace bertkit::cli {
+
+struct TokenizerFlags {
+  std::string model;  // empty: the built-in bert-base-uncased vocabulary
+  std::optional<bool> lowercase;
+  std::optional<bool> strip_accents;
+  bool no_chinese_split = false;
+  std::optional<std::size_t> max_length;
+  std::string truncation;  // empty: longest_first when --max-length is given, else none
+  std::string truncation_side = "right";
+  std::size_t stride = 0;
+  std::string padding = "none";
+  std::string padding_side = "right";
+  bool no_special_tokens = false;
+  std::string compat = "fast";
+};
+
+void add_tokenizer_flags(CLI::App& sub, TokenizerFlags& flags);
+
+// Loads the tokenizer the flags name (a model folder, tokenizer.json, vocab.txt, converted file or
+// cached model id) with the overrides applied.
+std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& flags);
+
+cmd::TokenizeOptions tokenize_options(const TokenizerFlags& flags, const tok::Tokenizer& tokenizer);
+
+io::InputFormat parse_input_format(const std::string& name);
+
+}  // namespace bertkit::cli

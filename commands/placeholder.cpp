@@ -1,1 +1,0 @@
-int bk_commands_anchor = 0;
