@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/ops/softmax.h"
+#include "core/ops/threading.h"
 
 #include <oneapi/dnnl/dnnl.h>
 #include <omp.h>
@@ -26,10 +27,11 @@ void SelfAttention::forward(const float* qkv, std::span<const std::int64_t> offs
   const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
 
   tasks_.clear();
-  std::int64_t longest = 0;
+  std::int64_t longest = 0, work = 0;
   for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
     std::int64_t length = offsets[s + 1] - offsets[s];
     longest = std::max(longest, length);
+    work += 2 * length * length * hidden;
     for (int h = 0; h < heads; ++h)
       for (std::int64_t q = 0; q < length; q += kQueryBlock) tasks_.push_back({offsets[s], length, q, h});
   }
@@ -39,6 +41,8 @@ void SelfAttention::forward(const float* qkv, std::span<const std::int64_t> offs
   scores_.resize(static_cast<std::size_t>(omp_get_max_threads()));
   for (auto& tile : scores_) tile.reserve(static_cast<std::size_t>(std::min(longest, kQueryBlock) * longest));
 
+  // Small work stays on this thread, sgemm included (outside an active team it would open its own).
+  SerialScope serial(work < kMinParallelWork);
   std::atomic<bool> failed{false};
 #pragma omp parallel
   {

@@ -2,6 +2,7 @@
 
 #include "core/dnnl/context.h"
 #include "core/error.h"
+#include "core/ops/threading.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -37,6 +38,7 @@ Linear::Linear(std::span<const float> weight, std::span<const float> bias, std::
   kind_ = {in, out, !bias.empty(), dnnl_algorithm(activation), output == LinearOutput::Accumulate};
 
   auto& ctx = dnnl_context();
+  SerialScope serial(in * out < kMinParallelWork);
   // PyTorch's [out, in] row-major is the [in, out] matrix oneDNN wants, in column-major ("ba") order.
   dnnl::memory source({{in, out}, dt::f32, tag::ba}, ctx.engine, const_cast<float*>(weight.data()));
   weights_ = dnnl::memory(packed_weights_desc(kind_), ctx.engine);
@@ -55,6 +57,7 @@ void Linear::forward(const float* x, std::int64_t rows, float* y) const {
   dnnl::memory dst({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, y);
   std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, dst}};
   if (kind_.bias) args.emplace(DNNL_ARG_BIAS, bias_);
+  SerialScope serial(rows * kind_.k * kind_.n < kMinParallelWork);
   matmul_primitive(kind_, rows).execute(ctx.stream, args);
   ctx.stream.wait();
 }

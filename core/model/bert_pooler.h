@@ -1,0 +1,25 @@
+#pragma once
+// BERT's pooler: tanh(dense(h[CLS])), the input of its sequence classifier (pooler_output).
+#include "core/checkpoint/weights.h"
+#include "core/model/config.h"
+#include "core/model/encoder.h"
+#include "core/ops/buffer.h"
+#include "core/ops/linear.h"
+
+#include <vector>
+
+namespace bertkit::core {
+
+class BertPooler {
+ public:
+  BertPooler(const ModelConfig& config, const Weights& weights);
+
+  // pooled: [batch, hidden]
+  void forward(const EncoderOutput& out, std::vector<float>& pooled);
+
+ private:
+  Linear dense_;
+  FloatBuffer rows_;
+};
+
+}  // namespace bertkit::core

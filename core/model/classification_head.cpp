@@ -1,0 +1,55 @@
+#include "core/model/classification_head.h"
+
+#include "core/model/rows.h"
+#include "core/ops/softmax.h"
+
+#include <cmath>
+
+namespace bertkit::core {
+
+ScoreFunction default_score_function(const ModelConfig& config) {
+  if (config.problem_type == ProblemType::MultiLabel || config.num_labels == 1) return ScoreFunction::Sigmoid;
+  if (config.num_labels > 1) return ScoreFunction::Softmax;
+  return ScoreFunction::None;
+}
+
+void apply_score_function(ScoreFunction function, std::span<float> logits) {
+  switch (function) {
+    case ScoreFunction::None: return;
+    case ScoreFunction::Sigmoid:
+      for (float& x : logits) x = 1.0f / (1.0f + std::exp(-x));
+      return;
+    case ScoreFunction::Softmax: softmax_row(logits.data(), static_cast<std::int64_t>(logits.size())); return;
+  }
+}
+
+ClassificationHead::ClassificationHead(const ModelConfig& config, const Weights& weights) {
+  const std::int64_t h = config.hidden_size, labels = config.num_labels;
+  if (config.family == Family::Bert) {
+    pooler_.emplace(config, weights);
+  } else {
+    // DistilBERT's pre_classifier is followed by ReLU; ELECTRA's head always uses GELU.
+    const Eltwise activation = config.family == Family::DistilBert ? Eltwise::Relu : Eltwise::Gelu;
+    dense_ = Linear(weights.require("classifier.dense.weight", {h, h}).f32(),
+                    weights.require("classifier.dense.bias", {h}).f32(), h, h, activation);
+  }
+  classifier_ = Linear(weights.require("classifier.out.weight", {labels, h}).f32(),
+                       weights.require("classifier.out.bias", {labels}).f32(), labels, h);
+}
+
+void ClassificationHead::forward(const EncoderOutput& out, std::vector<float>& logits) {
+  const auto batch = static_cast<std::int64_t>(out.size());
+  const float* features;
+  if (pooler_) {
+    pooler_->forward(out, pooled_);
+    features = pooled_.data();
+  } else {
+    float* hidden = hidden_.reserve(static_cast<std::size_t>(batch * dense_.out_features()));
+    dense_.forward(gather_first_rows(out, rows_), batch, hidden);
+    features = hidden;
+  }
+  logits.resize(static_cast<std::size_t>(batch * num_labels()));
+  classifier_.forward(features, batch, logits.data());
+}
+
+}  // namespace bertkit::core

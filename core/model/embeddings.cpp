@@ -1,0 +1,82 @@
+#include "core/model/embeddings.h"
+
+#include "core/error.h"
+#include "core/ops/layer_norm.h"
+
+namespace bertkit::core {
+namespace {
+
+std::vector<float> copy_of(const TensorView& view) {
+  auto values = view.f32();
+  return {values.begin(), values.end()};
+}
+
+}  // namespace
+
+Embeddings::Embeddings(const ModelConfig& config, const Weights& weights)
+    : width_(config.embedding_size > 0 ? config.embedding_size : config.hidden_size),
+      vocab_size_(config.vocab_size),
+      max_positions_(config.max_position_embeddings),
+      type_vocab_size_(config.type_vocab_size),
+      word_(weights.require("embeddings.word_embeddings.weight", {vocab_size_, width_}).f32().data()),
+      position_(weights.require("embeddings.position_embeddings.weight", {max_positions_, width_}).f32().data()),
+      gamma_(copy_of(weights.require("embeddings.LayerNorm.weight", {width_}))),
+      beta_(copy_of(weights.require("embeddings.LayerNorm.bias", {width_}))),
+      eps_(static_cast<float>(config.layer_norm_eps)) {
+  if (type_vocab_size_ > 0)
+    token_type_ = weights.require("embeddings.token_type_embeddings.weight", {type_vocab_size_, width_}).f32().data();
+  const std::int64_t hidden = config.hidden_size;
+  if (width_ != hidden) {
+    if (config.family != Family::Electra)
+      bad_input("embedding size {} differs from hidden size {}: only ELECTRA projects its embeddings", width_, hidden);
+    project_.emplace(weights.require("embeddings_project.weight", {hidden, width_}).f32(),
+                     weights.require("embeddings_project.bias", {hidden}).f32(), hidden, width_);
+  }
+}
+
+void Embeddings::validate(std::span<const TokenSequence> batch) const {
+  for (std::size_t s = 0; s < batch.size(); ++s) {
+    const auto& seq = batch[s];
+    auto length = static_cast<std::int64_t>(seq.ids.size());
+    if (length == 0) bad_input("input {} has no tokens", s + 1);
+    if (length > max_positions_)
+      bad_input("input {} has {} tokens; the model takes at most {} (max_position_embeddings)", s + 1, length,
+                max_positions_);
+    if (!seq.type_ids.empty() && seq.type_ids.size() != seq.ids.size())
+      bad_input("input {} has {} tokens but {} token type ids", s + 1, length, seq.type_ids.size());
+    for (auto id : seq.ids)
+      if (id < 0 || id >= vocab_size_)
+        bad_input("input {} has token id {}, outside the vocabulary of {} tokens", s + 1, id, vocab_size_);
+    if (token_type_)
+      for (auto type : seq.type_ids)
+        if (type < 0 || type >= type_vocab_size_)
+          bad_input("input {} has token type id {}; the model has {} token types", s + 1, type, type_vocab_size_);
+  }
+}
+
+void Embeddings::forward(std::span<const TokenSequence> batch, std::span<const std::int64_t> offsets, float* out) {
+  const std::int64_t tokens = offsets.back();
+  float* sums = project_ ? narrow_.reserve(static_cast<std::size_t>(tokens * width_)) : out;
+  const auto sequences = static_cast<std::int64_t>(batch.size());
+  const std::int64_t w = width_;
+#pragma omp parallel for schedule(dynamic, 1) if (tokens * w >= 16384)
+  for (std::int64_t s = 0; s < sequences; ++s) {
+    const auto& seq = batch[static_cast<std::size_t>(s)];
+    for (std::size_t p = 0; p < seq.ids.size(); ++p) {
+      float* row = sums + (offsets[s] + static_cast<std::int64_t>(p)) * w;
+      const float* word = word_ + seq.ids[p] * w;
+      const float* position = position_ + static_cast<std::int64_t>(p) * w;
+      // Summed in transformers' order: (word + token type) + position.
+      if (token_type_) {
+        const float* type = token_type_ + (seq.type_ids.empty() ? 0 : seq.type_ids[p]) * w;
+        for (std::int64_t j = 0; j < w; ++j) row[j] = (word[j] + type[j]) + position[j];
+      } else {
+        for (std::int64_t j = 0; j < w; ++j) row[j] = word[j] + position[j];
+      }
+    }
+  }
+  layer_norm(sums, tokens, w, gamma_.data(), beta_.data(), eps_);
+  if (project_) project_->forward(sums, tokens, out);
+}
+
+}  // namespace bertkit::core

@@ -1,0 +1,39 @@
+#pragma once
+// The embedding layer: word + position (+ token type) embeddings, LayerNorm, and ELECTRA's projection
+// from embedding_size to hidden_size.
+#include "core/checkpoint/weights.h"
+#include "core/model/config.h"
+#include "core/model/token_sequence.h"
+#include "core/ops/buffer.h"
+#include "core/ops/linear.h"
+
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace bertkit::core {
+
+class Embeddings {
+ public:
+  // Keeps views into `weights` for the tables: they must outlive this object.
+  Embeddings(const ModelConfig& config, const Weights& weights);
+
+  // Throws BadInput for an id, token type or length the model cannot embed, naming the sequence.
+  void validate(std::span<const TokenSequence> batch) const;
+
+  // out: [tokens, hidden], sequence i at rows offsets[i] ..; the batch must have passed validate().
+  void forward(std::span<const TokenSequence> batch, std::span<const std::int64_t> offsets, float* out);
+
+ private:
+  std::int64_t width_;  // embedding_size
+  std::int64_t vocab_size_, max_positions_, type_vocab_size_;
+  const float* word_;
+  const float* position_;
+  const float* token_type_ = nullptr;
+  std::vector<float> gamma_, beta_;
+  float eps_;
+  std::optional<Linear> project_;
+  FloatBuffer narrow_;  // [tokens, embedding_size] before the projection
+};
+
+}  // namespace bertkit::core

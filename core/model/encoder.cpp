@@ -1,0 +1,36 @@
+#include "core/model/encoder.h"
+
+#include "core/error.h"
+
+#include <algorithm>
+
+namespace bertkit::core {
+
+Encoder::Encoder(const ModelConfig& config, std::shared_ptr<const Weights> weights)
+    : config_(config), weights_(std::move(weights)), embeddings_(config_, *weights_) {
+  layers_.reserve(static_cast<std::size_t>(config_.num_layers));
+  for (int l = 0; l < config_.num_layers; ++l) layers_.emplace_back(config_, *weights_, l);
+}
+
+void Encoder::forward(std::span<const TokenSequence> batch, EncoderOutput& out, bool all_layers) {
+  embeddings_.validate(batch);
+  const std::int64_t h = config_.hidden_size;
+  out.hidden_size = h;
+  out.offsets.assign(1, 0);
+  for (const auto& seq : batch) out.offsets.push_back(out.offsets.back() + static_cast<std::int64_t>(seq.ids.size()));
+  const auto size = static_cast<std::size_t>(out.offsets.back() * h);
+  out.layers.resize(all_layers ? layers_.size() + 1 : 1);
+  for (auto& layer : out.layers) layer.resize(size);
+
+  embeddings_.forward(batch, out.offsets, out.layers[0].data());
+  for (std::size_t l = 0; l < layers_.size(); ++l) {
+    float* hidden = out.layers[0].data();
+    if (all_layers) {
+      std::copy(out.layers[l].begin(), out.layers[l].end(), out.layers[l + 1].begin());
+      hidden = out.layers[l + 1].data();
+    }
+    layers_[l].forward(hidden, out.offsets, scratch_);
+  }
+}
+
+}  // namespace bertkit::core

@@ -1,0 +1,55 @@
+#pragma once
+// The BERT / DistilBERT / ELECTRA encoder: embeddings, then every transformer layer, over a batch of
+// sequences of any lengths. Sequences are packed end to end (no padding): the matmuls run on all tokens
+// of the batch at once, attention runs per sequence, and so a sequence's result does not depend on the
+// batch it came in.
+#include "core/checkpoint/weights.h"
+#include "core/model/config.h"
+#include "core/model/embeddings.h"
+#include "core/model/encoder_layer.h"
+#include "core/model/token_sequence.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace bertkit::core {
+
+// The hidden states of a batch, rows of all sequences end to end in input order.
+struct EncoderOutput {
+  std::int64_t hidden_size = 0;
+  std::vector<std::int64_t> offsets;  // sequence i is rows offsets[i] .. offsets[i+1]
+  // layers.back() is the last hidden state. With all layers kept, layers[0] is the embeddings output
+  // and layers[l] the output of layer l (transformers' hidden_states); otherwise only the last.
+  std::vector<std::vector<float>> layers;
+
+  std::size_t size() const { return offsets.empty() ? 0 : offsets.size() - 1; }
+  std::int64_t length(std::size_t seq) const { return offsets[seq + 1] - offsets[seq]; }
+  std::int64_t tokens() const { return offsets.empty() ? 0 : offsets.back(); }
+  const std::vector<float>& last() const { return layers.back(); }
+  // Row `position` of sequence `seq` in the last hidden state.
+  const float* row(std::size_t seq, std::int64_t position) const {
+    return last().data() + (offsets[seq] + position) * hidden_size;
+  }
+};
+
+class Encoder {
+ public:
+  Encoder(const ModelConfig& config, std::shared_ptr<const Weights> weights);
+
+  // Runs the batch; `out` is reused (its buffers keep their capacity from batch to batch). Throws
+  // BadInput, before computing anything, for a sequence the model cannot take.
+  void forward(std::span<const TokenSequence> batch, EncoderOutput& out, bool all_layers = false);
+
+  const ModelConfig& config() const { return config_; }
+
+ private:
+  ModelConfig config_;
+  std::shared_ptr<const Weights> weights_;  // the embedding tables are views into it
+  Embeddings embeddings_;
+  std::vector<EncoderLayer> layers_;
+  LayerScratch scratch_;
+};
+
+}  // namespace bertkit::core

@@ -1,0 +1,42 @@
+#pragma once
+// One transformer layer (post-LayerNorm, as in BERT): fused Q|K|V projection, self-attention, output
+// projection + residual + LayerNorm, feed-forward with the model's activation + residual + LayerNorm.
+#include "core/checkpoint/weights.h"
+#include "core/model/config.h"
+#include "core/ops/attention.h"
+#include "core/ops/buffer.h"
+#include "core/ops/linear.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace bertkit::core {
+
+// Intermediate activations, shared by all layers and grown to the largest batch seen.
+struct LayerScratch {
+  FloatBuffer qkv;           // [tokens, 3·hidden]
+  FloatBuffer context;       // [tokens, hidden]
+  FloatBuffer intermediate;  // [tokens, intermediate_size]
+  SelfAttention attention;
+};
+
+class EncoderLayer {
+ public:
+  EncoderLayer(const ModelConfig& config, const Weights& weights, int index);
+
+  // hidden: [tokens, hidden_size], updated in place; sequences as in SelfAttention::forward.
+  void forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch) const;
+
+ private:
+  std::int64_t hidden_size_, intermediate_size_;
+  int heads_;
+  float eps_;
+  Linear qkv_;        // Q, K and V weights stacked at load: one matmul instead of three
+  Linear attention_out_;  // accumulates into the residual
+  Linear ffn_in_;     // with the activation fused
+  Linear ffn_out_;    // accumulates into the residual
+  std::vector<float> attention_gamma_, attention_beta_, output_gamma_, output_beta_;
+};
+
+}  // namespace bertkit::core

@@ -1,0 +1,33 @@
+#pragma once
+// The masked-language-model head: transform (dense, activation, LayerNorm) then the decoder onto the
+// vocabulary, tied to the word embeddings, plus its bias. BERT's cls.predictions, DistilBERT's
+// vocab_transform / vocab_layer_norm / vocab_projector, ELECTRA's generator head (in the embedding
+// width, always GELU). Only the requested positions go through the vocabulary projection.
+#include "core/checkpoint/weights.h"
+#include "core/model/config.h"
+#include "core/model/rows.h"
+#include "core/ops/buffer.h"
+#include "core/ops/linear.h"
+
+#include <vector>
+
+namespace bertkit::core {
+
+class MlmHead {
+ public:
+  MlmHead(const ModelConfig& config, const Weights& weights);
+
+  // logits: [positions.size(), vocab_size], raw (no softmax).
+  void forward(const EncoderOutput& out, std::span<const TokenPosition> positions, std::vector<float>& logits);
+
+  std::int64_t vocab_size() const { return decoder_.out_features(); }
+
+ private:
+  Linear transform_;
+  std::vector<float> gamma_, beta_;
+  float eps_;
+  Linear decoder_;
+  FloatBuffer rows_, transformed_;
+};
+
+}  // namespace bertkit::core

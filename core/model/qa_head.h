@@ -1,0 +1,28 @@
+#pragma once
+// Extractive question answering: qa_outputs maps every token to a start and an end logit.
+#include "core/checkpoint/weights.h"
+#include "core/model/config.h"
+#include "core/model/encoder.h"
+#include "core/ops/linear.h"
+
+#include <vector>
+
+namespace bertkit::core {
+
+struct SpanLogits {
+  std::vector<float> start;  // one per token, rows as in EncoderOutput (sequence i at offsets[i] ..)
+  std::vector<float> end;
+};
+
+class QaHead {
+ public:
+  QaHead(const ModelConfig& config, const Weights& weights);
+
+  void forward(const EncoderOutput& out, SpanLogits& logits);
+
+ private:
+  Linear outputs_;
+  std::vector<float> both_;  // [tokens, 2]
+};
+
+}  // namespace bertkit::core
