@@ -52,6 +52,8 @@ std::string decode_wordpiece(const std::vector<std::string>& tokens, const Decod
       if (options.cleanup) clean_up(t, true);
       out += t;
     }
+    // transformers' fast tokenizers clean the decoder's output once more, as a whole.
+    if (options.clean_up_tokenization_spaces) clean_up(out, false);
     return out;
   }
   for (std::size_t i = 0; i < tokens.size(); ++i) {
@@ -60,7 +62,7 @@ std::string decode_wordpiece(const std::vector<std::string>& tokens, const Decod
   }
   replace_all(out, " " + options.prefix, "");
   out = trim_spaces(out);
-  if (options.cleanup) clean_up(out, false);
+  if (options.clean_up_tokenization_spaces) clean_up(out, false);
   return out;
 }
 

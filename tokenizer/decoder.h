@@ -10,7 +10,8 @@ namespace bertkit::tok {
 
 struct DecoderOptions {
   std::string prefix = "##";
-  bool cleanup = true;  // clean_up_tokenization_spaces
+  bool cleanup = true;                       // tokenizer.json's WordPiece decoder: clean each token
+  bool clean_up_tokenization_spaces = true;  // tokenizer_config.json: transformers cleans the whole text
 };
 
 std::string decode_wordpiece(const std::vector<std::string>& tokens, const DecoderOptions& options,

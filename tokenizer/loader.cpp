@@ -207,7 +207,7 @@ void read_tokenizer_config(const std::string& text, TokenizerSpec& spec, const s
     // transformers writes a huge sentinel (1e30) when a model has no limit.
     if (m > 0 && m < 1e9) spec.model_max_length = static_cast<std::size_t>(m);
   }
-  spec.decoder.cleanup = get_or<bool>(cfg, "clean_up_tokenization_spaces", spec.decoder.cleanup, where);
+  spec.decoder.clean_up_tokenization_spaces = get_or<bool>(cfg, "clean_up_tokenization_spaces", true, where);
   read_special_tokens(cfg, spec, where);
   if (cfg.contains("added_tokens_decoder") && cfg["added_tokens_decoder"].is_object()) {
     for (auto it = cfg["added_tokens_decoder"].begin(); it != cfg["added_tokens_decoder"].end(); ++it) {

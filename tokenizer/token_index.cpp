@@ -8,7 +8,6 @@ void TokenIndex::build(const std::vector<std::pair<std::string_view, std::int32_
   slots_.assign(capacity, Slot{});
   mask_ = capacity - 1;
   arena_.clear();
-  longest_ = 0;
   for (const auto& [key, id] : entries) {
     std::uint64_t h = hash(key);
     std::size_t i = h & mask_;
@@ -16,7 +15,6 @@ void TokenIndex::build(const std::vector<std::pair<std::string_view, std::int32_
     slots_[i] = Slot{id, static_cast<std::uint32_t>(h >> 32), static_cast<std::uint32_t>(arena_.size()),
                      static_cast<std::uint32_t>(key.size())};
     arena_.append(key);
-    if (key.size() > longest_) longest_ = key.size();
   }
 }
 

@@ -28,7 +28,6 @@ class TokenIndex {
         return s.id;
     }
   }
-  std::size_t longest_key() const { return longest_; }
 
   static std::uint64_t hash(std::string_view key) {
     // 8 bytes at a time with a multiply-xorshift mix: cheap for the 2-20 byte keys of a vocabulary.
@@ -61,7 +60,6 @@ class TokenIndex {
   std::vector<Slot> slots_;
   std::size_t mask_ = 0;
   std::string arena_;
-  std::size_t longest_ = 0;
 };
 
 }  // namespace bertkit::tok

@@ -5,6 +5,7 @@
 #include "tokenizer/python_normalizer.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace bertkit::tok {
 
@@ -21,12 +22,57 @@ std::int32_t require_token(const Vocab& vocab, const std::string& token, std::st
   return *id;
 }
 
+// Remembers how recent short words split: text follows Zipf's law, so most words were seen a moment
+// ago, and a hit costs one probe of a small, hot table instead of WordPiece's lookups in the large
+// vocabulary tables (which miss the cache).
+class WordCache {
+ public:
+  void reset(const void* owner) {
+    if (owner_ == owner) return;
+    owner_ = owner;
+    entries_.assign(kEntries, Entry{});
+  }
+  bool find(std::string_view word, std::uint64_t hash, std::vector<Piece>& out) const {
+    const Entry& e = entries_[hash & (kEntries - 1)];
+    if (e.hash != hash || e.length != word.size() || std::memcmp(e.word, word.data(), word.size()) != 0) return false;
+    for (std::uint8_t i = 0; i < e.count; ++i) out.push_back({e.pieces[i].id, e.pieces[i].begin, e.pieces[i].end});
+    return true;
+  }
+  void store(std::string_view word, std::uint64_t hash, const std::vector<Piece>& pieces) {
+    if (word.size() > kMaxWord || pieces.size() > kMaxPieces) return;
+    Entry& e = entries_[hash & (kEntries - 1)];
+    e.hash = hash;
+    e.length = static_cast<std::uint8_t>(word.size());
+    std::memcpy(e.word, word.data(), word.size());
+    e.count = static_cast<std::uint8_t>(pieces.size());
+    for (std::size_t i = 0; i < pieces.size(); ++i)
+      e.pieces[i] = {pieces[i].id, static_cast<std::uint8_t>(pieces[i].begin), static_cast<std::uint8_t>(pieces[i].end)};
+  }
+
+ private:
+  static constexpr std::size_t kEntries = 4096, kMaxWord = 22, kMaxPieces = 5;
+  struct CachedPiece {
+    std::int32_t id;
+    std::uint8_t begin, end;
+  };
+  struct Entry {
+    std::uint64_t hash = 0;
+    std::uint8_t length = 0xFF;  // never equal to a real word's length: the entry is empty
+    std::uint8_t count = 0;
+    char word[kMaxWord];
+    CachedPiece pieces[kMaxPieces];
+  };
+  const void* owner_ = nullptr;
+  std::vector<Entry> entries_;
+};
+
 // Scratch buffers reused across calls on the same thread: no allocation per text in steady state.
 struct Scratch {
   std::vector<Segment> raw_segments, normalized_segments;
   NormalizedText normalized;
   std::vector<ByteSpan> words;
   std::vector<Piece> pieces;
+  WordCache cache;
 };
 thread_local Scratch t_scratch;
 
@@ -71,9 +117,15 @@ void Tokenizer::encode_words(const NormalizedText& normalized, std::uint32_t fro
   Scratch& s = t_scratch;
   s.words.clear();
   pretokenizer_.split(normalized.text, from, to, s.words);
+  s.cache.reset(this);
   for (const ByteSpan& w : s.words) {
     s.pieces.clear();
-    wordpiece_.tokenize(std::string_view(normalized.text).substr(w.begin, w.end - w.begin), s.pieces);
+    std::string_view text = std::string_view(normalized.text).substr(w.begin, w.end - w.begin);
+    std::uint64_t hash = TokenIndex::hash(text);
+    if (!s.cache.find(text, hash, s.pieces)) {
+      wordpiece_.tokenize(text, s.pieces);
+      s.cache.store(text, hash, s.pieces);
+    }
     for (const Piece& p : s.pieces) {
       Offsets off{normalized.begin[w.begin + p.begin], normalized.end[w.begin + p.end - 1]};
       out.push(p.id, 0, off, word, static_cast<std::int8_t>(sequence_id), false);

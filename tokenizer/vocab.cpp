@@ -1,15 +1,21 @@
 #include "tokenizer/vocab.h"
 
 #include "core/error.h"
+#include "tokenizer/utf8.h"
 
 #include <algorithm>
 #include <unordered_map>
 
 namespace bertkit::tok {
 
-Vocab::Vocab(std::vector<std::string> tokens) : tokens_(std::move(tokens)) {
+Vocab::Vocab(std::vector<std::string> tokens, std::string_view source) : tokens_(std::move(tokens)) {
   std::vector<std::pair<std::string_view, std::int32_t>> entries;
   entries.reserve(tokens_.size());
+  for (std::size_t i = 0; i < tokens_.size(); ++i) {
+    // transformers refuses such a file when decoding it; a partial UTF-8 sequence would also let
+    // WordPiece match inside a character.
+    if (valid_utf8_prefix(tokens_[i]) != tokens_[i].size()) bad_input("{}: token {} is not valid UTF-8", source, i);
+  }
   for (std::size_t i = 0; i < tokens_.size(); ++i)
     if (!tokens_[i].empty()) entries.emplace_back(tokens_[i], static_cast<std::int32_t>(i));
   index_.build(entries);
@@ -32,7 +38,7 @@ Vocab Vocab::from_text(std::string_view text, std::string_view source) {
     if (!inserted)
       bad_input("{}:{}: duplicate token '{}' (first on line {})", source, i + 1, tokens[i], it->second);
   }
-  return Vocab(std::move(tokens));
+  return Vocab(std::move(tokens), source);
 }
 
 Vocab Vocab::from_pairs(std::vector<std::pair<std::string, std::int64_t>> entries, std::string_view source) {
@@ -53,7 +59,7 @@ Vocab Vocab::from_pairs(std::vector<std::pair<std::string, std::int64_t>> entrie
     used[k] = true;
     tokens[k] = std::move(token);
   }
-  return Vocab(std::move(tokens));
+  return Vocab(std::move(tokens), source);
 }
 
 }  // namespace bertkit::tok

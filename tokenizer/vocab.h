@@ -22,11 +22,10 @@ class Vocab {
   std::optional<std::int32_t> find(std::string_view token) const { return index_.find(token); }
   const std::string& token(std::int32_t id) const { return tokens_.at(static_cast<std::size_t>(id)); }
   std::size_t size() const { return tokens_.size(); }
-  std::size_t longest_key() const { return index_.longest_key(); }
   const std::vector<std::string>& tokens() const { return tokens_; }
 
  private:
-  explicit Vocab(std::vector<std::string> tokens);
+  Vocab(std::vector<std::string> tokens, std::string_view source);
   std::vector<std::string> tokens_;
   TokenIndex index_;
 };

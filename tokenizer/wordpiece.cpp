@@ -16,14 +16,16 @@ WordPiece::WordPiece(const Vocab& vocab, WordPieceOptions options) : vocab_(voca
   if (!unk) bad_input("the unknown token '{}' is not in the vocabulary", options_.unk_token);
   unk_id_ = *unk;
   const std::string& prefix = options_.continuing_subword_prefix;
-  std::vector<std::pair<std::string_view, std::int32_t>> entries;
+  std::vector<std::pair<std::string_view, std::int32_t>> initial, continuations;
   const auto& tokens = vocab_.tokens();
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     std::string_view t = tokens[i];
+    initial.emplace_back(t, static_cast<std::int32_t>(i));
     if (!prefix.empty() && t.size() > prefix.size() && t.substr(0, prefix.size()) == prefix)
-      entries.emplace_back(t.substr(prefix.size()), static_cast<std::int32_t>(i));
+      continuations.emplace_back(t.substr(prefix.size()), static_cast<std::int32_t>(i));
   }
-  continuations_.build(entries);
+  initial_.build(initial);
+  continuations_.build(continuations);
 }
 
 void WordPiece::tokenize(std::string_view word, std::vector<Piece>& out) const {
@@ -39,25 +41,16 @@ void WordPiece::tokenize(std::string_view word, std::vector<Piece>& out) const {
   const std::size_t first = out.size();
   std::uint32_t start = 0;
   while (start < n) {
-    bool initial = start == 0;
-    std::size_t longest = initial ? vocab_.longest_key() : continuations_.longest_key();
-    std::uint32_t end = static_cast<std::uint32_t>(std::min<std::size_t>(n, start + longest));
-    while (end < n && is_continuation_byte(word[end])) --end;
-    std::optional<std::int32_t> id;
-    while (end > start) {
-      std::string_view candidate = word.substr(start, end - start);
-      id = initial ? vocab_.find(candidate) : continuations_.find(candidate);
-      if (id) break;
-      --end;
-      while (end > start && is_continuation_byte(word[end])) --end;
-    }
-    if (!id) {
+    // The longest vocabulary entry that starts here; tokens are whole UTF-8 sequences, so a match
+    // always ends on a character boundary.
+    PrefixTrie::Match m = (start == 0 ? initial_ : continuations_).longest_prefix(word.substr(start));
+    if (m.length == 0) {
       out.resize(first);
       out.push_back({unk_id_, 0, n});
       return;
     }
-    out.push_back({*id, start, end});
-    start = end;
+    out.push_back({m.id, start, start + m.length});
+    start += m.length;
   }
 }
 

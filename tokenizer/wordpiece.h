@@ -1,7 +1,7 @@
 #pragma once
 // The WordPiece model: greedy longest-match-first over a word, continuation pieces carrying a prefix
 // ("##"), and the whole word as the unknown token when it cannot be covered or is too long.
-#include "tokenizer/token_index.h"
+#include "tokenizer/prefix_trie.h"
 #include "tokenizer/vocab.h"
 
 #include <cstdint>
@@ -35,7 +35,8 @@ class WordPiece {
   const Vocab& vocab_;
   WordPieceOptions options_;
   std::int32_t unk_id_;
-  TokenIndex continuations_;  // "##ing" stored as "ing"
+  PrefixTrie initial_;
+  PrefixTrie continuations_;  // "##ing" stored as "ing"
 };
 
 }  // namespace bertkit::tok

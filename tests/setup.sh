@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what bertkit needs to build and test, from Debian 12's packages only.
+set -euo pipefail
+packages=(build-essential cmake pkg-config libdnnl-dev libcli11-dev libfmt-dev libutf8proc-dev doctest-dev
+          nlohmann-json3-dev zlib1g-dev libedit-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+fi

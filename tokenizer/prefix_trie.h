@@ -1,0 +1,52 @@
+#pragma once
+// A byte trie over a vocabulary, flattened breadth-first so that the often-visited upper levels sit
+// together in memory. One walk along a word finds its longest prefix in the vocabulary, which is what
+// WordPiece's greedy longest-match-first asks for, without a hash lookup per candidate length.
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace bertkit::tok {
+
+class PrefixTrie {
+ public:
+  void build(const std::vector<std::pair<std::string_view, std::int32_t>>& entries);
+
+  struct Match {
+    std::uint32_t length = 0;  // 0: no prefix of the text is in the vocabulary
+    std::int32_t id = -1;
+  };
+  Match longest_prefix(std::string_view text) const {
+    Match best;
+    if (nodes_.empty() || text.empty()) return best;
+    std::uint32_t node = root_child_[static_cast<unsigned char>(text[0])];
+    for (std::size_t i = 0;;) {
+      if (node == kNone) return best;
+      const Node& n = nodes_[node];
+      if (n.id >= 0) best = {static_cast<std::uint32_t>(i + 1), n.id};
+      if (++i == text.size() || n.child_count == 0) return best;
+      node = child(n, static_cast<unsigned char>(text[i]));
+    }
+  }
+
+ private:
+  static constexpr std::uint32_t kNone = 0xFFFFFFFF;
+  struct Node {
+    std::uint32_t first_child = 0;
+    std::uint32_t child_count = 0;
+    std::int32_t id = -1;
+  };
+  std::uint32_t child(const Node& n, unsigned char byte) const {
+    const unsigned char* labels = labels_.data() + n.first_child;
+    for (std::uint32_t k = 0; k < n.child_count; ++k)
+      if (labels[k] == byte) return n.first_child + k;
+    return kNone;
+  }
+
+  std::uint32_t root_child_[256];
+  std::vector<Node> nodes_;
+  std::vector<unsigned char> labels_;  // labels_[i]: the byte on the edge into node i
+};
+
+}  // namespace bertkit::tok
