@@ -1,5 +1,6 @@
 // The encoder against transformers' hidden states (every layer where recorded) and BERT's pooler, for
 // every fixture model, one case per batch and all cases in one batch.
+#include "core/error.h"
 #include "core/model/bert_pooler.h"
 #include "golden/encoder_fixtures.h"
 
@@ -108,4 +109,36 @@ TEST_CASE("encoder: hidden states and pooler match transformers for every fixtur
       }
     }
   }
+}
+
+TEST_CASE("encoder: inputs the model cannot take are refused, naming the input") {
+  auto fixture = bktest::load_fixture("bert-uncased-mlm");
+  const auto& config = fixture.model.config;
+  bertkit::core::Encoder encoder(config, fixture.weights);
+  EncoderOutput out;
+  auto refused = [&](std::vector<std::int32_t> ids, std::vector<std::int32_t> types, const std::string& words) {
+    std::vector<std::int32_t> good{101, 102};
+    std::vector<bertkit::core::TokenSequence> batch{{good, {}}, {ids, types}};
+    try {
+      encoder.forward(batch, out);
+      FAIL("accepted");
+    } catch (const bertkit::Error& e) {
+      CHECK(e.kind() == bertkit::ErrorKind::BadInput);
+      INFO(e.what());
+      CHECK(std::string(e.what()).find(words) != std::string::npos);
+    }
+  };
+  refused({}, {}, "input 2 has no tokens");
+  refused(std::vector<std::int32_t>(config.max_position_embeddings + 1, 1000), {}, "at most");
+  refused({101, config.vocab_size, 102}, {}, "outside the vocabulary");
+  refused({101, -1, 102}, {}, "outside the vocabulary");
+  refused({101, 102}, {0, 2}, "token type");
+  refused({101, 102}, {0}, "token type ids");
+
+  std::vector<std::int32_t> longest(config.max_position_embeddings, 1000);
+  std::vector<bertkit::core::TokenSequence> batch{{longest, {}}};
+  encoder.forward(batch, out);
+  CHECK(out.tokens() == config.max_position_embeddings);
+  encoder.forward({}, out);
+  CHECK(out.size() == 0);
 }
