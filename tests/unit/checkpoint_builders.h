@@ -12,6 +12,14 @@
 
 namespace bktest {
 
+// Concatenation by appending: GCC 12 warns falsely (-Wrestrict) about "literal" + std::string temporaries.
+template <typename... Parts>
+std::string cat(const Parts&... parts) {
+  std::string s;
+  ((s += parts), ...);
+  return s;
+}
+
 inline void write_bytes(const std::filesystem::path& path, const std::string& bytes) {
   std::filesystem::create_directories(path.parent_path());
   std::ofstream(path, std::ios::binary) << bytes;
@@ -74,20 +82,28 @@ inline std::string stored_zip(const std::vector<std::pair<std::string, std::stri
 }
 
 // Pickle fragments (protocol 2) for hand-built state dicts.
-inline std::string pickle_unicode(const std::string& s) { return "X" + le(s.size(), 4) + s; }
+inline std::string pickle_unicode(const std::string& s) { return cat("X", le(s.size(), 4), s); }
+inline std::string pickle_int(std::int64_t v) { return cat("J", le(static_cast<std::uint64_t>(v), 4)); }
 
 // ('storage', torch.<type>, key, 'cpu', numel) persistent id, then _rebuild_tensor_v2(...).
 inline std::string pickle_tensor(const std::string& storage_type, const std::string& key, std::int64_t numel,
                                  std::int64_t offset, const std::vector<std::int64_t>& shape,
                                  const std::vector<std::int64_t>& stride) {
   std::string p = "ctorch._utils\n_rebuild_tensor_v2\n(";
-  p += "(" + pickle_unicode("storage") + "ctorch\n" + storage_type + "\n" + pickle_unicode(key) + pickle_unicode("cpu") +
-       "J" + le(static_cast<std::uint64_t>(numel), 4) + "tQ";
-  p += "J" + le(static_cast<std::uint64_t>(offset), 4);
   p += "(";
-  for (auto d : shape) p += "J" + le(static_cast<std::uint64_t>(d), 4);
+  p += pickle_unicode("storage");
+  p += "ctorch\n";
+  p += storage_type;
+  p += "\n";
+  p += pickle_unicode(key);
+  p += pickle_unicode("cpu");
+  p += pickle_int(numel);
+  p += "tQ";
+  p += pickle_int(offset);
+  p += "(";
+  for (auto d : shape) p += pickle_int(d);
   p += "t(";
-  for (auto d : stride) p += "J" + le(static_cast<std::uint64_t>(d), 4);
+  for (auto d : stride) p += pickle_int(d);
   p += "t\x89" "ccollections\nOrderedDict\n)RtR";
   return p;
 }
@@ -108,7 +124,7 @@ struct LegacyStorage {
 inline std::string legacy_torch_file(const std::string& state_dict_pickle, const std::vector<LegacyStorage>& storages) {
   std::string out("\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19\x2e", 15);
   out += std::string("\x80\x02M\xe9\x03.", 6);  // protocol version 1001
-  out += "\x80\x02}(" + pickle_unicode("little_endian") + "\x88u.";
+  out += cat("\x80\x02}(", pickle_unicode("little_endian"), "\x88u.");
   out += state_dict_pickle;
   std::string keys = "\x80\x02](";
   for (const auto& s : storages) keys += pickle_unicode(s.key);
