@@ -36,13 +36,7 @@ void add_tokenizer_flags(CLI::App& sub, TokenizerFlags& f) {
 
 namespace {
 
-tok::TokenizerFiles model_tokenizer_files(const std::string& model) {
-  std::error_code ec;
-  if (fs::exists(model, ec) && (fs::is_directory(model, ec) || fs::path(model).extension() == ".json" ||
-                                fs::path(model).extension() == ".txt"))
-    return tok::read_tokenizer_files(model);
-  // A converted file or a model id in the Hugging Face cache.
-  core::LoadedModel loaded = core::load_model(model);
+tok::TokenizerFiles files_of(const core::LoadedModel& loaded) {
   tok::TokenizerFiles files;
   files.vocab_txt = loaded.tokenizer.vocab_txt;
   files.tokenizer_json = loaded.tokenizer.tokenizer_json;
@@ -50,6 +44,15 @@ tok::TokenizerFiles model_tokenizer_files(const std::string& model) {
   files.special_tokens_map_json = loaded.tokenizer.special_tokens_map_json;
   files.origin = loaded.location.string();
   return files;
+}
+
+tok::TokenizerFiles model_tokenizer_files(const std::string& model) {
+  std::error_code ec;
+  if (fs::exists(model, ec) && (fs::is_directory(model, ec) || fs::path(model).extension() == ".json" ||
+                                fs::path(model).extension() == ".txt"))
+    return tok::read_tokenizer_files(model);
+  // A converted file or a model id in the Hugging Face cache.
+  return files_of(core::load_model(model));
 }
 
 tok::Side parse_side(const std::string& s, const char* flag) {
@@ -60,9 +63,11 @@ tok::Side parse_side(const std::string& s, const char* flag) {
 
 }  // namespace
 
-std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& f) {
+std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& f, const core::LoadedModel* model) {
   if (f.compat != "fast" && f.compat != "python") usage_error("--compat must be fast or python, not '{}'", f.compat);
-  tok::TokenizerFiles files = f.model.empty() ? tok::builtin_tokenizer_files() : model_tokenizer_files(f.model);
+  tok::TokenizerFiles files = model ? files_of(*model)
+                              : f.model.empty() ? tok::builtin_tokenizer_files()
+                                                : model_tokenizer_files(f.model);
   tok::TokenizerSpec spec = tok::build_tokenizer_spec(files);
   if (f.lowercase) spec.normalizer.lowercase = *f.lowercase;
   if (f.strip_accents) spec.normalizer.strip_accents = *f.strip_accents;

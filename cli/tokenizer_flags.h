@@ -3,6 +3,7 @@
 // --compat), and the tokenizer they select.
 #include "cli/io/open_reader.h"
 #include "commands/tokenize.h"
+#include "core/checkpoint/model_source.h"
 #include "tokenizer/tokenizer.h"
 
 #include <CLI/CLI.hpp>
@@ -30,9 +31,9 @@ struct TokenizerFlags {
 
 void add_tokenizer_flags(CLI::App& sub, TokenizerFlags& flags);
 
-// Loads the tokenizer the flags name (a model folder, tokenizer.json, vocab.txt, converted file or
-// cached model id) with the overrides applied.
-std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& flags);
+// The tokenizer of an already loaded model, or (model == nullptr) of what the flags name (a model
+// folder, tokenizer.json, vocab.txt, converted file or cached model id), with the overrides applied.
+std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& flags, const core::LoadedModel* model = nullptr);
 
 cmd::TokenizeOptions tokenize_options(const TokenizerFlags& flags, const tok::Tokenizer& tokenizer);
 
