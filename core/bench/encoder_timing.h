@@ -1,0 +1,27 @@
+#pragma once
+// Timing the encoder on a synthetic workload: `batch` sequences of exactly `length` random tokens.
+#include "core/model/config.h"
+#include "core/model/encoder.h"
+
+#include <cstdint>
+
+namespace bertkit::core {
+
+// Matmul flops of one sequence: 2·L·(4·s·h² + 2·s·h·i) for the projections and the feed-forward,
+// 4·L·s²·h for attention's two products.
+double encoder_flops_per_sequence(const ModelConfig& config, std::int64_t length);
+
+struct EncoderTiming {
+  int runs = 0;
+  double median_seconds = 0;  // of one batch
+  double min_seconds = 0;
+  double sequences_per_second = 0;  // from the median
+  double tokens_per_second = 0;
+  double gflops = 0;
+};
+
+// One warm-up batch (primitive creation, first touch of the scratch), then batches until both
+// `min_runs` and `min_seconds` are reached.
+EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t length, int min_runs, double min_seconds);
+
+}  // namespace bertkit::core

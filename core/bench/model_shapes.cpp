@@ -1,0 +1,69 @@
+#include "core/bench/model_shapes.h"
+
+#include "core/checkpoint/name_map.h"
+#include "core/error.h"
+
+#include <array>
+#include <cstring>
+#include <string>
+
+namespace bertkit::core {
+
+std::span<const ModelShape> model_shapes() {
+  static constexpr std::array<ModelShape, 4> shapes{{
+      {"bert-base", 12, 768, 12, 3072},
+      {"bert-large", 24, 1024, 16, 4096},
+      {"minilm-l6", 6, 384, 12, 1536},
+      {"minilm-l12", 12, 384, 12, 1536},
+  }};
+  return shapes;
+}
+
+const ModelShape& find_model_shape(std::string_view name) {
+  std::string known;
+  for (const auto& s : model_shapes()) {
+    if (s.name == name) return s;
+    known += (known.empty() ? "" : ", ") + std::string(s.name);
+  }
+  usage_error("unknown model shape \"{}\" (known: {})", name, known);
+}
+
+ModelConfig config_of(const ModelShape& shape) {
+  ModelConfig c;
+  c.family = Family::Bert;
+  c.architecture = "BertModel";
+  c.head = HeadKind::None;
+  c.vocab_size = 30522;
+  c.hidden_size = shape.hidden;
+  c.embedding_size = shape.hidden;
+  c.num_layers = shape.layers;
+  c.num_heads = shape.heads;
+  c.intermediate_size = shape.intermediate;
+  c.max_position_embeddings = 512;
+  c.type_vocab_size = 2;
+  c.hidden_act = Activation::Gelu;
+  return c;
+}
+
+Weights random_weights(const ModelConfig& config, std::uint64_t seed) {
+  Weights weights;
+  std::uint64_t state = seed * 0x9e3779b97f4a7c15ull + 1;
+  auto next = [&state] {  // xorshift64*: fast enough to fill a large model in a moment
+    state ^= state >> 12, state ^= state << 25, state ^= state >> 27;
+    return static_cast<float>((state * 0x2545f4914f6cdd1dull) >> 40) * 0x1p-24f - 0.5f;  // [-0.5, 0.5)
+  };
+  for (const auto& t : expected_tensors(config)) {
+    const auto n = static_cast<std::size_t>(shape_numel(t.shape));
+    // LayerNorm gains near 1, everything else small, like a trained model (keeps activations in range).
+    const bool gain = t.name.ends_with("LayerNorm.weight");
+    std::vector<std::byte> bytes(n * sizeof(float));
+    for (std::size_t i = 0; i < n; ++i) {
+      float v = gain ? 1.0f + 0.1f * next() : 0.08f * next();
+      std::memcpy(bytes.data() + i * sizeof(float), &v, sizeof v);
+    }
+    weights.add_owned(t.name, DType::F32, t.shape, std::move(bytes));
+  }
+  return weights;
+}
+
+}  // namespace bertkit::core
