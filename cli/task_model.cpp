@@ -1,0 +1,121 @@
+#include "cli/task_model.h"
+
+#include "cli/tokenizer_flags.h"
+#include "core/error.h"
+#include "core/tensor.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace bertkit::cli {
+
+namespace {
+
+TokenizerFlags tokenizer_flags(const TaskFlags& flags, std::size_t max_length) {
+  TokenizerFlags t;
+  t.model = flags.model;
+  t.max_length = max_length;
+  t.truncation = "longest_first";
+  t.compat = flags.compat;
+  return t;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+TaskModel load_task_model(const TaskFlags& flags) {
+  if (flags.truncate != "right" && flags.truncate != "error")
+    usage_error("--truncate must be right or error, not '{}'", flags.truncate);
+  TaskModel m;
+  m.loaded = core::load_model(flags.model);
+  const auto positions = static_cast<std::size_t>(m.loaded.config.max_position_embeddings);
+  const auto& st = m.loaded.sentence_transformer;
+
+  // The tokenizer first (its model_max_length is one of the candidates), truncation set after.
+  m.tokenizer = build_tokenizer(tokenizer_flags(flags, positions), &m.loaded);
+  if (flags.max_length) {
+    if (*flags.max_length > positions)
+      usage_error("--max-length {} is more than this model's {} position embeddings", *flags.max_length, positions);
+    m.max_length = *flags.max_length;
+    m.max_length_from = "--max-length";
+  } else if (st && st->max_seq_length) {
+    m.max_length = static_cast<std::size_t>(*st->max_seq_length);
+    m.max_length_from = "max_seq_length of sentence_bert_config.json";
+  } else if (auto tokenizer_max = m.tokenizer->spec().model_max_length) {
+    m.max_length = *tokenizer_max;
+    m.max_length_from = "model_max_length of the tokenizer";
+  } else {
+    m.max_length = positions;
+    m.max_length_from = "max_position_embeddings of config.json";
+  }
+  if (m.max_length > positions) {
+    m.max_length = positions;
+    m.max_length_from = "max_position_embeddings of config.json";
+  }
+  m.weights = std::make_shared<const core::Weights>(std::move(m.loaded.weights));
+  return m;
+}
+
+PipelineOptions pipeline_options(const TaskFlags& flags, const TaskModel& model) {
+  PipelineOptions o;
+  o.tokenize = tokenize_options(tokenizer_flags(flags, model.max_length), *model.tokenizer);
+  o.batch_size = flags.batch_size;
+  o.limits.max_tokens = flags.max_batch_tokens;
+  o.on_error = flags.on_error == "skip" ? OnError::Skip : OnError::Fail;
+  o.refuse_truncated = flags.truncate == "error";
+  o.one_at_a_time = input_is_terminal(flags);
+  return o;
+}
+
+Settings& Settings::add(std::string name, std::string value) {
+  items_.emplace_back(std::move(name), std::move(value));
+  return *this;
+}
+
+std::string Settings::text() const {
+  std::size_t width = 0;
+  for (const auto& [name, value] : items_) width = std::max(width, name.size());
+  std::string out;
+  for (const auto& [name, value] : items_) out += fmt::format("{:<{}}  {}\n", name + ":", width + 1, value);
+  return out;
+}
+
+Settings common_settings(const TaskFlags& flags, const TaskModel& model) {
+  const core::ModelConfig& c = model.loaded.config;
+  Settings s;
+  s.add("model", fmt::format("{} ({})", flags.model, model.loaded.location.string()));
+  s.add("architecture", fmt::format("{} ({}, {} layers, hidden {}, {} heads)", c.architecture.empty() ? "-" : c.architecture,
+                                    core::family_name(c.family), c.num_layers, c.hidden_size, c.num_heads));
+  s.add("head", std::string(core::head_name(c.head)));
+  if (!c.id2label.empty()) {
+    std::string labels;
+    for (std::size_t i = 0; i < c.id2label.size(); ++i) labels += (i ? ", " : "") + c.id2label[i];
+    s.add("labels", labels);
+  }
+  s.add("tokenizer", flags.compat == "python" ? "python (slow BertTokenizer)" : "fast (Hugging Face tokenizers)");
+  s.add("max length", fmt::format("{} tokens ({})", model.max_length, model.max_length_from));
+  s.add("truncation", flags.truncate == "error" ? "error (longer inputs are refused)"
+                                                : "right (longer inputs are cut and marked \"truncated\")");
+  s.add("dtype", lower(core::dtype_name(model.loaded.stored_dtype)));
+  s.add("threads", fmt::format("{}", omp_get_max_threads()));
+  s.add("batch", fmt::format("{} records, at most {} tokens per model call", flags.batch_size, flags.max_batch_tokens));
+  s.add("padding", "none (sequences are packed end to end)");
+  s.add("on error", flags.on_error);
+  std::string input = !flags.texts.empty() ? fmt::format("{} text argument{}", flags.texts.size(), flags.texts.size() == 1 ? "" : "s")
+                      : flags.inputs.empty() ? std::string("stdin")
+                                             : fmt::format("{}", fmt::join(flags.inputs, ", "));
+  s.add("input", input);
+  s.add("output", fmt::format("{} ({})", flags.output == "-" ? "stdout" : flags.output, flags.format));
+  return s;
+}
+
+}  // namespace bertkit::cli

@@ -1,0 +1,45 @@
+#pragma once
+// What every model command loads from -m: the checkpoint, its tokenizer, the maximum input length,
+// and the settings --dry-run prints.
+#include "cli/record_pipeline.h"
+#include "cli/task_flags.h"
+#include "core/checkpoint/model_source.h"
+#include "tokenizer/tokenizer.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bertkit::cli {
+
+struct TaskModel {
+  core::LoadedModel loaded;                      // its weights are moved into `weights`
+  std::shared_ptr<const core::Weights> weights;  // what the encoder and heads read
+  std::unique_ptr<tok::Tokenizer> tokenizer;
+  std::size_t max_length = 0;                    // tokens, special tokens included
+  std::string max_length_from;                   // which setting decided it
+};
+
+// Loads -m. The maximum length is --max-length, else sentence-transformers' max_seq_length, else the
+// tokenizer's model_max_length, and never more than the model's position embeddings.
+TaskModel load_task_model(const TaskFlags& flags);
+
+// Tokenization (truncation to max_length, no padding), batching and the error policy of the flags.
+PipelineOptions pipeline_options(const TaskFlags& flags, const TaskModel& model);
+
+// Resolved settings, printed by --dry-run as "name: value" lines in the order added.
+class Settings {
+ public:
+  Settings& add(std::string name, std::string value);
+  std::string text() const;
+
+ private:
+  std::vector<std::pair<std::string, std::string>> items_;
+};
+
+// The settings every model command shares (model, architecture, head, input, output, max length,
+// truncation, dtype, threads, batching); a command adds its own (pooling, prompt, ...).
+Settings common_settings(const TaskFlags& flags, const TaskModel& model);
+
+}  // namespace bertkit::cli
