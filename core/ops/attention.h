@@ -26,7 +26,7 @@ class SelfAttention {
     int head;
   };
   std::vector<Task> tasks_;
-  std::vector<FloatBuffer> scores_;  // one score tile per thread
+  std::vector<FloatBuffer> scratch_;  // per thread: a score tile (and transposed keys)
 };
 
 }  // namespace bertkit::core

@@ -1,4 +1,5 @@
 #include "core/ops/attention.h"
+#include "core/ops/attention_avx512.h"
 #include "unit/reference_math.h"
 
 #include <doctest/doctest.h>
@@ -30,11 +31,9 @@ std::vector<double> reference_head(const std::vector<float>& qkv, std::int64_t f
   return out;
 }
 
-}  // namespace
-
-TEST_CASE("self-attention of packed sequences matches a double reference per sequence and head") {
-  const int heads = 3;
-  const std::int64_t d = 8, hidden = heads * d;
+void check_attention(int heads, std::int64_t d) {
+  INFO("heads " << heads << ", head size " << d);
+  const std::int64_t hidden = heads * d;
   std::vector<std::int64_t> offsets{0, 1, 6, 76, 206};  // lengths 1, 5, 70, 130: one and several query blocks
   const std::int64_t tokens = offsets.back();
   auto qkv = bktest::random_floats(tokens * 3 * hidden, 51, -2.0f, 2.0f);
@@ -51,11 +50,21 @@ TEST_CASE("self-attention of packed sequences matches a double reference per seq
     }
   CHECK(worst < 1e-5);
 
-  SUBCASE("a sequence alone gives what it gave among others") {
+  {  // a sequence alone gives what it gave among others
     std::vector<float> alone_qkv(qkv.begin() + offsets[2] * 3 * hidden, qkv.begin() + offsets[3] * 3 * hidden);
     std::vector<std::int64_t> alone_offsets{0, offsets[3] - offsets[2]};
     std::vector<float> alone(alone_offsets[1] * hidden);
     attention.forward(alone_qkv.data(), alone_offsets, heads, d, alone.data());
     for (std::size_t i = 0; i < alone.size(); ++i) CHECK(alone[i] == ctx[offsets[2] * hidden + i]);
   }
+}
+
+}  // namespace
+
+// Head sizes 32 and 64 take the AVX-512 kernels where the CPU has them, others oneDNN's sgemm.
+TEST_CASE("self-attention of packed sequences matches a double reference per sequence and head") {
+  check_attention(3, 8);
+  check_attention(2, 32);
+  check_attention(2, 64);
+  CHECK(bertkit::core::attention_avx512_supports(8) == false);
 }

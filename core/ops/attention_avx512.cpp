@@ -1,0 +1,178 @@
+#include "core/ops/attention_avx512.h"
+
+#include "core/ops/softmax.h"
+
+#include <immintrin.h>
+
+// GCC 12's AVX-512 headers give several intrinsics an uninitialised vector as their unused source;
+// -Wmaybe-uninitialized then reports every inlined call.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#include <algorithm>
+
+namespace bertkit::core {
+namespace {
+
+#define BK_AVX512 __attribute__((target("avx512f")))
+
+constexpr int kMaxRows = 6;  // rows per register tile: 6 × 4 vectors = 24 accumulators
+constexpr std::int64_t kQueryBlock = 64;  // query rows whose scores are held at once
+
+std::int64_t padded(std::int64_t length) { return (length + 15) / 16 * 16; }
+
+// In-register transpose of a 16 × 16 block: r[i] holds row i before, column i after.
+BK_AVX512 void transpose16(__m512 r[16]) {
+  __m512 t[16];
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    r[4 * i + 0] = _mm512_shuffle_ps(t[4 * i + 0], t[4 * i + 2], 0x44);
+    r[4 * i + 1] = _mm512_shuffle_ps(t[4 * i + 0], t[4 * i + 2], 0xEE);
+    r[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+    r[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+  }
+  for (int i = 0; i < 4; ++i) {
+    t[i] = _mm512_shuffle_f32x4(r[i], r[4 + i], 0x88);
+    t[4 + i] = _mm512_shuffle_f32x4(r[i], r[4 + i], 0xDD);
+    t[8 + i] = _mm512_shuffle_f32x4(r[8 + i], r[12 + i], 0x88);
+    t[12 + i] = _mm512_shuffle_f32x4(r[8 + i], r[12 + i], 0xDD);
+  }
+  for (int i = 0; i < 4; ++i) {
+    r[i] = _mm512_shuffle_f32x4(t[i], t[8 + i], 0x88);
+    r[8 + i] = _mm512_shuffle_f32x4(t[i], t[8 + i], 0xDD);
+    r[4 + i] = _mm512_shuffle_f32x4(t[4 + i], t[12 + i], 0x88);
+    r[12 + i] = _mm512_shuffle_f32x4(t[4 + i], t[12 + i], 0xDD);
+  }
+}
+
+// kt[c][j] = k[j][c] for j < length, 0 for length <= j < padded(length).
+BK_AVX512 void transpose_keys(const float* k, std::int64_t stride, std::int64_t length, std::int64_t head_dim,
+                              float* kt, std::int64_t width) {
+  for (std::int64_t j0 = 0; j0 < width; j0 += 16) {
+    for (std::int64_t c0 = 0; c0 < head_dim; c0 += 16) {
+      __m512 block[16];
+      for (std::int64_t i = 0; i < 16; ++i)
+        block[i] = j0 + i < length ? _mm512_loadu_ps(k + (j0 + i) * stride + c0) : _mm512_setzero_ps();
+      transpose16(block);
+      for (std::int64_t c = 0; c < 16; ++c) _mm512_storeu_ps(kt + (c0 + c) * width + j0, block[c]);
+    }
+  }
+}
+
+// scores[r][j] = scale · Σ_c q[r][c] · kt[c][j] for R rows and 16·NK keys.
+template <int R, int NK>
+BK_AVX512 void qk_tile(const float* q, std::int64_t q_stride, const float* kt, std::int64_t kt_stride,
+                       std::int64_t head_dim, float scale, float* scores, std::int64_t scores_stride) {
+  __m512 acc[R][NK];
+  for (int r = 0; r < R; ++r)
+    for (int n = 0; n < NK; ++n) acc[r][n] = _mm512_setzero_ps();
+  for (std::int64_t c = 0; c < head_dim; ++c) {
+    __m512 keys[NK];
+    for (int n = 0; n < NK; ++n) keys[n] = _mm512_loadu_ps(kt + c * kt_stride + 16 * n);
+    for (int r = 0; r < R; ++r) {
+      const __m512 query = _mm512_set1_ps(q[r * q_stride + c]);
+      for (int n = 0; n < NK; ++n) acc[r][n] = _mm512_fmadd_ps(query, keys[n], acc[r][n]);
+    }
+  }
+  const __m512 s = _mm512_set1_ps(scale);
+  for (int r = 0; r < R; ++r)
+    for (int n = 0; n < NK; ++n) _mm512_storeu_ps(scores + r * scores_stride + 16 * n, _mm512_mul_ps(acc[r][n], s));
+}
+
+// out[r][0 .. 16·NV) = Σ_j p[r][j] · v[j] for R rows.
+template <int R, int NV>
+BK_AVX512 void pv_tile(const float* p, std::int64_t p_stride, const float* v, std::int64_t v_stride,
+                       std::int64_t length, float* out, std::int64_t out_stride) {
+  __m512 acc[R][NV];
+  for (int r = 0; r < R; ++r)
+    for (int n = 0; n < NV; ++n) acc[r][n] = _mm512_setzero_ps();
+  for (std::int64_t j = 0; j < length; ++j) {
+    __m512 values[NV];
+    for (int n = 0; n < NV; ++n) values[n] = _mm512_loadu_ps(v + j * v_stride + 16 * n);
+    for (int r = 0; r < R; ++r) {
+      const __m512 weight = _mm512_set1_ps(p[r * p_stride + j]);
+      for (int n = 0; n < NV; ++n) acc[r][n] = _mm512_fmadd_ps(weight, values[n], acc[r][n]);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int n = 0; n < NV; ++n) _mm512_storeu_ps(out + r * out_stride + 16 * n, acc[r][n]);
+}
+
+// Runs kernel<R> over `rows` rows in tiles of kMaxRows and one smaller tile for the rest.
+template <template <int> class Kernel, typename... Args>
+BK_AVX512 void over_rows(std::int64_t rows, Args... args) {
+  std::int64_t r = 0;
+  for (; r + kMaxRows <= rows; r += kMaxRows) Kernel<kMaxRows>::run(r, args...);
+  switch (rows - r) {
+    case 1: Kernel<1>::run(r, args...); break;
+    case 2: Kernel<2>::run(r, args...); break;
+    case 3: Kernel<3>::run(r, args...); break;
+    case 4: Kernel<4>::run(r, args...); break;
+    case 5: Kernel<5>::run(r, args...); break;
+    default: break;
+  }
+}
+
+template <int R>
+struct QkRows {
+  BK_AVX512 static void run(std::int64_t r, const float* q, std::int64_t stride, const float* kt, std::int64_t width,
+                            std::int64_t head_dim, float scale, float* scores) {
+    const float* qr = q + r * stride;
+    float* sr = scores + r * width;
+    std::int64_t j = 0;
+    for (; j + 64 <= width; j += 64) qk_tile<R, 4>(qr, stride, kt + j, width, head_dim, scale, sr + j, width);
+    for (; j < width; j += 16) qk_tile<R, 1>(qr, stride, kt + j, width, head_dim, scale, sr + j, width);
+  }
+};
+
+template <int NV>
+struct PvRowsOf {
+  template <int R>
+  struct Rows {
+    BK_AVX512 static void run(std::int64_t r, const float* p, std::int64_t width, const float* v, std::int64_t stride,
+                              std::int64_t length, float* out, std::int64_t out_stride) {
+      pv_tile<R, NV>(p + r * width, width, v, stride, length, out + r * out_stride, out_stride);
+    }
+  };
+};
+
+}  // namespace
+
+bool attention_avx512_supports(std::int64_t head_dim) {
+  return (head_dim == 32 || head_dim == 64) && __builtin_cpu_supports("avx512f");
+}
+
+std::int64_t attention_avx512_scratch(std::int64_t length, std::int64_t head_dim) {
+  return (kQueryBlock + head_dim) * padded(length) + length * head_dim;
+}
+
+BK_AVX512 void attention_avx512(const float* q, const float* k, const float* v, std::int64_t stride,
+                                std::int64_t length, std::int64_t head_dim, float scale, float* out,
+                                std::int64_t out_stride, float* scratch) {
+  const std::int64_t width = padded(length);
+  // The keys transposed and the values packed, each once: read in place, every token's row sits on
+  // its own page (rows are 3·hidden floats apart) and the kernels would miss the TLB on every row.
+  float* kt = scratch;                         // [head_dim, width], keys past `length` zero
+  float* values = kt + head_dim * width;       // [length, head_dim]
+  float* scores = values + length * head_dim;  // [kQueryBlock, width]
+  transpose_keys(k, stride, length, head_dim, kt, width);
+  for (std::int64_t j = 0; j < length; ++j)
+    for (std::int64_t c = 0; c < head_dim; c += 16)
+      _mm512_storeu_ps(values + j * head_dim + c, _mm512_loadu_ps(v + j * stride + c));
+
+  for (std::int64_t first = 0; first < length; first += kQueryBlock) {
+    const std::int64_t rows = std::min(kQueryBlock, length - first);
+    over_rows<QkRows>(rows, q + first * stride, stride, static_cast<const float*>(kt), width, head_dim, scale, scores);
+    for (std::int64_t r = 0; r < rows; ++r) softmax_row(scores + r * width, length);
+    float* o = out + first * out_stride;
+    const float* p = scores;
+    if (head_dim == 64)
+      over_rows<PvRowsOf<4>::Rows>(rows, p, width, static_cast<const float*>(values), head_dim, length, o, out_stride);
+    else
+      over_rows<PvRowsOf<2>::Rows>(rows, p, width, static_cast<const float*>(values), head_dim, length, o, out_stride);
+  }
+}
+
+}  // namespace bertkit::core
