@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <random>
 #include <vector>
 
@@ -12,7 +13,18 @@ double encoder_flops_per_sequence(const ModelConfig& c, std::int64_t length) {
   return 2 * L * (4 * s * h * h + 2 * s * h * i) + 4 * L * s * s * h;
 }
 
-EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t length, int min_runs, double min_seconds) {
+namespace {
+
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+}  // namespace
+
+EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t length, int min_runs, double min_seconds,
+                           int threads) {
   std::mt19937 gen(7);
   std::uniform_int_distribution<std::int32_t> token(1000, encoder.config().vocab_size - 1);
   std::vector<std::vector<std::int32_t>> ids(static_cast<std::size_t>(batch));
@@ -28,12 +40,14 @@ EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t le
   using clock = std::chrono::steady_clock;
   std::vector<double> times;
   double total = 0;
+  const double cpu_start = process_cpu_seconds();
   while (static_cast<int>(times.size()) < min_runs || total < min_seconds) {
     auto start = clock::now();
     encoder.forward(sequences, out);
     times.push_back(std::chrono::duration<double>(clock::now() - start).count());
     total += times.back();
   }
+  const double cpu = process_cpu_seconds() - cpu_start;
   std::sort(times.begin(), times.end());
   EncoderTiming t;
   t.runs = static_cast<int>(times.size());
@@ -42,6 +56,7 @@ EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t le
   t.sequences_per_second = static_cast<double>(batch) / t.median_seconds;
   t.tokens_per_second = t.sequences_per_second * static_cast<double>(length);
   t.gflops = t.sequences_per_second * encoder_flops_per_sequence(encoder.config(), length) / 1e9;
+  t.cpu_share = cpu / (total * threads);
   return t;
 }
 

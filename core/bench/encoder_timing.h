@@ -18,10 +18,14 @@ struct EncoderTiming {
   double sequences_per_second = 0;  // from the median
   double tokens_per_second = 0;
   double gflops = 0;
+  // Process CPU time over wall time × threads while timing: well below 1, other processes took the
+  // cores and the figures understate the encoder.
+  double cpu_share = 0;
 };
 
 // One warm-up batch (primitive creation, first touch of the scratch), then batches until both
 // `min_runs` and `min_seconds` are reached.
-EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t length, int min_runs, double min_seconds);
+EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t length, int min_runs, double min_seconds,
+                           int threads);
 
 }  // namespace bertkit::core

@@ -1,6 +1,7 @@
 // Encoder throughput on random-weight models of real shapes: sequences/s, tokens/s and GFLOP/s per
-// workload and thread count, next to the f32 FMA peak measured with the same threads. Not a test: it
-// prints figures (one table row per line; quote medians of several runs on a shared machine).
+// workload and thread count, next to the f32 FMA peak measured with the same threads, and the share
+// of the cores the process actually got ("cpu": below ~95%, other processes were running and the
+// figures understate the encoder). Not a test: it prints figures; quote medians of several runs.
 //
 //   build/tests/bertkit_encoder_bench [--shapes bert-base,minilm-l6] [--workloads 1x128,8x128,32x128,1x384]
 //                                     [--threads 1,2] [--min-time 3] [--runs 3]
@@ -56,8 +57,8 @@ int main(int argc, char** argv) try {
     else bertkit::usage_error("unknown option {}", argv[i]);
   }
 
-  fmt::print("{:<10} {:>7} {:>9} {:>5} {:>9} {:>10} {:>9} {:>9} {:>7}\n", "shape", "threads", "workload", "runs",
-             "seq/s", "tokens/s", "GFLOP/s", "peak", "of peak");
+  fmt::print("{:<10} {:>7} {:>9} {:>5} {:>9} {:>10} {:>9} {:>9} {:>7} {:>5}\n", "shape", "threads", "workload", "runs",
+             "seq/s", "tokens/s", "GFLOP/s", "peak", "of peak", "cpu");
   for (const auto& name : split(shapes)) {
     const auto& shape = bertkit::core::find_model_shape(name);
     auto config = bertkit::core::config_of(shape);
@@ -68,12 +69,12 @@ int main(int argc, char** argv) try {
       bertkit::core::Encoder encoder(config, weights);
       for (const auto& w : split(workloads)) {
         auto workload = parse_workload(w);
-        auto timing = bertkit::core::time_encoder(encoder, workload.batch, workload.length, runs, min_time);
+        auto timing = bertkit::core::time_encoder(encoder, workload.batch, workload.length, runs, min_time, n);
         // Measured right after the workload, with the same threads: the machine's state is shared.
         double peak = bertkit::core::measure_f32_fma_peak(n);
-        fmt::print("{:<10} {:>7} {:>9} {:>5} {:>9.2f} {:>10.0f} {:>9.1f} {:>9.1f} {:>6.1f}%\n", name, n, w, timing.runs,
-                   timing.sequences_per_second, timing.tokens_per_second, timing.gflops, peak,
-                   100.0 * timing.gflops / peak);
+        fmt::print("{:<10} {:>7} {:>9} {:>5} {:>9.2f} {:>10.0f} {:>9.1f} {:>9.1f} {:>6.1f}% {:>4.0f}%\n", name, n, w,
+                   timing.runs, timing.sequences_per_second, timing.tokens_per_second, timing.gflops, peak,
+                   100.0 * timing.gflops / peak, 100.0 * timing.cpu_share);
         std::fflush(stdout);
       }
     }
