@@ -7,7 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <climits>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -48,6 +51,83 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& 
 
 MappedFile::~MappedFile() {
   if (data_) ::munmap(const_cast<std::byte*>(data_), size_);
+}
+
+namespace {
+
+// The temporary file being written, for the signal handler (one AtomicFile at a time is enough for the
+// CLI). A fixed buffer: the handler may only call async-signal-safe functions.
+char g_temp_path[PATH_MAX];
+std::atomic<bool> g_temp_active{false};
+
+extern "C" void remove_temp_and_reraise(int sig) {
+  if (g_temp_active.load()) ::unlink(g_temp_path);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void set_cleanup(const std::filesystem::path& temp) {
+  std::string s = temp.string();
+  if (s.size() >= sizeof g_temp_path) return;
+  std::memcpy(g_temp_path, s.c_str(), s.size() + 1);
+  g_temp_active = true;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, remove_temp_and_reraise);
+}
+
+void clear_cleanup() {
+  g_temp_active = false;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, SIG_DFL);
+}
+
+}  // namespace
+
+AtomicFile::AtomicFile(const std::filesystem::path& destination) : destination_(destination) {
+  auto folder = destination.parent_path().empty() ? std::filesystem::path(".") : destination.parent_path();
+  std::string pattern = (folder / ("." + destination.filename().string() + ".tmp-XXXXXX")).string();
+  fd_ = ::mkstemp(pattern.data());
+  if (fd_ < 0) runtime_error("{}: cannot create a temporary file in {}: {}", destination.string(), folder.string(), std::strerror(errno));
+  temp_ = pattern;
+  ::fchmod(fd_, 0644);
+  set_cleanup(temp_);
+}
+
+AtomicFile::~AtomicFile() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(temp_.c_str());
+    clear_cleanup();
+  }
+}
+
+void AtomicFile::write(std::span<const std::byte> bytes) {
+  const std::byte* p = bytes.data();
+  std::size_t n = bytes.size();
+  while (n > 0) {
+    ssize_t w = ::write(fd_, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) runtime_error("{}: write failed: {}", destination_.string(), std::strerror(errno));
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  written_ += bytes.size();
+}
+
+void AtomicFile::commit() {
+  if (::fsync(fd_) != 0) runtime_error("{}: cannot flush to disk: {}", destination_.string(), std::strerror(errno));
+  if (::close(fd_) != 0) {
+    fd_ = -1;
+    ::unlink(temp_.c_str());
+    clear_cleanup();
+    runtime_error("{}: cannot close: {}", destination_.string(), std::strerror(errno));
+  }
+  fd_ = -1;
+  if (::rename(temp_.c_str(), destination_.c_str()) != 0) {
+    int err = errno;
+    ::unlink(temp_.c_str());
+    clear_cleanup();
+    runtime_error("{}: cannot rename the finished file into place: {}", destination_.string(), std::strerror(err));
+  }
+  clear_cleanup();
 }
 
 }  // namespace bertkit::core

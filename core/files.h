@@ -1,6 +1,7 @@
 #pragma once
-// Reading whole files and mapping them into memory, with errors that name the file.
+// Reading whole files, mapping them into memory, writing them atomically; errors name the file.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <span>
@@ -29,6 +30,27 @@ class MappedFile {
   std::filesystem::path path_;
   const std::byte* data_;
   std::size_t size_;
+};
+
+// An output file written completely or not at all: bytes go to a temporary file in the destination's
+// folder, which commit() renames over the destination. Destroyed without commit(), or interrupted by
+// SIGINT/SIGTERM/SIGHUP, it removes the temporary file; an existing destination is never touched.
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::filesystem::path& destination);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  void write(std::span<const std::byte> bytes);
+  std::uint64_t size() const { return written_; }
+  void commit();
+
+ private:
+  std::filesystem::path destination_;
+  std::filesystem::path temp_;
+  int fd_ = -1;
+  std::uint64_t written_ = 0;
 };
 
 }  // namespace bertkit::core

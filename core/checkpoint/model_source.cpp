@@ -1,5 +1,6 @@
 #include "core/checkpoint/model_source.h"
 
+#include "core/checkpoint/converted_file.h"
 #include "core/checkpoint/load_weights.h"
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/error.h"
@@ -168,7 +169,7 @@ fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConf
       if (!st.prompts.count(*st.default_prompt_name))
         bad_input("{}: default_prompt_name \"{}\" is not one of the prompts", prompts.string(), *st.default_prompt_name);
     }
-    origins.emplace_back("prompts", prompts.string());
+    origins.emplace_back("sentence-transformers config", prompts.string());
   }
   return *transformer;
 }
@@ -255,7 +256,8 @@ fs::path resolve_model_location(std::string_view spec) {
 LoadedModel load_model(std::string_view spec) {
   fs::path location = resolve_model_location(spec);
   if (fs::is_directory(location)) return load_folder(location, spec);
-  bad_input("model {}: {} is not a model folder", spec, location.string());
+  if (is_converted_file(location)) return load_converted_file(location, spec);
+  bad_input("model {}: {} is neither a model folder nor a file made by bertkit convert", spec, location.string());
 }
 
 }  // namespace bertkit::core

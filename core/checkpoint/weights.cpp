@@ -43,6 +43,21 @@ const TensorView& Weights::require(std::string_view name, const Shape& expected)
   return *t;
 }
 
+std::vector<float> Weights::values_f32(std::string_view name) const {
+  const TensorView* t = find(name);
+  if (!t) bad_input("missing tensor {}", name);
+  if (t->dtype != DType::I8) return to_f32(*t);
+  if (t->shape.size() != 2) bad_input("int8 tensor {} is not a matrix", name);
+  const auto rows = static_cast<std::size_t>(t->shape[0]), cols = static_cast<std::size_t>(t->shape[1]);
+  const TensorView& scale = require(std::string(name) + ".scale", {t->shape[0]});
+  auto scales = scale.f32();
+  std::vector<float> out(rows * cols);
+  const auto* q = reinterpret_cast<const std::int8_t*>(t->data);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) out[r * cols + c] = static_cast<float>(q[r * cols + c]) * scales[r];
+  return out;
+}
+
 std::vector<std::string> Weights::names() const {
   std::vector<std::string> out;
   out.reserve(tensors_.size());

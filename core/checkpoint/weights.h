@@ -31,6 +31,9 @@ class Weights {
   // Throws BadInput naming the tensor (and both shapes when they differ) if absent or mis-shaped.
   const TensorView& require(std::string_view name, const Shape& expected) const;
   std::vector<std::string> names() const;
+  // The values of tensor `name` as f32 whatever its stored dtype: F16/BF16 widened, I8 multiplied by
+  // its "<name>.scale" row scales. BadInput if absent.
+  std::vector<float> values_f32(std::string_view name) const;
   bool empty() const { return tensors_.empty(); }
 
  private:

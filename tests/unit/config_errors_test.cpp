@@ -25,10 +25,11 @@ void expect_refused(const std::string& text, const std::string& what) {
     read_model_config(path);
     FAIL("accepted: " << text);
   } catch (const Error& e) {
-    INFO(e.what());
+    std::string msg = e.what();
+    INFO(msg);
     CHECK(e.kind() == ErrorKind::BadInput);
-    CHECK(std::string(e.what()).find(path.string()) != std::string::npos);
-    CHECK(std::string(e.what()).find(what) != std::string::npos);
+    CHECK(msg.find(path.string()) != std::string::npos);
+    CHECK(msg.find(what) != std::string::npos);
   }
 }
 

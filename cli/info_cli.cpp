@@ -1,0 +1,47 @@
+// `bertkit info MODEL`: what bertkit detected, as "key: value" lines or one JSON object.
+#include "cli/app.h"
+#include "cli/log.h"
+#include "commands/info.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+namespace bertkit::cli {
+
+namespace {
+
+struct Options {
+  std::string model;
+  bool json = false;
+};
+
+int run(const Options& o) {
+  core::LoadedModel model = core::load_model(o.model);
+  if (!model.unexpected_tensors.empty())
+    warn("{} tensors of {} are not used by the model: {}", model.unexpected_tensors.size(), o.model,
+         fmt::join(model.unexpected_tensors, ", "));
+  auto lines = cmd::model_info(model);
+  if (o.json) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : lines) j[key] = value;
+    fmt::print("{}\n", j.dump());
+  } else {
+    for (const auto& [key, value] : lines) fmt::print("{}: {}\n", key, value);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Action add_info(CLI::App& sub, const GlobalOptions& global) {
+  auto o = std::make_shared<Options>();
+  sub.add_option("model", o->model, "Model folder, converted file or Hugging Face model id")->required();
+  sub.add_flag("--json", o->json, "Print one JSON object instead of key: value lines");
+  return [o, &global] {
+    set_quiet(global.quiet);
+    return run(*o);
+  };
+}
+
+}  // namespace bertkit::cli

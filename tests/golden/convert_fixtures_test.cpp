@@ -1,0 +1,103 @@
+// convert then load: every fixture comes back with the same config, tokenizer files, settings and f32
+// bytes; reduced dtypes stay within their rounding error.
+#include "support.h"
+
+#include "core/checkpoint/converted_file.h"
+#include "core/checkpoint/model_source.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+
+using namespace bertkit::core;
+namespace fs = std::filesystem;
+
+namespace {
+
+void check_same_settings(const LoadedModel& a, const LoadedModel& b) {
+  CHECK(a.config_json == b.config_json);
+  CHECK(a.config.architecture == b.config.architecture);
+  CHECK(a.config.id2label == b.config.id2label);
+  CHECK(a.tokenizer.vocab_txt == b.tokenizer.vocab_txt);
+  CHECK(a.tokenizer.tokenizer_json == b.tokenizer.tokenizer_json);
+  CHECK(a.tokenizer.tokenizer_config_json == b.tokenizer.tokenizer_config_json);
+  CHECK(a.tokenizer.special_tokens_map_json == b.tokenizer.special_tokens_map_json);
+  REQUIRE(a.sentence_transformer.has_value() == b.sentence_transformer.has_value());
+  if (a.sentence_transformer) {
+    const auto &x = *a.sentence_transformer, &y = *b.sentence_transformer;
+    CHECK(x.pooling.mean == y.pooling.mean);
+    CHECK(x.pooling.cls == y.pooling.cls);
+    CHECK(x.normalize == y.normalize);
+    CHECK(x.max_seq_length == y.max_seq_length);
+    CHECK(x.do_lower_case == y.do_lower_case);
+    CHECK(x.prompts == y.prompts);
+    CHECK(x.dense.size() == y.dense.size());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("convert: every fixture converted to f32 loads back with the same bytes") {
+  bktest::TempDir dir;
+  for (const auto& e : fs::directory_iterator(bktest::shared("fixtures/models"))) {
+    if (!e.is_directory()) continue;
+    INFO(e.path());
+    LoadedModel original = load_model(e.path().string());
+    auto file = dir / (e.path().filename().string() + ".bk");
+    write_converted_file(original, file, StoreType::F32);
+    LoadedModel converted = load_model(file.string());
+    check_same_settings(original, converted);
+    CHECK(converted.stored_dtype == DType::F32);
+    REQUIRE(converted.weights.names() == original.weights.names());
+    for (const auto& name : original.weights.names()) {
+      INFO(name);
+      const TensorView* a = original.weights.find(name);
+      const TensorView* b = converted.weights.find(name);
+      CHECK(b->dtype == DType::F32);
+      CHECK(a->shape == b->shape);
+      REQUIRE(a->nbytes == b->nbytes);
+      CHECK(std::memcmp(a->data, b->data, a->nbytes) == 0);
+      CHECK(reinterpret_cast<std::uintptr_t>(b->data) % 64 == 0);
+    }
+    // Tied weights stay tied (stored once).
+    if (const TensorView* decoder = converted.weights.find("mlm.decoder.weight"); decoder && !original.weights.find("cls.predictions.decoder.weight"))
+      CHECK(decoder->data == converted.weights.find("embeddings.word_embeddings.weight")->data);
+    auto check = check_converted_file(file);
+    CHECK(check.bytes == fs::file_size(file));
+    CHECK(check.dtype == "f32");
+  }
+}
+
+TEST_CASE("convert: f16, bf16 and int8 files hold reduced Linear weights within their rounding error") {
+  LoadedModel original = load_model(bktest::shared("fixtures/models/electra-cls").string());
+  bktest::TempDir dir;
+  for (StoreType type : {StoreType::F16, StoreType::BF16, StoreType::Int8}) {
+    INFO(store_type_name(type));
+    auto file = dir / "model.bk";
+    write_converted_file(original, file, type);
+    LoadedModel m = load_model(file.string());
+    CHECK(stored_dtype_name(m.stored_dtype) == store_type_name(type));
+    CHECK(check_converted_file(file).dtype == store_type_name(type));
+    for (const auto& name : original.weights.names()) {
+      INFO(name);
+      const TensorView* t = m.weights.find(name);
+      REQUIRE(t);
+      bool linear = t->shape.size() == 2 && !name.starts_with("embeddings.");
+      DType want = !linear ? DType::F32 : type == StoreType::F16 ? DType::F16 : type == StoreType::BF16 ? DType::BF16 : DType::I8;
+      CHECK(t->dtype == want);
+      auto a = original.weights.values_f32(name);
+      auto b = m.weights.values_f32(name);
+      REQUIRE(a.size() == b.size());
+      float max_abs = 0, max_err = 0;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        max_abs = std::max(max_abs, std::fabs(a[i]));
+        max_err = std::max(max_err, std::fabs(a[i] - b[i]));
+      }
+      // f16: 2^-11 relative, bf16: 2^-8 relative, int8: half a step of the largest row (max/127/2).
+      float bound = type == StoreType::F16 ? max_abs * 0x1p-11f : type == StoreType::BF16 ? max_abs * 0x1p-8f : max_abs / 254.0f * 1.0001f;
+      CHECK(max_err <= bound);
+      if (!linear) CHECK(max_err == 0);
+    }
+  }
+}

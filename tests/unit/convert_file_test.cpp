@@ -1,0 +1,114 @@
+// Broken converted files: each refused with one BadInput naming the file, before any tensor is used.
+#include "support.h"
+#include "unit/checkpoint_builders.h"
+
+#include "core/checkpoint/converted_file.h"
+#include "core/error.h"
+#include "core/hash64.h"
+
+#include <doctest/doctest.h>
+
+#include <functional>
+
+using namespace bertkit;
+using namespace bertkit::core;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string converted_fixture(const bktest::TempDir& dir) {
+  LoadedModel m = load_model(bktest::shared("fixtures/models/bert-chinese-cross").string());
+  write_converted_file(m, dir / "good.bk", StoreType::F32);
+  return bktest::read_file(dir / "good.bk");
+}
+
+std::uint64_t read_u64(const std::string& s, std::size_t at) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, s.data() + at, 8);
+  return v;
+}
+
+// The file with its JSON header replaced by edit(header): the data moves with the header's new length.
+std::string with_header(const std::string& file, const std::function<void(nlohmann::json&)>& edit) {
+  std::uint64_t len = read_u64(file, 16);
+  auto header = nlohmann::json::parse(file.substr(24, len));
+  std::size_t data_start = (24 + len + 63) / 64 * 64;
+  edit(header);
+  std::string text = header.dump();
+  std::string out = file.substr(0, 16) + bktest::le(text.size(), 8) + text;
+  out.resize((out.size() + 63) / 64 * 64, '\0');
+  return out + file.substr(data_start);
+}
+
+void expect_refused(const std::string& bytes, const std::string& what, bool check_only = false) {
+  bktest::TempDir dir;
+  auto path = dir / "model.bk";
+  bktest::write_bytes(path, bytes);
+  try {
+    if (check_only) check_converted_file(path);
+    else load_converted_file(path, path.string());
+    FAIL("accepted: " << what);
+  } catch (const Error& e) {
+    std::string msg = e.what();
+    INFO(msg);
+    CHECK(e.kind() == ErrorKind::BadInput);
+    CHECK(msg.find(path.string()) != std::string::npos);
+    CHECK(msg.find(what) != std::string::npos);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("hash64: XXH64 reference values, whole and streamed") {
+  auto digest = [](std::string_view s) {
+    Hash64 h;
+    h.update(std::as_bytes(std::span(s.data(), s.size())));
+    return h.digest();
+  };
+  CHECK(digest("") == 0xEF46DB3751D8E999ull);
+  CHECK(digest("a") == 0xD24EC4F1A98C6E5Bull);
+  CHECK(digest("abc") == 0x44BC2CF5AD770999ull);
+  CHECK(digest("xxhash") == 0x32DD38952C4BC720ull);
+  CHECK(digest("Nobody inspects the spammish repetition") == 0xFBCEA83C8A378BF1ull);
+  std::string long_text(1000, 'x');
+  for (std::size_t i = 0; i < long_text.size(); ++i) long_text[i] = static_cast<char>(i * 7);
+  for (std::size_t split : {1, 5, 31, 32, 33, 500}) {
+    Hash64 h;
+    h.update(std::as_bytes(std::span(long_text.data(), split)));
+    h.update(std::as_bytes(std::span(long_text.data() + split, long_text.size() - split)));
+    CHECK(h.digest() == digest(long_text));
+  }
+}
+
+TEST_CASE("convert: broken converted files are refused with the file's name") {
+  bktest::TempDir dir;
+  const std::string good = converted_fixture(dir);
+  expect_refused(good.substr(0, 20), "too short");
+  expect_refused(good.substr(0, good.size() / 2), "no checksum trailer");
+  std::string bad_magic = good;
+  bad_magic[0] = 'X';
+  expect_refused(bad_magic, "no BERTKIT magic");
+  std::string newer = good;
+  newer[8] = 2;
+  expect_refused(newer, "format version 2");
+  expect_refused(good.substr(0, 16) + bktest::le(1ull << 40, 8) + good.substr(24), "header length runs past the end");
+  std::string bad_json = good;
+  bad_json[24] = '[';
+  bad_json[25] = '{';
+  expect_refused(bad_json, "invalid JSON");
+  expect_refused(with_header(good, [](auto& h) { h["tensors"][0]["offset"] = 8; }), "not 64-byte aligned");
+  expect_refused(with_header(good, [](auto& h) { h["tensors"][0]["offset"] = h["data_size"].template get<std::uint64_t>() + 64; }),
+                 "outside the data section");
+  expect_refused(with_header(good, [](auto& h) { h["tensors"][1]["offset"] = h["tensors"][0]["offset"]; }), "overlap");
+  expect_refused(with_header(good, [](auto& h) { h["tensors"][0]["dtype"] = "F64"; }), "unknown dtype \"F64\"");
+  expect_refused(with_header(good, [](auto& h) { h["tensors"][0]["shape"] = {1ll << 20, 1ll << 20}; }), "bytes for shape");
+  expect_refused(with_header(good, [](auto& h) { h["tensors"][0]["shape"] = {4611686018427387904ll, 4611686018427387904ll}; }),
+                 "overflows");
+  expect_refused(with_header(good, [](auto& h) { h["tensors"].erase(h["tensors"].size() - 1); }), "missing tensor");
+  expect_refused(with_header(good, [](auto& h) { h["data_size"] = 1; }), "does not match the file size");
+  expect_refused(with_header(good, [](auto& h) { h["config_json"] = "{\"model_type\": \"gpt2\"}"; }), "\"gpt2\"");
+  // A damaged tensor byte: the structure is fine, the checksum is not.
+  std::string damaged = good;
+  damaged[damaged.size() - 100] ^= 1;
+  expect_refused(damaged, "checksum mismatch", /*check_only=*/true);
+}
