@@ -30,8 +30,9 @@ int run(const Options& o) {
   if (!summary.unused_tensors.empty())
     warn("{} tensors of {} are not used by the model and were left out: {}", summary.unused_tensors.size(), o.paths[0],
          fmt::join(summary.unused_tensors, ", "));
-  fmt::print(stderr, "bertkit: wrote {} ({} tensors, {}, {} bytes)\n", o.paths[1], summary.tensors, o.dtype,
-             summary.bytes);
+  if (!quiet())
+    fmt::print(stderr, "bertkit: wrote {} ({} tensors, {}, {} bytes)\n", o.paths[1], summary.tensors, o.dtype,
+               summary.bytes);
   return 0;
 }
 
