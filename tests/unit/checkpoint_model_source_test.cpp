@@ -9,6 +9,8 @@
 
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 
 using namespace bertkit;
@@ -249,4 +251,46 @@ TEST_CASE("model source: a model id is found in the Hugging Face cache, offline"
     fs::rename(repo, cache / "hub/models--test-org--tiny-bert");
     CHECK(resolve_model_location("test-org/tiny-bert") == cache / "hub/models--test-org--tiny-bert/snapshots/0123abcd");
   }
+}
+
+TEST_CASE("model source: sharded pytorch_model.bin with its index, and bad indexes") {
+  bktest::TempDir dir;
+  auto config = tiny_config();
+  auto tensors = tiny_tensors(config);
+  // Each tensor in its own torch zip storage; two shards split down the middle.
+  nlohmann::json weight_map = nlohmann::json::object();
+  for (int shard = 0; shard < 2; ++shard) {
+    std::vector<std::pair<std::string, std::string>> entries, pickled;
+    for (std::size_t i = shard; i < tensors.size(); i += 2) {
+      const auto& t = tensors[i];
+      std::vector<std::int64_t> stride(t.shape.size(), 1);
+      for (std::size_t d = t.shape.size(); d-- > 1;) stride[d - 1] = stride[d] * t.shape[d];
+      std::string key = std::to_string(i);
+      pickled.emplace_back(t.name, bktest::pickle_tensor("FloatStorage", key, shape_numel(t.shape), 0, t.shape, stride));
+      entries.emplace_back("archive/data/" + key, t.bytes);
+      weight_map[t.name] = fmt::format("pytorch_model-0000{}-of-00002.bin", shard + 1);
+    }
+    entries.insert(entries.begin(), {"archive/data.pkl", bktest::pickle_state_dict(pickled)});
+    bktest::write_bytes(dir / fmt::format("pytorch_model-0000{}-of-00002.bin", shard + 1), bktest::stored_zip(entries));
+  }
+  bktest::write_bytes(dir / "config.json", config.dump());
+  bktest::write_bytes(dir / "pytorch_model.bin.index.json", nlohmann::json{{"weight_map", weight_map}}.dump());
+  LoadedModel sharded = load_model(dir.path().string());
+
+  bktest::TempDir single;
+  write_model(single.path(), config, tensors);
+  LoadedModel reference = load_model(single.path().string());
+  REQUIRE(sharded.weights.names() == reference.weights.names());
+  for (const auto& name : reference.weights.names()) {
+    INFO(name);
+    CHECK(sharded.weights.values_f32(name) == reference.weights.values_f32(name));
+  }
+
+  auto index = dir / "pytorch_model.bin.index.json";
+  bktest::write_bytes(index, R"({"weight_map": {"bert.pooler.dense.bias": "../elsewhere.bin"}})");
+  CHECK(load_error(dir.path()).find("is not a plain file name") != std::string::npos);
+  bktest::write_bytes(index, R"({"weight_map": {"bert.no.such.tensor": "pytorch_model-00001-of-00002.bin"}})");
+  CHECK(load_error(dir.path()).find("bert.no.such.tensor is listed for shard") != std::string::npos);
+  bktest::write_bytes(index, R"({"weight_map": )");
+  CHECK(load_error(dir.path()).find("invalid JSON") != std::string::npos);
 }
