@@ -5,16 +5,23 @@
 #include <utf8proc.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace bertkit::tok {
 
 namespace {
 
+// The Rust library's regex \w (Unicode, UTS #18): Alphabetic, marks, decimal digits, connector
+// punctuation and the joiners. So a combining mark or "Ⓐ" touches a word, "²" or "½" does not.
 bool is_word_char(char32_t c) {
-  if (c == '_') return true;
+  if (c == 0x200C || c == 0x200D) return true;  // Join_Control
+  // The only Alphabetic code points outside L*, Nl and M*: circled and squared Latin letters (So).
+  if ((c >= 0x24B6 && c <= 0x24E9) || (c >= 0x1F130 && c <= 0x1F149) || (c >= 0x1F150 && c <= 0x1F169) ||
+      (c >= 0x1F170 && c <= 0x1F189))
+    return true;
   auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
-  return (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_LO) ||
-         (cat >= UTF8PROC_CATEGORY_ND && cat <= UTF8PROC_CATEGORY_NO);
+  return (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_ME) || cat == UTF8PROC_CATEGORY_ND ||
+         cat == UTF8PROC_CATEGORY_NL || cat == UTF8PROC_CATEGORY_PC;
 }
 
 bool is_space(char32_t c) {
@@ -40,8 +47,18 @@ AddedVocabulary::AddedVocabulary(std::vector<AddedToken> tokens, std::vector<std
     const AddedToken& t = tokens_[i];
     std::string pattern = t.normalized ? normalized_contents.at(i) : t.content;
     if (pattern.empty()) continue;
+    starts_[t.normalized ? 1 : 0][static_cast<unsigned char>(pattern[0])] = true;
     auto& bucket = by_first_byte_[t.normalized ? 1 : 0][static_cast<unsigned char>(pattern[0])];
     bucket.push_back({std::move(pattern), static_cast<std::int32_t>(i)});
+  }
+  for (int kind = 0; kind < 2; ++kind) {
+    int count = 0;
+    for (int byte = 0; byte < 256; ++byte)
+      if (starts_[kind][byte]) {
+        ++count;
+        only_start_[kind] = byte;
+      }
+    if (count != 1) only_start_[kind] = -1;
   }
   for (auto& table : by_first_byte_) {
     bool any = false;
@@ -63,7 +80,18 @@ void AddedVocabulary::split(std::string_view text, std::uint32_t from, std::uint
   }
   std::uint32_t emitted = from;  // text before this is already in `out`
   std::uint32_t i = from;
+  const bool* starts = starts_[normalized ? 1 : 0];
+  const int only_start = only_start_[normalized ? 1 : 0];
   while (i < to) {
+    if (only_start >= 0) {
+      // One possible first byte (BERT's '['): let memchr find the candidates.
+      const void* hit = std::memchr(text.data() + i, only_start, to - i);
+      if (!hit) break;
+      i = static_cast<std::uint32_t>(static_cast<const char*>(hit) - text.data());
+    } else if (!starts[static_cast<unsigned char>(text[i])]) {
+      ++i;
+      continue;
+    }
     const auto& bucket = table[static_cast<unsigned char>(text[i])];
     const Pattern* match = nullptr;
     for (const Pattern& p : bucket) {

@@ -49,6 +49,8 @@ class AddedVocabulary {
   std::vector<AddedToken> tokens_;
   // [normalized][first byte] -> patterns, longest first.
   std::vector<std::vector<Pattern>> by_first_byte_[2];
+  bool starts_[2][256] = {};  // some pattern starts with this byte: the scan skips all others quickly
+  int only_start_[2] = {-1, -1};  // the one byte all patterns start with, or -1
 };
 
 }  // namespace bertkit::tok

@@ -11,6 +11,13 @@ BertNormalizer::BertNormalizer(NormalizerOptions options, UnicodeProfile profile
   if (options_.handle_chinese_chars) transform_mask_ |= kChinese;
   if (strip_) transform_mask_ |= kAccent;
   if (options_.lowercase) transform_mask_ |= kLowerChange;
+  for (unsigned c = 0; c < 128; ++c) {
+    std::uint8_t f = table_.flags(c) & transform_mask_;
+    ascii_map_[c] = (f & kDelete)        ? kDropped
+                    : (f & kCleanSpace)  ? ' '
+                    : (f & kLowerChange) ? static_cast<unsigned char>(c + 32)
+                                         : static_cast<unsigned char>(c);
+  }
 }
 
 void BertNormalizer::push_transformed(char32_t c, std::uint32_t b, std::uint32_t e, NormalizedText& out) const {
@@ -39,22 +46,33 @@ void BertNormalizer::normalize(std::string_view original, std::uint32_t base, No
   std::size_t i = 0;
   const std::size_t n = original.size();
   while (i < n) {
-    auto byte = static_cast<unsigned char>(original[i]);
-    auto b = base + static_cast<std::uint32_t>(i);
-    if (byte < 0x80) {
-      std::uint8_t f = table_.flags(byte) & transform_mask_;
-      ++i;
-      if (f == 0) {
-        out.push_ascii(static_cast<char>(byte), b, b + 1);
-      } else if (f & kDelete) {
-      } else if (f & kCleanSpace) {
-        out.push_ascii(' ', b, b + 1);
-      } else {
-        // ASCII only changes by lower-casing.
-        out.push_ascii(static_cast<char>(byte + 32), b, b + 1);
+    if (static_cast<unsigned char>(original[i]) < 0x80) {
+      // A run of ASCII: one table lookup and three stores per byte.
+      std::size_t run = i;
+      while (run < n && static_cast<unsigned char>(original[run]) < 0x80) ++run;
+      std::size_t at = out.text.size();
+      out.text.resize(at + (run - i));
+      out.begin.resize(at + (run - i));
+      out.end.resize(at + (run - i));
+      char* text = out.text.data() + at;
+      std::uint32_t* begin = out.begin.data() + at;
+      std::uint32_t* end = out.end.data() + at;
+      std::size_t k = 0;
+      for (; i < run; ++i) {
+        unsigned char mapped = ascii_map_[static_cast<unsigned char>(original[i])];
+        if (mapped == kDropped) continue;
+        auto b = base + static_cast<std::uint32_t>(i);
+        text[k] = static_cast<char>(mapped);
+        begin[k] = b;
+        end[k] = b + 1;
+        ++k;
       }
+      out.text.resize(at + k);
+      out.begin.resize(at + k);
+      out.end.resize(at + k);
       continue;
     }
+    auto b = base + static_cast<std::uint32_t>(i);
     char32_t c = next_code_point(original, i);
     auto e = base + static_cast<std::uint32_t>(i);
     std::uint8_t f = table_.flags(c) & transform_mask_;

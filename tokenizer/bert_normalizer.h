@@ -34,6 +34,9 @@ class BertNormalizer : public Normalizer {
   bool strip_;
   const CharTable& table_;
   std::uint8_t transform_mask_;  // flags that send a char down the slow path
+  // What each ASCII byte becomes (kDropped: deleted), so ASCII runs take a table-driven loop.
+  static constexpr unsigned char kDropped = 0xFF;
+  unsigned char ascii_map_[128];
 };
 
 }  // namespace bertkit::tok

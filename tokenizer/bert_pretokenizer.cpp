@@ -13,8 +13,13 @@ void BertPreTokenizer::split(std::string_view text, std::uint32_t from, std::uin
   while (i < to) {
     auto start = static_cast<std::uint32_t>(i);
     auto byte = static_cast<unsigned char>(text[i]);
-    char32_t c = byte < 0x80 ? (++i, byte) : next_code_point(text, i);
-    std::uint8_t f = table_.flags(c) & (kWhitespace | kPunct);
+    std::uint8_t f;
+    if (byte < 0x80) {
+      f = ascii_[byte];
+      ++i;
+    } else {
+      f = table_.flags(next_code_point(text, i)) & (kWhitespace | kPunct);
+    }
     if (f == 0) {
       if (!in_word) {
         word_start = start;

@@ -47,7 +47,7 @@ std::string decode_wordpiece(const std::vector<std::string>& tokens, const Decod
       std::string t = tokens[i];
       if (i != 0) {
         if (t.compare(0, options.prefix.size(), options.prefix) == 0) t.erase(0, options.prefix.size());
-        else t.insert(0, " ");
+        else t.insert(t.begin(), ' ');
       }
       if (options.cleanup) clean_up(t, true);
       out += t;

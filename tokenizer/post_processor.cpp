@@ -21,24 +21,11 @@ std::size_t PostProcessor::added_tokens(bool pair) const {
 Encoding PostProcessor::apply(const Encoding& a, const Encoding* b, bool add_special_tokens) const {
   Encoding out;
   out.reserve(a.size() + (b ? b->size() : 0) + added_tokens(b != nullptr));
-  auto add_sequence = [&](const Encoding& e, std::int32_t type_id) {
-    std::size_t start = out.size();
-    out.append(e, 0, e.size());
-    for (std::size_t k = start; k < out.size(); ++k) out.type_ids[k] = type_id;
-  };
-  if (!add_special_tokens) {
-    add_sequence(a, 0);
-    if (b) add_sequence(*b, 1);
-    return out;
-  }
-  for (const TemplatePiece& p : b ? pair_ : single_) {
-    if (p.is_sequence) {
-      if (p.sequence == 0) add_sequence(a, p.type_id);
-      else if (b) add_sequence(*b, p.type_id);
-    } else {
-      for (std::int32_t id : p.special_ids) out.push(id, p.type_id, {0, 0}, -1, -1, true);
-    }
-  }
+  build(b != nullptr, add_special_tokens, out,
+        [&](int sequence, Encoding& dst) {
+          const Encoding& e = sequence == 0 ? a : *b;
+          dst.append(e, 0, e.size());
+        });
   return out;
 }
 

@@ -29,6 +29,29 @@ class PostProcessor {
   // Hugging Face's Encoding::merge.
   Encoding process(const Encoding& a, const Encoding* b, bool add_special_tokens) const;
 
+  // Builds an encoding through the template in one pass: `append(sequence, out)` appends the tokens
+  // of sequence 0 (A) or 1 (B); their type ids are set here.
+  template <typename AppendSequence>
+  void build(bool pair, bool add_special_tokens, Encoding& out, AppendSequence&& append) const {
+    auto add_sequence = [&](int sequence, std::int32_t type_id) {
+      std::size_t start = out.size();
+      append(sequence, out);
+      for (std::size_t k = start; k < out.size(); ++k) out.type_ids[k] = type_id;
+    };
+    if (!add_special_tokens) {
+      add_sequence(0, 0);
+      if (pair) add_sequence(1, 1);
+      return;
+    }
+    for (const TemplatePiece& p : pair ? pair_ : single_) {
+      if (p.is_sequence) {
+        if (p.sequence == 0 || pair) add_sequence(p.sequence, p.type_id);
+      } else {
+        for (std::int32_t id : p.special_ids) out.push(id, p.type_id, {0, 0}, -1, -1, true);
+      }
+    }
+  }
+
  private:
   Encoding apply(const Encoding& a, const Encoding* b, bool add_special_tokens) const;
   std::vector<TemplatePiece> single_, pair_;

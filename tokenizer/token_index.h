@@ -13,8 +13,10 @@ namespace bertkit::tok {
 class TokenIndex {
  public:
   TokenIndex() = default;
-  // Keys must be unique; they are copied.
-  void build(const std::vector<std::pair<std::string_view, std::int32_t>>& entries);
+  // Keys are copied. Returns the ids of the first key given twice (the first id, then the second); the
+  // table then maps that key to its first id.
+  std::optional<std::pair<std::int32_t, std::int32_t>> build(
+      const std::vector<std::pair<std::string_view, std::int32_t>>& entries);
 
   std::optional<std::int32_t> find(std::string_view key) const {
     if (slots_.empty()) return std::nullopt;

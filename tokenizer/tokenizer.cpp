@@ -5,6 +5,7 @@
 #include "tokenizer/python_normalizer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace bertkit::tok {
@@ -27,7 +28,8 @@ std::int32_t require_token(const Vocab& vocab, const std::string& token, std::st
 // vocabulary tables (which miss the cache).
 class WordCache {
  public:
-  void reset(const void* owner) {
+  // `owner` identifies the tokenizer (a serial number: a new tokenizer may reuse a freed one's address).
+  void reset(std::uint64_t owner) {
     if (owner_ == owner) return;
     owner_ = owner;
     entries_.assign(kEntries, Entry{});
@@ -62,7 +64,7 @@ class WordCache {
     char word[kMaxWord];
     CachedPiece pieces[kMaxPieces];
   };
-  const void* owner_ = nullptr;
+  std::uint64_t owner_ = 0;
   std::vector<Entry> entries_;
 };
 
@@ -76,13 +78,16 @@ struct Scratch {
 };
 thread_local Scratch t_scratch;
 
+std::atomic<std::uint64_t> g_next_serial{1};
+
 }  // namespace
 
 Tokenizer::Tokenizer(TokenizerSpec spec)
     : spec_(std::move(spec)),
       normalizer_(make_normalizer(spec_)),
       pretokenizer_(spec_.profile),
-      wordpiece_(*spec_.vocab, spec_.wordpiece) {
+      wordpiece_(*spec_.vocab, spec_.wordpiece),
+      serial_(g_next_serial++) {
   std::vector<std::string> normalized_contents;
   for (const AddedToken& t : spec_.added_tokens) {
     if (t.id < 0 || static_cast<std::size_t>(t.id) >= spec_.vocab->size())
@@ -117,7 +122,7 @@ void Tokenizer::encode_words(const NormalizedText& normalized, std::uint32_t fro
   Scratch& s = t_scratch;
   s.words.clear();
   pretokenizer_.split(normalized.text, from, to, s.words);
-  s.cache.reset(this);
+  s.cache.reset(serial_);
   for (const ByteSpan& w : s.words) {
     s.pieces.clear();
     std::string_view text = std::string_view(normalized.text).substr(w.begin, w.end - w.begin);
@@ -134,9 +139,8 @@ void Tokenizer::encode_words(const NormalizedText& normalized, std::uint32_t fro
   }
 }
 
-Encoding Tokenizer::encode_sequence(std::string_view text, int sequence_id) const {
+void Tokenizer::encode_sequence(std::string_view text, int sequence_id, Encoding& out) const {
   Scratch& s = t_scratch;
-  Encoding out;
   std::int32_t word = 0;
   auto seq = static_cast<std::int8_t>(sequence_id);
   auto push_added = [&](const Segment& seg, Offsets off) {
@@ -165,26 +169,40 @@ Encoding Tokenizer::encode_sequence(std::string_view text, int sequence_id) cons
         encode_words(s.normalized, ns.begin, ns.end, sequence_id, word, out);
     }
   }
-  return out;
 }
 
 Encoding Tokenizer::encode(std::string_view a, std::optional<std::string_view> b,
                            const EncodeOptions& options) const {
-  Encoding ea = encode_sequence(a, 0);
-  std::optional<Encoding> eb;
-  if (b) eb = encode_sequence(*b, 1);
-  if (options.truncation) {
-    const TruncationParams& t = *options.truncation;
-    std::size_t added = options.add_special_tokens ? added_tokens(b.has_value()) : 0;
-    if (t.max_length < added)
-      usage_error("a maximum length of {} leaves no room beside the {} special tokens", t.max_length, added);
-    Encoding* pb = eb ? &*eb : nullptr;
-    if (spec_.profile == UnicodeProfile::Rust)
-      truncate_rust(ea, pb, t.max_length - added, t);
-    else
-      truncate_python(ea, pb, t.max_length - added, t);
-  }
-  return post_processor_.process(ea, eb ? &*eb : nullptr, options.add_special_tokens);
+  Encoding out;
+  encode(a, b, options, out);
+  return out;
+}
+
+void Tokenizer::encode(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options,
+                       Encoding& out) const {
+  const std::size_t added = options.add_special_tokens ? added_tokens(b.has_value()) : 0;
+  if (options.truncation && options.truncation->max_length < added)
+    usage_error("a maximum length of {} leaves no room beside the {} special tokens", options.truncation->max_length,
+                added);
+  // Most texts fit: build the final encoding in one pass, straight through the template.
+  out.clear();
+  out.reserve(added + (a.size() + (b ? b->size() : 0)) / 3 + 8);
+  post_processor_.build(b.has_value(), options.add_special_tokens, out, [&](int sequence, Encoding& dst) {
+    encode_sequence(sequence == 0 ? a : *b, sequence, dst);
+  });
+  if (!options.truncation || out.size() <= options.truncation->max_length) return;
+
+  // Too long: encode each text on its own, truncate, then apply the template to every window.
+  const TruncationParams& t = *options.truncation;
+  Encoding ea, eb;
+  encode_sequence(a, 0, ea);
+  if (b) encode_sequence(*b, 1, eb);
+  Encoding* pb = b ? &eb : nullptr;
+  if (spec_.profile == UnicodeProfile::Rust)
+    truncate_rust(ea, pb, t.max_length - added, t);
+  else
+    truncate_python(ea, pb, t.max_length - added, t);
+  out = post_processor_.process(ea, pb, options.add_special_tokens);
 }
 
 std::string Tokenizer::decode(std::span<const std::int32_t> ids, bool skip_special_tokens) const {

@@ -50,14 +50,17 @@ class Tokenizer {
   // Encodes a text, or a pair when `b` is given. Texts must be valid UTF-8; offsets are byte offsets
   // into the text the token came from. Safe to call from several threads at once.
   Encoding encode(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options) const;
-  // Tokens of a text without special tokens or truncation (the model's view of one sequence).
-  Encoding encode_sequence(std::string_view text, int sequence_id) const;
+  // The same into `out`, whose buffers are reused: a caller encoding many texts allocates nothing.
+  void encode(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options, Encoding& out) const;
+  // Appends the tokens of one text, without special tokens or truncation, to `out` (type id 0).
+  void encode_sequence(std::string_view text, int sequence_id, Encoding& out) const;
 
   std::string decode(std::span<const std::int32_t> ids, bool skip_special_tokens) const;
   std::string_view token(std::int32_t id) const { return spec_.vocab->token(id); }
   std::optional<std::int32_t> token_id(std::string_view token) const;
 
   std::size_t added_tokens(bool pair) const { return post_processor_.added_tokens(pair); }
+  const PostProcessor& post_processor() const { return post_processor_; }
   bool is_special_id(std::int32_t id) const;
   std::int32_t pad_id() const { return pad_id_; }
   std::int32_t mask_id() const { return mask_id_; }
@@ -77,6 +80,7 @@ class Tokenizer {
   std::int32_t pad_id_ = 0;
   std::int32_t mask_id_ = -1;
   std::vector<std::int32_t> special_ids_;  // sorted
+  std::uint64_t serial_;                    // tells this tokenizer's cached words from another's
 };
 
 // Converts byte offsets into `text` to code point offsets, in place.

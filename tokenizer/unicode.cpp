@@ -57,8 +57,20 @@ const CharTable& CharTable::get(UnicodeProfile profile) {
   return profile == UnicodeProfile::Rust ? rust : python;
 }
 
-CharTable::CharTable(UnicodeProfile profile) : profile_(profile) {
-  for (char32_t c = 0; c < kBmp; ++c) bmp_[c] = (c >= 0xD800 && c <= 0xDFFF) ? 0 : compute_flags(c);
+CharTable::~CharTable() {
+  for (auto& block : blocks_) delete[] block.load();
+}
+
+const std::uint8_t* CharTable::fill_block(char32_t block) const {
+  auto* flags = new std::uint8_t[256];
+  for (char32_t k = 0; k < 256; ++k) {
+    char32_t c = (block << 8) | k;
+    flags[k] = (c >= 0xD800 && c <= 0xDFFF) ? 0 : compute_flags(c);
+  }
+  const std::uint8_t* expected = nullptr;
+  if (blocks_[block].compare_exchange_strong(expected, flags, std::memory_order_acq_rel)) return flags;
+  delete[] flags;
+  return expected;
 }
 
 bool CharTable::unassigned_in_reference(char32_t c) const {

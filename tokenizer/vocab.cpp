@@ -4,26 +4,31 @@
 #include "tokenizer/utf8.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace bertkit::tok {
 
-Vocab::Vocab(std::vector<std::string> tokens, std::string_view source) : tokens_(std::move(tokens)) {
+Vocab::Vocab(std::vector<std::string> tokens, std::string_view source, bool from_lines) : tokens_(std::move(tokens)) {
   std::vector<std::pair<std::string_view, std::int32_t>> entries;
   entries.reserve(tokens_.size());
   for (std::size_t i = 0; i < tokens_.size(); ++i) {
     // transformers refuses such a file when decoding it; a partial UTF-8 sequence would also let
     // WordPiece match inside a character.
-    if (valid_utf8_prefix(tokens_[i]) != tokens_[i].size()) bad_input("{}: token {} is not valid UTF-8", source, i);
-  }
-  for (std::size_t i = 0; i < tokens_.size(); ++i)
+    if (valid_utf8_prefix(tokens_[i]) != tokens_[i].size())
+      bad_input("{}:{}: token is not valid UTF-8", source, from_lines ? i + 1 : i);
     if (!tokens_[i].empty()) entries.emplace_back(tokens_[i], static_cast<std::int32_t>(i));
-  index_.build(entries);
+  }
+  if (auto dup = index_.build(entries)) {
+    auto [first, second] = *dup;
+    if (from_lines)
+      bad_input("{}:{}: duplicate token '{}' (first on line {})", source, second + 1, tokens_[static_cast<std::size_t>(second)],
+                first + 1);
+    bad_input("{}: ids {} and {} are the same token '{}'", source, first, second, tokens_[static_cast<std::size_t>(first)]);
+  }
 }
 
 Vocab Vocab::from_text(std::string_view text, std::string_view source) {
   std::vector<std::string> tokens;
-  std::unordered_map<std::string_view, std::size_t> first_line;
+  tokens.reserve(text.size() / 6);
   std::size_t start = 0;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") start = 3;
   while (start < text.size()) {
@@ -33,12 +38,7 @@ Vocab Vocab::from_text(std::string_view text, std::string_view source) {
     start = nl + 1;
   }
   if (tokens.empty()) bad_input("{}: the vocabulary is empty", source);
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    auto [it, inserted] = first_line.emplace(tokens[i], i + 1);
-    if (!inserted)
-      bad_input("{}:{}: duplicate token '{}' (first on line {})", source, i + 1, tokens[i], it->second);
-  }
-  return Vocab(std::move(tokens), source);
+  return Vocab(std::move(tokens), source, true);
 }
 
 Vocab Vocab::from_pairs(std::vector<std::pair<std::string, std::int64_t>> entries, std::string_view source) {
@@ -59,7 +59,7 @@ Vocab Vocab::from_pairs(std::vector<std::pair<std::string, std::int64_t>> entrie
     used[k] = true;
     tokens[k] = std::move(token);
   }
-  return Vocab(std::move(tokens), source);
+  return Vocab(std::move(tokens), source, false);
 }
 
 }  // namespace bertkit::tok

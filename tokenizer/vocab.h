@@ -25,7 +25,7 @@ class Vocab {
   const std::vector<std::string>& tokens() const { return tokens_; }
 
  private:
-  Vocab(std::vector<std::string> tokens, std::string_view source);
+  Vocab(std::vector<std::string> tokens, std::string_view source, bool from_lines);
   std::vector<std::string> tokens_;
   TokenIndex index_;
 };
