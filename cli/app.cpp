@@ -1,5 +1,6 @@
 #include "cli/app.h"
 
+#include "cli/log.h"
 #include "cli/output.h"
 #include "core/error.h"
 
@@ -51,6 +52,7 @@ int run(int argc, char** argv) {
   }
 
   try {
+    set_quiet(global.quiet);
     if (global.threads > 0) omp_set_num_threads(global.threads);
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action();
