@@ -59,11 +59,14 @@ namespace {
 // CLI). A fixed buffer: the handler may only call async-signal-safe functions.
 char g_temp_path[PATH_MAX];
 std::atomic<bool> g_temp_active{false};
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction g_previous[3];
 
+// Removes the partial file, then dies of the signal as the default action would.
 extern "C" void remove_temp_and_reraise(int sig) {
   if (g_temp_active.load()) ::unlink(g_temp_path);
-  std::signal(sig, SIG_DFL);
-  std::raise(sig);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
 }
 
 void set_cleanup(const std::filesystem::path& temp) {
@@ -71,12 +74,16 @@ void set_cleanup(const std::filesystem::path& temp) {
   if (s.size() >= sizeof g_temp_path) return;
   std::memcpy(g_temp_path, s.c_str(), s.size() + 1);
   g_temp_active = true;
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, remove_temp_and_reraise);
+  struct sigaction action {};
+  action.sa_handler = remove_temp_and_reraise;
+  sigemptyset(&action.sa_mask);
+  for (int i = 0; i < 3; ++i) ::sigaction(kSignals[i], &action, &g_previous[i]);
 }
 
+// Puts back whatever handlers the program had (the CLI's own Ctrl-C handling, for instance).
 void clear_cleanup() {
-  g_temp_active = false;
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, SIG_DFL);
+  if (!g_temp_active.exchange(false)) return;
+  for (int i = 0; i < 3; ++i) ::sigaction(kSignals[i], &g_previous[i], nullptr);
 }
 
 }  // namespace

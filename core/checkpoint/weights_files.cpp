@@ -53,8 +53,10 @@ bool starts_with_bytes(const fs::path& path, std::string_view magic) {
 }  // namespace
 
 RawCheckpoint read_weights_file(const fs::path& path) {
-  // Zip files start with a local file header; legacy torch files with a pickle (0x80 = PROTO).
-  if (starts_with_bytes(path, "PK\x03\x04") || starts_with_bytes(path, "\x80")) return read_torch_checkpoint(path);
+  // Zip files start with a local file header, legacy torch files with the pickled magic number
+  // (PROTO 2, LONG1 of 10 bytes); anything else is read as safetensors, whose first byte is free.
+  if (starts_with_bytes(path, "PK\x03\x04") || starts_with_bytes(path, "\x80\x02\x8a\x0a"))
+    return read_torch_checkpoint(path);
   return read_safetensors(path);
 }
 

@@ -4,6 +4,16 @@
 
 #include <doctest/doctest.h>
 
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+extern char** environ;
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -28,11 +38,15 @@ TEST_CASE("convert/info: a converted fixture is checked and described like its f
     INFO(model);
     auto info = bktest::run_bertkit({"info", model});
     REQUIRE(info.exit_code == 0);
-    CHECK(info.out.find("architecture: " + goldens["model_class"].get<std::string>() + "\n") != std::string::npos);
-    CHECK(info.out.find("hidden_size: " + std::to_string(goldens["spec"]["hidden"].get<int>()) + "\n") != std::string::npos);
-    CHECK(info.out.find("num_layers: " + std::to_string(goldens["spec"]["layers"].get<int>()) + "\n") != std::string::npos);
+    auto has_line = [&](const std::string& key, const std::string& value) {
+      return info.out.find(bktest::cat("\n", key, ": ", value, "\n")) != std::string::npos;
+    };
+    CHECK(has_line("architecture", goldens["model_class"].get<std::string>()));
+    CHECK(has_line("hidden_size", std::to_string(goldens["spec"]["hidden"].get<int>())));
+    CHECK(has_line("num_layers", std::to_string(goldens["spec"]["layers"].get<int>())));
     auto labels = goldens["spec"]["labels"];
-    CHECK(info.out.find("labels: 0=" + labels[0].get<std::string>() + " 1=" + labels[1].get<std::string>()) != std::string::npos);
+    CHECK(has_line("labels", bktest::cat("0=", labels[0].get<std::string>(), " 1=", labels[1].get<std::string>(), " 2=",
+                                         labels[2].get<std::string>())));
     CHECK(info.out.find("tokenizer.do_lower_case: false\n") != std::string::npos);
   }
   auto json = bktest::run_bertkit({"info", "--json", file});
@@ -69,4 +83,65 @@ TEST_CASE("convert/info: bad input gives one error line naming the file, exit 3,
   CHECK(bad_check.err.find("model.bk") != std::string::npos);
   auto bad_dtype = bktest::run_bertkit({"convert", "--dtype", "f8", (dir / "evil").string(), (dir / "x.bk").string()});
   CHECK(bad_dtype.exit_code == 2);
+}
+
+TEST_CASE("convert: Ctrl-C leaves either the complete file or none, and never a temporary file") {
+  // A model big enough that int8 conversion takes a while: 30522 x 256 embeddings, 4 layers.
+  bktest::TempDir dir;
+  const int hidden = 256, vocab = 30522, inter = 1024, layers = 4;
+  nlohmann::json config = {{"model_type", "bert"}, {"vocab_size", vocab}, {"hidden_size", hidden},
+                           {"num_hidden_layers", layers}, {"num_attention_heads", 4}, {"intermediate_size", inter},
+                           {"max_position_embeddings", 128}};
+  std::vector<bktest::TestTensor> tensors;
+  auto add = [&](std::string name, std::vector<std::int64_t> shape) {
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 97) / 97.0f - 0.5f;
+    tensors.push_back({std::move(name), "F32", std::move(shape), bktest::f32_bytes(v)});
+  };
+  add("embeddings.word_embeddings.weight", {vocab, hidden});
+  add("embeddings.position_embeddings.weight", {128, hidden});
+  add("embeddings.token_type_embeddings.weight", {2, hidden});
+  add("embeddings.LayerNorm.weight", {hidden});
+  add("embeddings.LayerNorm.bias", {hidden});
+  for (int l = 0; l < layers; ++l) {
+    std::string p = "encoder.layer." + std::to_string(l) + ".";
+    for (const char* m : {"attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"}) {
+      add(p + m + ".weight", {hidden, hidden});
+      add(p + m + ".bias", {hidden});
+    }
+    for (const char* m : {"attention.output.LayerNorm", "output.LayerNorm"}) {
+      add(p + m + ".weight", {hidden});
+      add(p + m + ".bias", {hidden});
+    }
+    add(p + "intermediate.dense.weight", {inter, hidden});
+    add(p + "intermediate.dense.bias", {inter});
+    add(p + "output.dense.weight", {hidden, inter});
+    add(p + "output.dense.bias", {hidden});
+  }
+  bktest::write_bytes(dir / "model/config.json", config.dump());
+  bktest::write_bytes(dir / "model/model.safetensors", bktest::safetensors(tensors));
+  fs::create_directories(dir / "out");
+
+  const std::string binary = BERTKIT_BINARY, source = (dir / "model").string(), dest = (dir / "out/m.bk").string();
+  for (int delay_ms : {20, 80, 200}) {
+    std::vector<std::string> args = {binary, "--quiet", "convert", "--dtype", "int8", source, dest};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid;
+    REQUIRE(posix_spawn(&pid, binary.c_str(), nullptr, nullptr, argv.data(), environ) == 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    kill(pid, SIGINT);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    INFO("delay " << delay_ms << " ms, status " << status);
+    CHECK((WIFSIGNALED(status) ? WTERMSIG(status) == SIGINT : WEXITSTATUS(status) == 0));
+    for (const auto& e : fs::directory_iterator(dir / "out")) CHECK(e.path().filename() == "m.bk");
+    if (fs::exists(dest)) {
+      CHECK(bktest::run_bertkit({"convert", "--check", dest}).exit_code == 0);
+      fs::remove(dest);
+    }
+  }
 }
