@@ -1,11 +1,14 @@
 #include "cli/io/input_sequence.h"
 
+#include "core/error.h"
+
 #include <algorithm>
 
 namespace bertkit::cli::io {
 
 InputSequence::InputSequence(std::vector<std::string> paths) {
   if (paths.empty()) paths.push_back("-");
+  if (std::count(paths.begin(), paths.end(), "-") > 1) usage_error("stdin (-) is given as an input more than once");
   std::uint64_t total = 0;
   bool known = true;
   for (std::string& path : paths) inputs_.push_back(Input{std::move(path), nullptr, 0});

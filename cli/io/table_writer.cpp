@@ -13,8 +13,9 @@ void TableWriter::separate() {
 
 void TableWriter::append_field(std::string_view s) {
   separate();
+  // A leading byte order mark is quoted too: unquoted at the start of a file, a reader would drop it.
   bool quote = s.find_first_of(std::string_view{"\"\n\r", 3}) != std::string_view::npos ||
-               s.find(delimiter_) != std::string_view::npos;
+               s.find(delimiter_) != std::string_view::npos || s.starts_with("\xEF\xBB\xBF");
   if (!quote) {
     row_.append(s);
     return;

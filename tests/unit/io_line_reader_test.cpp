@@ -78,6 +78,7 @@ TEST_CASE("line reader: a missing input fails when the reader is made, naming it
     CHECK(std::string(e.what()).find(missing) != std::string::npos);
   }
   CHECK_THROWS_AS(LineReader({dir.path().string()}), bertkit::Error);  // a directory
+  CHECK_THROWS_AS(LineReader({"-", a.string(), "-"}), bertkit::Error);  // stdin can be read once
 }
 
 TEST_CASE("line reader: invalid UTF-8 is repaired as Python does and reported once") {

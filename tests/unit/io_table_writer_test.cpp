@@ -110,4 +110,12 @@ TEST_CASE("table writer: rows without a table input, quoting only where needed")
     writer.begin_row(record).cell("").end_row();  // not a blank line, which would be skipped
   }
   CHECK(bktest::read_file(path) == "text\n\"\"\n");
+  {
+    RecordWriter out(path.string());
+    TableWriter writer(out, ',');
+    writer.header({"\xEF\xBB\xBFname"});  // a byte order mark that is data, not a file marker
+  }
+  CHECK(bktest::read_file(path) == "\"\xEF\xBB\xBFname\"\n");
+  CsvReader reader({path.string()}, {});
+  CHECK(reader.table()->header == Strings{"\xEF\xBB\xBFname"});
 }

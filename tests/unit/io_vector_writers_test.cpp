@@ -40,7 +40,7 @@ Npy parse_npy(const std::string& bytes) {
   std::size_t count = npy.shape[0] * npy.shape[1];
   REQUIRE(bytes.size() - data_start >= count * 4);  // trailing bytes past the header's rows are ignored
   npy.data.resize(count);
-  std::memcpy(npy.data.data(), bytes.data() + data_start, count * 4);
+  if (count) std::memcpy(npy.data.data(), bytes.data() + data_start, count * 4);
   return npy;
 }
 

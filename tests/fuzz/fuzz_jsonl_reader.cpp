@@ -1,0 +1,44 @@
+// JSONL reader on arbitrary bytes. The first byte picks the options, the rest is the file. Beyond not
+// crashing: a good record's texts are valid UTF-8 and its object holds the field as a string.
+#include "cli/io/jsonl_reader.h"
+#include "core/error.h"
+#include "memory_file.h"
+#include "tokenizer/utf8.h"
+
+#include <cstdlib>
+
+using namespace bertkit::cli::io;
+
+namespace {
+void check(bool ok) {
+  if (!ok) std::abort();
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::uint8_t knobs = data[0];
+  bkfuzz::MemoryFile input(data + 1, size - 1);
+  JsonlOptions jsonl;
+  jsonl.field = knobs & 1 ? "a" : "text";
+  if (knobs & 2) jsonl.pair_field = "b";
+  if (knobs & 4) jsonl.max_depth = 3;
+  ReaderOptions options;
+  options.strict_utf8 = knobs & 8;
+  options.on_bad_record = knobs & 16 ? OnBadRecord::Flag : OnBadRecord::Fail;
+  if (knobs & 32) options.max_record_bytes = 64;
+  try {
+    JsonlReader reader({input.path()}, jsonl, options);
+    Record record;
+    while (reader.next(record)) {
+      if (record.bad()) continue;
+      check(record.object.is_object());
+      check(record.object.at(jsonl.field).get_ref<const std::string&>() == record.text);
+      check(bertkit::tok::valid_utf8_prefix(record.text) == record.text.size());
+      check(bertkit::tok::valid_utf8_prefix(record.text_pair) == record.text_pair.size());
+      check(record.has_pair == !jsonl.pair_field.empty());
+    }
+  } catch (const bertkit::Error&) {
+  }
+  return 0;
+}
