@@ -7,7 +7,6 @@
 #include "memory_file.h"
 #include "tokenizer/utf8.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
@@ -64,7 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   TableOptions again;
   again.delimiter = table.delimiter == ',' ? '\t' : ',';
-  again.column = header[0];
+  again.column = table.column;  // found in the same header the first time
+  again.pair_column = table.pair_column;
   ReaderOptions lenient;
   lenient.max_record_bytes = std::size_t{1} << 30;
   try {
@@ -77,9 +77,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       ++i;
     }
     check(i == good.size());
-  } catch (const bertkit::Error& e) {
-    // Only a header naming its first column twice can be refused on the way back.
-    check(std::count(header.begin(), header.end(), header[0]) > 1);
+  } catch (const bertkit::Error&) {
+    check(false);  // what was read once must read again
   }
   return 0;
 }
