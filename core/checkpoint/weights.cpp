@@ -58,6 +58,26 @@ std::vector<float> Weights::values_f32(std::string_view name) const {
   return out;
 }
 
+Weights Weights::widened_to_f32() const {
+  Weights out;
+  out.owners_ = owners_;
+  for (const auto& [name, view] : tensors_) {
+    if (name.ends_with(".scale")) {
+      const TensorView* base = find(std::string_view(name).substr(0, name.size() - 6));
+      if (base && base->dtype == DType::I8) continue;
+    }
+    if (view.dtype == DType::F32) {
+      out.add(name, view);
+      continue;
+    }
+    std::vector<float> values = values_f32(name);
+    std::vector<std::byte> bytes(values.size() * sizeof(float));
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    out.add_owned(name, DType::F32, view.shape, std::move(bytes));
+  }
+  return out;
+}
+
 std::vector<std::string> Weights::names() const {
   std::vector<std::string> out;
   out.reserve(tensors_.size());

@@ -34,6 +34,9 @@ class Weights {
   // The values of tensor `name` as f32 whatever its stored dtype: F16/BF16 widened, I8 multiplied by
   // its "<name>.scale" row scales. BadInput if absent.
   std::vector<float> values_f32(std::string_view name) const;
+  // The same tensors, all F32 (reduced ones widened or dequantized into owned buffers, int8 scales
+  // dropped; F32 ones shared): for code that only runs f32 on an f16/bf16/int8 converted file.
+  Weights widened_to_f32() const;
   bool empty() const { return tensors_.empty(); }
 
  private:

@@ -101,3 +101,18 @@ TEST_CASE("convert: f16, bf16 and int8 files hold reduced Linear weights within 
     }
   }
 }
+
+TEST_CASE("convert: widened_to_f32 turns a reduced file's weights back into f32 for f32-only code") {
+  LoadedModel original = load_model(bktest::shared("fixtures/models/bert-uncased-mlm").string());
+  bktest::TempDir dir;
+  write_converted_file(original, dir / "m.bk", StoreType::Int8);
+  LoadedModel m = load_model((dir / "m.bk").string());
+  Weights wide = m.weights.widened_to_f32();
+  REQUIRE(wide.names() == original.weights.names());  // scales dropped
+  for (const auto& name : wide.names()) {
+    INFO(name);
+    const TensorView* t = wide.find(name);
+    CHECK(t->dtype == DType::F32);
+    CHECK(wide.values_f32(name) == m.weights.values_f32(name));
+  }
+}
