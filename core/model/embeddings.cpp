@@ -1,18 +1,8 @@
 #include "core/model/embeddings.h"
 
 #include "core/error.h"
-#include "core/ops/layer_norm.h"
 
 namespace bertkit::core {
-namespace {
-
-std::vector<float> copy_of(const TensorView& view) {
-  auto values = view.f32();
-  return {values.begin(), values.end()};
-}
-
-}  // namespace
-
 Embeddings::Embeddings(const ModelConfig& config, const Weights& weights)
     : width_(config.embedding_size > 0 ? config.embedding_size : config.hidden_size),
       vocab_size_(config.vocab_size),
@@ -20,9 +10,7 @@ Embeddings::Embeddings(const ModelConfig& config, const Weights& weights)
       type_vocab_size_(config.type_vocab_size),
       word_(weights.require("embeddings.word_embeddings.weight", {vocab_size_, width_}).f32().data()),
       position_(weights.require("embeddings.position_embeddings.weight", {max_positions_, width_}).f32().data()),
-      gamma_(copy_of(weights.require("embeddings.LayerNorm.weight", {width_}))),
-      beta_(copy_of(weights.require("embeddings.LayerNorm.bias", {width_}))),
-      eps_(static_cast<float>(config.layer_norm_eps)) {
+      norm_(weights, "embeddings.LayerNorm", width_, config.layer_norm_eps) {
   if (type_vocab_size_ > 0)
     token_type_ = weights.require("embeddings.token_type_embeddings.weight", {type_vocab_size_, width_}).f32().data();
   const std::int64_t hidden = config.hidden_size;
@@ -75,7 +63,7 @@ void Embeddings::forward(std::span<const TokenSequence> batch, std::span<const s
       }
     }
   }
-  layer_norm(sums, tokens, w, gamma_.data(), beta_.data(), eps_);
+  norm_.apply(sums, tokens);
   if (project_) project_->forward(sums, tokens, out);
 }
 

@@ -3,6 +3,7 @@
 // from embedding_size to hidden_size.
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
+#include "core/model/layer_norm_weights.h"
 #include "core/model/token_sequence.h"
 #include "core/ops/buffer.h"
 #include "core/ops/linear.h"
@@ -30,8 +31,7 @@ class Embeddings {
   const float* word_;
   const float* position_;
   const float* token_type_ = nullptr;
-  std::vector<float> gamma_, beta_;
-  float eps_;
+  LayerNormWeights norm_;
   std::optional<Linear> project_;
   FloatBuffer narrow_;  // [tokens, embedding_size] before the projection
 };

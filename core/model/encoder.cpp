@@ -1,7 +1,5 @@
 #include "core/model/encoder.h"
 
-#include "core/error.h"
-
 #include <algorithm>
 
 namespace bertkit::core {

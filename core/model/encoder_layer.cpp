@@ -1,14 +1,11 @@
 #include "core/model/encoder_layer.h"
 
 #include "core/error.h"
-#include "core/ops/layer_norm.h"
 
 #include <fmt/format.h>
 
 namespace bertkit::core {
 namespace {
-
-std::vector<float> copy_of(std::span<const float> values) { return {values.begin(), values.end()}; }
 
 // Scratch grows to the largest batch seen; later batches allocate nothing.
 float* scratch(FloatBuffer& buffer, std::int64_t n) { return buffer.reserve(static_cast<std::size_t>(n)); }
@@ -18,8 +15,7 @@ float* scratch(FloatBuffer& buffer, std::int64_t n) { return buffer.reserve(stat
 EncoderLayer::EncoderLayer(const ModelConfig& config, const Weights& weights, int index)
     : hidden_size_(config.hidden_size),
       intermediate_size_(config.intermediate_size),
-      heads_(config.num_heads),
-      eps_(static_cast<float>(config.layer_norm_eps)) {
+      heads_(config.num_heads) {
   const std::int64_t h = hidden_size_, inter = intermediate_size_;
   if (heads_ <= 0 || h % heads_ != 0)
     bad_input("hidden size {} is not a multiple of the {} attention heads", h, heads_);
@@ -38,14 +34,12 @@ EncoderLayer::EncoderLayer(const ModelConfig& config, const Weights& weights, in
   qkv_ = Linear(qkv_weight, qkv_bias, 3 * h, h);
   attention_out_ = Linear(tensor("attention.output.dense.weight", {h, h}), tensor("attention.output.dense.bias", {h}),
                           h, h, Eltwise::Identity, LinearOutput::Accumulate);
-  attention_gamma_ = copy_of(tensor("attention.output.LayerNorm.weight", {h}));
-  attention_beta_ = copy_of(tensor("attention.output.LayerNorm.bias", {h}));
+  attention_norm_ = LayerNormWeights(weights, p + "attention.output.LayerNorm", h, config.layer_norm_eps);
   ffn_in_ = Linear(tensor("intermediate.dense.weight", {inter, h}), tensor("intermediate.dense.bias", {inter}), inter,
                    h, eltwise_for(config.hidden_act));
   ffn_out_ = Linear(tensor("output.dense.weight", {h, inter}), tensor("output.dense.bias", {h}), h, inter,
                     Eltwise::Identity, LinearOutput::Accumulate);
-  output_gamma_ = copy_of(tensor("output.LayerNorm.weight", {h}));
-  output_beta_ = copy_of(tensor("output.LayerNorm.bias", {h}));
+  output_norm_ = LayerNormWeights(weights, p + "output.LayerNorm", h, config.layer_norm_eps);
 }
 
 void EncoderLayer::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s) const {
@@ -57,10 +51,10 @@ void EncoderLayer::forward(float* hidden, std::span<const std::int64_t> offsets,
   qkv_.forward(hidden, tokens, qkv);
   s.attention.forward(qkv, offsets, heads_, h / heads_, context);
   attention_out_.forward(context, tokens, hidden);  // hidden += context·Wᵀ + b
-  layer_norm(hidden, tokens, h, attention_gamma_.data(), attention_beta_.data(), eps_);
+  attention_norm_.apply(hidden, tokens);
   ffn_in_.forward(hidden, tokens, intermediate);
   ffn_out_.forward(intermediate, tokens, hidden);   // hidden += act(...)·Wᵀ + b
-  layer_norm(hidden, tokens, h, output_gamma_.data(), output_beta_.data(), eps_);
+  output_norm_.apply(hidden, tokens);
 }
 
 }  // namespace bertkit::core

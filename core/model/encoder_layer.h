@@ -3,6 +3,7 @@
 // projection + residual + LayerNorm, feed-forward with the model's activation + residual + LayerNorm.
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
+#include "core/model/layer_norm_weights.h"
 #include "core/ops/attention.h"
 #include "core/ops/buffer.h"
 #include "core/ops/linear.h"
@@ -31,12 +32,11 @@ class EncoderLayer {
  private:
   std::int64_t hidden_size_, intermediate_size_;
   int heads_;
-  float eps_;
   Linear qkv_;        // Q, K and V weights stacked at load: one matmul instead of three
   Linear attention_out_;  // accumulates into the residual
   Linear ffn_in_;     // with the activation fused
   Linear ffn_out_;    // accumulates into the residual
-  std::vector<float> attention_gamma_, attention_beta_, output_gamma_, output_beta_;
+  LayerNormWeights attention_norm_, output_norm_;
 };
 
 }  // namespace bertkit::core

@@ -1,10 +1,9 @@
 #include "core/model/mlm_head.h"
 
-#include "core/ops/layer_norm.h"
 
 namespace bertkit::core {
 
-MlmHead::MlmHead(const ModelConfig& config, const Weights& weights) : eps_(static_cast<float>(config.layer_norm_eps)) {
+MlmHead::MlmHead(const ModelConfig& config, const Weights& weights) {
   const std::int64_t h = config.hidden_size, v = config.vocab_size;
   // ELECTRA's generator predicts in the embedding width, with GELU whatever hidden_act says.
   const bool electra = config.family == Family::Electra;
@@ -12,10 +11,7 @@ MlmHead::MlmHead(const ModelConfig& config, const Weights& weights) : eps_(stati
   const Eltwise activation = electra ? Eltwise::Gelu : eltwise_for(config.hidden_act);
   transform_ = Linear(weights.require("mlm.transform.dense.weight", {width, h}).f32(),
                       weights.require("mlm.transform.dense.bias", {width}).f32(), width, h, activation);
-  auto gamma = weights.require("mlm.transform.LayerNorm.weight", {width}).f32();
-  auto beta = weights.require("mlm.transform.LayerNorm.bias", {width}).f32();
-  gamma_.assign(gamma.begin(), gamma.end());
-  beta_.assign(beta.begin(), beta.end());
+  norm_ = LayerNormWeights(weights, "mlm.transform.LayerNorm", width, config.layer_norm_eps);
   decoder_ = Linear(weights.require("mlm.decoder.weight", {v, width}).f32(),
                     weights.require("mlm.decoder.bias", {v}).f32(), v, width);
 }
@@ -26,7 +22,7 @@ void MlmHead::forward(const EncoderOutput& out, std::span<const TokenPosition> p
   const float* rows = gather_rows(out, positions, rows_);
   float* transformed = transformed_.reserve(static_cast<std::size_t>(n * width));
   transform_.forward(rows, n, transformed);
-  layer_norm(transformed, n, width, gamma_.data(), beta_.data(), eps_);
+  norm_.apply(transformed, n);
   logits.resize(static_cast<std::size_t>(n * vocab_size()));
   decoder_.forward(transformed, n, logits.data());
 }

@@ -5,6 +5,7 @@
 // width, always GELU). Only the requested positions go through the vocabulary projection.
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
+#include "core/model/layer_norm_weights.h"
 #include "core/model/rows.h"
 #include "core/ops/buffer.h"
 #include "core/ops/linear.h"
@@ -24,8 +25,7 @@ class MlmHead {
 
  private:
   Linear transform_;
-  std::vector<float> gamma_, beta_;
-  float eps_;
+  LayerNormWeights norm_;
   Linear decoder_;
   FloatBuffer rows_, transformed_;
 };

@@ -4,11 +4,11 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
+
 // GCC 12's AVX-512 headers give several intrinsics an uninitialised vector as their unused source;
 // -Wmaybe-uninitialized then reports every inlined call.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-
-#include <algorithm>
 
 namespace bertkit::core {
 namespace {

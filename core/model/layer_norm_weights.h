@@ -1,0 +1,26 @@
+#pragma once
+// A LayerNorm module of a checkpoint: its gain and bias (copied: they are small) and eps.
+#include "core/checkpoint/weights.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bertkit::core {
+
+class LayerNormWeights {
+ public:
+  LayerNormWeights() = default;
+  // Reads `module`.weight and `module`.bias, both [width].
+  LayerNormWeights(const Weights& weights, const std::string& module, std::int64_t width, double eps);
+
+  // In place over x: [rows, width].
+  void apply(float* x, std::int64_t rows) const;
+  std::int64_t width() const { return static_cast<std::int64_t>(gamma_.size()); }
+
+ private:
+  std::vector<float> gamma_, beta_;
+  float eps_ = 0;
+};
+
+}  // namespace bertkit::core
