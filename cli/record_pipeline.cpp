@@ -63,11 +63,26 @@ class Runner {
     texts_.resize(n);
     pairs_.resize(n);
     inputs_.clear();
+    second_inputs_.clear();
     for (std::size_t i = 0; i < n; ++i) {
-      if (records[i].bad()) inputs_.push_back({});
-      else inputs_.push_back(task_.model_input(records[i], texts_[i], pairs_[i]));
+      cmd::TextInput input;
+      if (!records[i].bad()) input = task_.model_input(records[i], texts_[i], pairs_[i]);
+      if (options_.separate_pairs) {
+        if (!records[i].bad() && !input.pair) records[i].error = fmt::format("{}: expected a pair of texts", records[i].where());
+        second_inputs_.push_back({input.pair.value_or(std::string_view()), std::nullopt});
+        input.pair.reset();
+      }
+      inputs_.push_back(input);
     }
     std::vector<cmd::EncodedRecord> encoded = cmd::encode_records(tokenizer_, options_.tokenize, inputs_);
+    std::vector<cmd::EncodedRecord> second;
+    if (options_.separate_pairs) {
+      second = cmd::encode_records(tokenizer_, options_.tokenize, second_inputs_);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (encoded[i].error.empty()) encoded[i].error = second[i].error;
+        encoded[i].truncated = encoded[i].truncated || second[i].truncated;
+      }
+    }
 
     Batch batch;
     std::optional<std::string> fatal;
@@ -85,6 +100,7 @@ class Runner {
       }
       batch.records.push_back(std::move(record));
       batch.encodings.push_back(std::move(encoded[i].encoding));
+      if (options_.separate_pairs) batch.pair_encodings.push_back(std::move(second[i].encoding));
       batch.truncated.push_back(truncated ? 1 : 0);
       batch.ordinals.push_back(read_ + i);
     }
@@ -114,6 +130,7 @@ class Runner {
         Batch one;
         one.records.push_back(std::move(batch.records[i]));
         one.encodings.push_back(std::move(batch.encodings[i]));
+        if (options_.separate_pairs) one.pair_encodings.push_back(std::move(batch.pair_encodings[i]));
         one.truncated.push_back(batch.truncated[i]);
         one.ordinals.push_back(batch.ordinals[i]);
         if (auto fatal = compute_and_write(one)) return fatal;
@@ -163,7 +180,7 @@ class Runner {
   PipelineReport& report_;
   io::Progress progress_;
   std::vector<std::string> texts_, pairs_;
-  std::vector<cmd::TextInput> inputs_;
+  std::vector<cmd::TextInput> inputs_, second_inputs_;
   std::uint64_t read_ = 0;  // records read before this batch
 };
 

@@ -39,12 +39,16 @@ struct PipelineOptions {
   bool refuse_truncated = false;    // --truncate error
   bool mark_truncated = true;       // false where overflowing tokens are expected (QA windows)
   bool one_at_a_time = false;       // records typed on a terminal: answer each as it comes
+  // Encode a record's two texts as two sequences (Batch::pair_encodings), not as one pair; a record
+  // without a second text is then bad. For bi-encoders comparing the two.
+  bool separate_pairs = false;
 };
 
 // The good records of one batch, in input order, with their encodings.
 struct Batch {
   std::vector<io::Record> records;
   std::vector<tok::Encoding> encodings;
+  std::vector<tok::Encoding> pair_encodings;  // separate_pairs: the second texts, encoded alone
   std::vector<std::uint8_t> truncated;  // 1 where truncation cut the input (and it was kept)
   std::vector<std::uint64_t> ordinals;  // each record's 0-based position in the input, bad records counted
 

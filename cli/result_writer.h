@@ -18,6 +18,7 @@
 
 #include <concepts>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,11 @@ class ResultWriter {
     if (table_) table_->cell(value);
     else json_.field(name, value);
     return *this;
+  }
+
+  // A vector: a JSON array (JSON text in a CSV/TSV cell).
+  ResultWriter& field(std::string_view name, std::span<const float> values) {
+    return nested(name, [&](io::JsonLine& j) { j.value(values); });
   }
 
   // `build(j)` writes exactly one JSON value into j.

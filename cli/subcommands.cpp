@@ -3,12 +3,22 @@
 namespace bertkit::cli {
 
 Action add_tokenize(CLI::App& sub, const GlobalOptions& global);
+Action add_embed(CLI::App& sub, const GlobalOptions& global);
+Action add_similarity(CLI::App& sub, const GlobalOptions& global);
 Action add_convert(CLI::App& sub, const GlobalOptions& global);
 Action add_info(CLI::App& sub, const GlobalOptions& global);
+Action add_classify(CLI::App& sub, const GlobalOptions& global);
+Action add_fill_mask(CLI::App& sub, const GlobalOptions& global);
+Action add_qa(CLI::App& sub, const GlobalOptions& global);
 
 const std::vector<Subcommand>& subcommands() {
   static const std::vector<Subcommand> table = {
       {"tokenize", "Split text into WordPiece tokens and ids, exactly as Hugging Face does", add_tokenize},
+      {"embed", "Sentence embeddings (or per-token vectors) of texts, as sentence-transformers computes them", add_embed},
+      {"similarity", "Similarity of text pairs, or the nearest corpus lines of queries (semantic search)", add_similarity},
+      {"classify", "Labels and scores of texts or text pairs (sentiment, NLI, cross-encoder relevance)", add_classify},
+      {"fill-mask", "The likeliest tokens for [MASK] in a text, or an interactive prompt", add_fill_mask},
+      {"qa", "Extractive question answering: the span of a context that answers a question", add_qa},
       {"convert", "Convert a checkpoint into one memory-mapped bertkit file (f32, f16, bf16 or int8)", add_convert},
       {"info", "Show what bertkit detects in a model and where each part came from", add_info},
   };

@@ -5,6 +5,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
+
 namespace bertkit::cli {
 
 void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
@@ -23,8 +26,16 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
   sub.add_option("-o,--output", f.output, "Output file (- = stdout)")->capture_default_str();
   std::string formats;
   for (std::size_t i = 0; i < which.formats.size(); ++i) formats += (i ? ", " : "") + which.formats[i];
-  f.format = which.formats.front();
-  sub.add_option("--format", f.format, "Output format: " + formats)->capture_default_str();
+  sub.add_option("--format", f.format, "Output format: " + formats + " (default: from -o's extension, else " +
+                                           which.formats.front() + ")");
+  // Resolved once parsing is done, when -o is known.
+  sub.parse_complete_callback([&f, allowed = which.formats] {
+    if (!f.format.empty()) return;
+    std::string ext = std::filesystem::path(f.output).extension().string();
+    if (ext == ".ndjson") ext = ".jsonl";
+    const bool known = ext.size() > 1 && std::find(allowed.begin(), allowed.end(), ext.substr(1)) != allowed.end();
+    f.format = known ? ext.substr(1) : allowed.front();
+  });
 
   sub.add_option("-m,--model", f.model, "Model folder, converted file or cached model id")->required();
   sub.add_option("--max-length", f.max_length,

@@ -33,7 +33,7 @@ struct TaskFlags {
   bool strict_utf8 = false;
   // Output
   std::string output = "-";
-  std::string format = "jsonl";
+  std::string format;  // after parsing: --format, else from -o's extension, else the first format offered
   // Model
   std::string model;
   std::optional<std::size_t> max_length;

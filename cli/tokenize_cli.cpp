@@ -254,7 +254,8 @@ int run(const Options& o) {
 Action add_tokenize(CLI::App& sub, const GlobalOptions&) {
   auto o = std::make_shared<Options>();
   sub.add_option("texts", o->texts, "Texts to tokenize (default: one per line from -i files or stdin)");
-  sub.add_option("-i,--input", o->inputs, "Input file, one text per line (repeatable; - = stdin)");
+  // One file per -i, so a text after it is a text, not another file.
+  sub.add_option("-i,--input", o->inputs, "Input file, one text per line (repeatable; - = stdin)")->allow_extra_args(false);
   sub.add_option("-o,--output", o->output, "Output file (- = stdout)")->capture_default_str();
   sub.add_flag("--pairs", o->pairs, "Each line is text<TAB>text_pair");
   sub.add_option("--input-format", o->input_format, "lines, csv, tsv, jsonl or auto (from the file name)")

@@ -166,10 +166,13 @@ void read_tokenizer_json(const std::string& text, TokenizerSpec& spec, const std
   for (const json& t : j.value("added_tokens", json::array())) spec.added_tokens.push_back(added_token_from_json(t, where));
 }
 
-void add_or_update(std::vector<AddedToken>& tokens, AddedToken t) {
+// `replace`: t's flags win over an entry already there (else only its special flag is merged).
+void add_or_update(std::vector<AddedToken>& tokens, AddedToken t, bool replace = false) {
   for (AddedToken& existing : tokens)
     if (existing.content == t.content) {
-      existing.special = existing.special || t.special;
+      t.special = existing.special || t.special;
+      if (replace) existing = std::move(t);
+      else existing.special = t.special;
       return;
     }
   tokens.push_back(std::move(t));
@@ -192,7 +195,11 @@ void read_special_tokens(const json& cfg, TokenizerSpec& spec, const std::string
   }
 }
 
-void read_tokenizer_config(const std::string& text, TokenizerSpec& spec, const std::string& where) {
+// `has_tokenizer_json`: the added tokens of tokenizer.json keep their flags, as transformers' fast
+// tokenizers only add the tokens of added_tokens_decoder they lack; without it added_tokens_decoder
+// defines them.
+void read_tokenizer_config(const std::string& text, TokenizerSpec& spec, const std::string& where,
+                           bool has_tokenizer_json) {
   json cfg = parse_json(text, where);
   if (!cfg.is_object()) bad_input("{}: not a JSON object", where);
   // transformers' Bert tokenizers take these from tokenizer_config.json (with these defaults) and
@@ -217,7 +224,7 @@ void read_tokenizer_config(const std::string& text, TokenizerSpec& spec, const s
       } catch (const std::exception&) {
         bad_input("{}: added_tokens_decoder key '{}' is not an id", where, it.key());
       }
-      add_or_update(spec.added_tokens, std::move(t));
+      add_or_update(spec.added_tokens, std::move(t), !has_tokenizer_json);
     }
   }
 }
@@ -279,7 +286,8 @@ TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
     read_special_tokens(parse_json(*files.special_tokens_map_json, where), spec, where);
   }
   if (files.tokenizer_config_json)
-    read_tokenizer_config(*files.tokenizer_config_json, spec, origin + "/tokenizer_config.json");
+    read_tokenizer_config(*files.tokenizer_config_json, spec, origin + "/tokenizer_config.json",
+                          files.tokenizer_json.has_value());
   spec.wordpiece.unk_token = spec.special.unk;
   if (!files.tokenizer_json) add_missing_special_tokens(spec);
   return spec;

@@ -1,0 +1,130 @@
+// `bertkit fill-mask`: the likeliest tokens for the mask token(s) of every text, or an interactive
+// prompt on a terminal.
+#include "cli/app.h"
+#include "cli/fill_mask_output.h"
+#include "cli/fill_mask_prompt.h"
+#include "cli/log.h"
+#include "cli/record_pipeline.h"
+#include "cli/result_writer.h"
+#include "cli/task_flags.h"
+#include "cli/task_model.h"
+#include "commands/fill_mask.h"
+#include "core/error.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <memory>
+
+namespace bertkit::cli {
+
+namespace {
+
+struct Options {
+  TaskFlags task;
+  std::size_t top_k = 5;
+  std::string targets;  // comma-separated
+  bool interactive = false;
+};
+
+class FillMaskTask : public BatchTask {
+ public:
+  FillMaskTask(cmd::FillMasker& masker, const cmd::FillMaskOptions& options, const core::BatchLimits& limits)
+      : masker_(masker), options_(options), limits_(limits) {}
+
+  std::unique_ptr<ResultWriter> results;
+
+  void compute(const Batch& batch) override { predictions_ = masker_.run(batch.encodings, options_, limits_); }
+
+  void write(const Batch& batch, std::size_t i) override {
+    results->begin(batch.records[i], batch.truncated[i])
+        .nested("predictions", [&](io::JsonLine& j) { write_predictions(j, predictions_[i]); })
+        .end();
+  }
+
+ private:
+  cmd::FillMasker& masker_;
+  const cmd::FillMaskOptions& options_;
+  core::BatchLimits limits_;
+  std::vector<cmd::MaskPredictions> predictions_;
+};
+
+std::vector<std::string> split_targets(const std::string& list) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  for (;;) {
+    std::size_t comma = list.find(',', from);
+    std::string item = list.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+    // Surrounding spaces are a typing habit ("a, b"), not part of the word.
+    auto first = item.find_first_not_of(' '), last = item.find_last_not_of(' ');
+    if (first != std::string::npos) out.push_back(item.substr(first, last - first + 1));
+    if (comma == std::string::npos) break;
+    from = comma + 1;
+  }
+  if (out.empty()) usage_error("--targets needs at least one word");
+  return out;
+}
+
+int run(const Options& o) {
+  const ResultFormat format = parse_result_format(o.task.format, {"jsonl", "tsv", "csv"});
+  const bool interactive = o.interactive || (o.task.texts.empty() && o.task.inputs.empty() && ::isatty(0) == 1);
+  if (o.interactive && (!o.task.texts.empty() || !o.task.inputs.empty()))
+    usage_error("--interactive reads sentences from the terminal: give no texts and no -i");
+  if (o.top_k == 0) usage_error("--top-k must be at least 1");
+
+  TaskModel model = load_task_model(o.task);
+  cmd::FillMasker masker(model.loaded.config, model.weights, *model.tokenizer);
+  cmd::FillMaskOptions fo;
+  fo.top_k = o.top_k;
+  cmd::ResolvedTargets targets;
+  if (!o.targets.empty()) {
+    targets = cmd::resolve_targets(*model.tokenizer, split_targets(o.targets));
+    fo.targets = targets.ids;
+  }
+  PipelineOptions options = pipeline_options(o.task, model);
+
+  if (o.task.dry_run) {
+    Settings s = common_settings(o.task, model);
+    s.add("mask token", fmt::format("{} (id {})", model.tokenizer->spec().special.mask, model.tokenizer->mask_id()));
+    s.add("top-k", fmt::format("{}", fo.top_k));
+    std::string target_text = "the whole vocabulary";
+    if (!fo.targets.empty()) {
+      target_text.clear();
+      for (std::int32_t id : fo.targets) target_text += (target_text.empty() ? "" : ", ") + std::string(model.tokenizer->token(id));
+    }
+    s.add("candidates", target_text);
+    s.add("mode", interactive ? "interactive prompt" : "records");
+    RecordWriter out("-");
+    out.write(s.text());
+    return 0;
+  }
+  for (const std::string& note : targets.notes) warn("{}", note);
+
+  if (interactive)
+    return run_fill_mask_prompt({masker, *model.tokenizer, options.tokenize, options.limits, fo});
+
+  auto reader = open_task_input(o.task);
+  RecordWriter out(o.task.output);
+  FillMaskTask task(masker, fo, options.limits);
+  task.results = std::make_unique<ResultWriter>(out, format, reader->table(), false, std::vector<std::string>{"predictions"});
+  return run_pipeline(*reader, *model.tokenizer, options, task, out);
+}
+
+}  // namespace
+
+Action add_fill_mask(CLI::App& sub, const GlobalOptions&) {
+  auto o = std::make_shared<Options>();
+  add_task_flags(sub, o->task,
+                 {.texts_help = "Texts with the model's mask token, e.g. [MASK] (default: one per line from -i files "
+                                "or stdin; an interactive prompt on a terminal)",
+                  .pairs = false,
+                  .formats = {"jsonl", "tsv", "csv"}});
+  sub.add_option("--top-k", o->top_k, "Predictions per mask")->capture_default_str();
+  sub.add_option("--targets", o->targets,
+                 "Comma-separated candidate words: only these are scored (a word that is not a vocabulary token "
+                 "counts as its first token)");
+  sub.add_flag("--interactive", o->interactive, "Prompt for sentences (the default when stdin is a terminal)");
+  return [o] { return run(*o); };
+}
+
+}  // namespace bertkit::cli

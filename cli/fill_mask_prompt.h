@@ -1,0 +1,21 @@
+#pragma once
+// `bertkit fill-mask` on a terminal: a prompt with line editing and history (libedit); each sentence
+// typed gets a table of predictions, `:k N` changes how many, Ctrl-D (or `:q`) leaves.
+#include "commands/fill_mask.h"
+#include "commands/tokenize.h"
+#include "core/model/batching.h"
+
+namespace bertkit::cli {
+
+struct FillMaskPrompt {
+  cmd::FillMasker& masker;
+  const tok::Tokenizer& tokenizer;
+  cmd::TokenizeOptions tokenize;  // truncation to the model's maximum length
+  core::BatchLimits limits;
+  cmd::FillMaskOptions options;
+};
+
+// Runs until end of input; returns the exit status.
+int run_fill_mask_prompt(FillMaskPrompt prompt);
+
+}  // namespace bertkit::cli

@@ -1,0 +1,218 @@
+// `bertkit qa`: extractive question answering over a context given on the command line, in a file, or
+// with every record (JSONL fields, CSV/TSV columns, question<TAB>context lines).
+#include "cli/app.h"
+#include "cli/io/record_reader.h"
+#include "cli/record_pipeline.h"
+#include "cli/result_writer.h"
+#include "cli/task_flags.h"
+#include "cli/task_model.h"
+#include "commands/qa.h"
+#include "core/error.h"
+#include "core/files.h"
+#include "tokenizer/utf8.h"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <optional>
+
+namespace bertkit::cli {
+
+namespace {
+
+struct Options {
+  TaskFlags task;
+  std::string question;
+  std::optional<std::string> context;
+  std::string context_file;
+  cmd::QaSettings qa;
+  bool no_align = false;
+  CLI::Option* max_seq_len_flag = nullptr;
+  CLI::Option* doc_stride_flag = nullptr;
+};
+
+// Names the texts of line and argument records `question` and `context` in the output, as JSONL and
+// CSV inputs already name them.
+class QaRecords : public io::RecordReader {
+ public:
+  // `context`: the --context text, echoed with every question (a --context-file is not).
+  QaRecords(std::unique_ptr<io::RecordReader> inner, std::optional<std::string> context)
+      : inner_(std::move(inner)), context_(std::move(context)) {}
+  bool next(io::Record& record) override {
+    if (!inner_->next(record)) return false;
+    if (record.fields.empty() && !record.object.is_object() && !record.bad()) {
+      record.object = nlohmann::ordered_json::object();
+      record.object["question"] = record.text;
+      if (record.has_pair) record.object["context"] = record.text_pair;
+      else if (context_) record.object["context"] = *context_;
+    }
+    return true;
+  }
+  std::uint64_t bytes_read() const override { return inner_->bytes_read(); }
+  std::optional<std::uint64_t> total_bytes() const override { return inner_->total_bytes(); }
+  const io::Utf8Report& utf8_report() const override { return inner_->utf8_report(); }
+  const io::TableLayout* table() const override { return inner_->table(); }
+
+ private:
+  std::unique_ptr<io::RecordReader> inner_;
+  std::optional<std::string> context_;
+};
+
+class QaTask : public BatchTask {
+ public:
+  QaTask(cmd::QuestionAnswerer& qa, const tok::Tokenizer& tokenizer, const cmd::QaSettings& settings,
+         std::optional<std::string> context, const core::BatchLimits& limits)
+      : qa_(qa), tokenizer_(tokenizer), settings_(settings), context_(std::move(context)), limits_(limits) {}
+
+  std::unique_ptr<ResultWriter> results;
+
+  // The pipeline tokenizes what this returns; the windows are cut from the record itself in compute().
+  cmd::TextInput model_input(const io::Record& record, std::string&, std::string&) override {
+    return {record.text, std::nullopt};
+  }
+
+  void compute(const Batch& batch) override {
+    examples_.clear();
+    for (const io::Record& r : batch.records) {
+      if (!context_ && !r.has_pair)
+        bad_input("no context: give --context or --context-file, or records with a question and a context");
+      examples_.push_back(cmd::make_qa_example(tokenizer_, r.text, context_ ? *context_ : r.text_pair, settings_));
+    }
+    answers_ = qa_.run(examples_, settings_, limits_);
+  }
+
+  void write(const Batch& batch, std::size_t i) override {
+    const std::vector<cmd::Answer>& answers = answers_[i];
+    const cmd::Answer best = answers.empty() ? cmd::Answer{} : answers.front();
+    results->begin(batch.records[i], batch.truncated[i])
+        .field("answer", best.answer)
+        .field("score", best.score)
+        .field("start", best.start)
+        .field("end", best.end);
+    if (settings_.top_k > 1)
+      results->nested("answers", [&](io::JsonLine& j) {
+        j.begin_array();
+        for (const cmd::Answer& a : answers)
+          j.begin_object().field("answer", a.answer).field("score", a.score).field("start", a.start).field("end", a.end).end_object();
+        j.end_array();
+      });
+    results->end();
+  }
+
+ private:
+  cmd::QuestionAnswerer& qa_;
+  const tok::Tokenizer& tokenizer_;
+  const cmd::QaSettings& settings_;
+  std::optional<std::string> context_;
+  core::BatchLimits limits_;
+  std::vector<cmd::QaExample> examples_;
+  std::vector<std::vector<cmd::Answer>> answers_;
+};
+
+// The context of every question: --context, or the text of --context-file (valid UTF-8).
+std::optional<std::string> shared_context(const Options& o) {
+  if (o.context && !o.context_file.empty()) usage_error("give --context or --context-file, not both");
+  std::string raw;
+  if (o.context) raw = *o.context;
+  else if (!o.context_file.empty()) raw = core::read_text_file(o.context_file);
+  else return std::nullopt;
+  if (tok::valid_utf8_prefix(raw) == raw.size()) return raw;
+  const std::string name = o.context ? std::string("--context") : o.context_file;
+  if (o.task.strict_utf8) bad_input("{}: invalid UTF-8", name);
+  std::string valid;
+  tok::repair_utf8(raw, valid);
+  return valid;
+}
+
+int run(Options o) {
+  const ResultFormat format = parse_result_format(o.task.format, {"jsonl", "tsv", "csv"});
+  if (!o.question.empty()) {
+    if (!o.task.texts.empty() || !o.task.inputs.empty()) usage_error("give --question, or questions as texts or -i files, not both");
+    o.task.texts.push_back(o.question);
+  }
+  std::optional<std::string> context = shared_context(o);
+  if (!o.task.texts.empty() && !context && !o.task.pairs)
+    usage_error("questions given as arguments need --context or --context-file (or --pairs: question<TAB>context)");
+  if (context) {
+    o.task.pair_field.clear();
+    o.task.pair_column.clear();
+  } else {
+    o.task.pairs = true;  // lines are question<TAB>context
+  }
+  if (o.task.texts.empty()) {
+    if (o.task.column.empty()) o.task.column = "question";
+    if (o.task.pair_column.empty() && !context) o.task.pair_column = "context";
+  }
+
+  TaskModel model = load_task_model(o.task);
+  cmd::QuestionAnswerer qa(model.loaded.config, model.weights);
+  o.qa.align_to_words = !o.no_align;
+  o.qa.python = o.task.compat == "python";
+  const cmd::QaSettings settings =
+      cmd::resolve_qa_settings(o.qa, o.max_seq_len_flag->count() > 0, o.doc_stride_flag->count() > 0, model.max_length);
+  PipelineOptions options = pipeline_options(o.task, model);
+  options.mark_truncated = false;  // long contexts are cut into windows, nothing is lost
+  options.refuse_truncated = false;
+
+  if (o.task.dry_run) {
+    Settings s = common_settings(o.task, model);
+    s.add("path", settings.python ? "slow tokenizer (--compat python): windows doc_stride apart, whole words"
+                                  : "fast tokenizer: windows overlapping by doc_stride, answers aligned to words");
+    s.add("max seq length", fmt::format("{}", settings.max_seq_len));
+    s.add("doc stride", fmt::format("{}", settings.doc_stride));
+    if (settings.python) s.add("max question length", fmt::format("{}", settings.max_question_len));
+    s.add("max answer length", fmt::format("{}", settings.max_answer_len));
+    s.add("top-k", fmt::format("{}", settings.top_k));
+    s.add("impossible answers", settings.handle_impossible ? "allowed (empty answer)" : "no");
+    s.add("context", o.context ? "--context" : !o.context_file.empty() ? o.context_file : "from each record");
+    RecordWriter out("-");
+    out.write(s.text());
+    return 0;
+  }
+
+  auto reader = std::make_unique<QaRecords>(open_task_input(o.task), o.context ? context : std::nullopt);
+  RecordWriter out(o.task.output);
+  QaTask task(qa, *model.tokenizer, settings, std::move(context), options.limits);
+  std::vector<std::string> columns{"answer", "score", "start", "end"};
+  if (settings.top_k > 1) columns.emplace_back("answers");
+  task.results = std::make_unique<ResultWriter>(out, format, reader->table(), o.task.pairs && !reader->table(), columns);
+  return run_pipeline(*reader, *model.tokenizer, options, task, out);
+}
+
+}  // namespace
+
+Action add_qa(CLI::App& sub, const GlobalOptions&) {
+  auto o = std::make_shared<Options>();
+  o->task.field = "question";
+  o->task.pair_field = "context";
+  add_task_flags(sub, o->task,
+                 {.texts_help = "Questions about --context or --context-file (default: records from -i files or "
+                                "stdin: question<TAB>context lines, or JSONL/CSV/TSV with question and context)",
+                  .pairs = true,
+                  .formats = {"jsonl", "tsv", "csv"}});
+  sub.add_option("--question", o->question, "The question");
+  sub.add_option_function<std::string>("--context", [o](const std::string& c) { o->context = c; },
+                                       "The text to find the answer in, for every question");
+  sub.add_option("--context-file", o->context_file, "A file whose whole text is the context of every question");
+  sub.add_option("--top-k", o->qa.top_k, "Answers per question (more than 1 adds an `answers` list)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}))
+      ->capture_default_str();
+  o->doc_stride_flag = sub.add_option("--doc-stride", o->qa.doc_stride,
+                                      "Tokens shared by consecutive windows of a long context (default: 128, at most "
+                                      "half of --max-seq-length)");
+  o->max_seq_len_flag = sub.add_option("--max-seq-length", o->qa.max_seq_len,
+                                       "Tokens per window, question and special tokens included (default: 384, at most "
+                                       "the model's maximum)");
+  sub.add_option("--max-question-length", o->qa.max_question_len,
+                 "With --compat python: question tokens kept (the default path keeps the whole question)")
+      ->capture_default_str();
+  sub.add_option("--max-answer-length", o->qa.max_answer_len, "Longest answer, in tokens")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
+      ->capture_default_str();
+  sub.add_flag("--handle-impossible", o->qa.handle_impossible,
+               "Allow the empty answer (\"no answer in the context\") when it scores best");
+  sub.add_flag("--no-align-to-words", o->no_align, "Let answers start and end inside a word (token boundaries)");
+  return [o] { return run(*o); };
+}
+
+}  // namespace bertkit::cli

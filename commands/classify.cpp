@@ -1,0 +1,73 @@
+#include "commands/classify.h"
+
+#include "core/error.h"
+
+#include <algorithm>
+#include <charconv>
+#include <numeric>
+
+namespace bertkit::cmd {
+
+namespace {
+
+const core::ModelConfig& with_classifier(const core::ModelConfig& config) {
+  if (config.head != core::HeadKind::SequenceClassification)
+    usage_error("classify needs a sequence-classification model; {} has a {} head", config.architecture,
+                core::head_name(config.head));
+  return config;
+}
+
+}  // namespace
+
+core::ScoreFunction parse_score_function(std::string_view name, const core::ModelConfig& config) {
+  if (name == "auto") return core::default_score_function(config);
+  if (name == "softmax") return core::ScoreFunction::Softmax;
+  if (name == "sigmoid") return core::ScoreFunction::Sigmoid;
+  if (name == "none") return core::ScoreFunction::None;
+  usage_error("unknown --function '{}' (expected auto, softmax, sigmoid or none)", name);
+}
+
+std::string_view score_function_name(core::ScoreFunction function) {
+  switch (function) {
+    case core::ScoreFunction::Softmax: return "softmax";
+    case core::ScoreFunction::Sigmoid: return "sigmoid";
+    case core::ScoreFunction::None: return "none";
+  }
+  return "none";
+}
+
+std::optional<std::size_t> parse_label_count(std::string_view text) {
+  if (text == "all") return std::nullopt;
+  std::size_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n == 0)
+    usage_error("--top-k must be a positive number or 'all', not '{}'", text);
+  return n;
+}
+
+std::vector<LabelScore> rank_labels(std::span<const float> logits, core::ScoreFunction function) {
+  std::vector<float> scores(logits.begin(), logits.end());
+  core::apply_score_function(function, scores);
+  std::vector<LabelScore> ranked(scores.size());
+  for (std::size_t i = 0; i < scores.size(); ++i) ranked[i] = {i, scores[i]};
+  // Python's sort is stable: labels with equal scores stay in id order.
+  std::stable_sort(ranked.begin(), ranked.end(), [](const LabelScore& a, const LabelScore& b) { return a.score > b.score; });
+  return ranked;
+}
+
+Classifier::Classifier(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights)
+    : encoder_(with_classifier(config), weights), head_(config, *weights) {}
+
+std::vector<float> Classifier::logits(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits) {
+  const std::size_t labels = num_labels();
+  std::vector<float> all(encodings.size() * labels), batch;
+  run_encoder(encoder_, encodings, limits, [&](std::span<const std::size_t> indices, const core::EncoderOutput& out) {
+    head_.forward(out, batch);
+    for (std::size_t k = 0; k < indices.size(); ++k)
+      std::copy_n(batch.begin() + static_cast<std::ptrdiff_t>(k * labels), labels,
+                  all.begin() + static_cast<std::ptrdiff_t>(indices[k] * labels));
+  });
+  return all;
+}
+
+}  // namespace bertkit::cmd

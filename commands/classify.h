@@ -1,0 +1,50 @@
+#pragma once
+// `bertkit classify`: sequence classification of texts or pairs, scored as transformers'
+// text-classification pipeline scores them (labels from id2label, its default score function, labels
+// sorted by score with ties in label order).
+#include "commands/encoder_batches.h"
+#include "core/model/classification_head.h"
+#include "core/model/encoder.h"
+#include "tokenizer/encoding.h"
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bertkit::cmd {
+
+struct LabelScore {
+  std::size_t label = 0;  // index into id2label
+  float score = 0;
+};
+
+// "auto" (the model's default), "softmax", "sigmoid" or "none"; a usage error otherwise.
+core::ScoreFunction parse_score_function(std::string_view name, const core::ModelConfig& config);
+std::string_view score_function_name(core::ScoreFunction function);
+
+// "all" or a positive count; a usage error otherwise. nullopt means all labels.
+std::optional<std::size_t> parse_label_count(std::string_view text);
+
+// One row of raw logits to every label's score, best first; equal scores keep label order.
+std::vector<LabelScore> rank_labels(std::span<const float> logits, core::ScoreFunction function);
+
+class Classifier {
+ public:
+  // Refuses (usage error) a model without a sequence-classification head.
+  Classifier(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights);
+
+  // Raw logits of each encoding, [encodings.size() * num_labels()], in input order.
+  std::vector<float> logits(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits);
+
+  std::size_t num_labels() const { return static_cast<std::size_t>(head_.num_labels()); }
+  const core::ModelConfig& config() const { return encoder_.config(); }
+
+ private:
+  core::Encoder encoder_;
+  core::ClassificationHead head_;
+};
+
+}  // namespace bertkit::cmd

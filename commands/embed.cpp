@@ -1,0 +1,154 @@
+#include "commands/embed.h"
+
+#include "commands/encoder_batches.h"
+#include "core/error.h"
+#include "tokenizer/utf8.h"
+
+#include <fmt/format.h>
+#include <utf8proc.h>
+
+#include <algorithm>
+
+namespace bertkit::cmd {
+
+namespace {
+
+// Python's str.isspace(), which str.strip() removes.
+bool python_space(char32_t c) {
+  return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20) || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+std::string_view python_strip(std::string_view s) {
+  std::size_t begin = 0;
+  while (begin < s.size()) {
+    std::size_t i = begin;
+    if (!python_space(tok::next_code_point(s, i))) break;
+    begin = i;
+  }
+  std::size_t end = begin;  // end of the last non-space code point
+  for (std::size_t i = begin; i < s.size();)
+    if (!python_space(tok::next_code_point(s, i))) end = i;
+  return s.substr(begin, end - begin);
+}
+
+std::string lower_case(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();)
+    tok::append_utf8(out, static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(tok::next_code_point(s, i)))));
+  return out;
+}
+
+std::string modes_text(const core::Pooling& p) {
+  std::vector<std::string> modes;
+  if (p.cls) modes.emplace_back("cls");
+  if (p.max) modes.emplace_back("max");
+  if (p.mean) modes.emplace_back("mean");
+  if (p.mean_sqrt_len) modes.emplace_back("mean_sqrt_len");
+  if (p.weighted_mean) modes.emplace_back("weighted_mean");
+  if (p.last_token) modes.emplace_back("last_token");
+  std::string out;
+  for (std::size_t i = 0; i < modes.size(); ++i) out += (i ? "+" : "") + modes[i];
+  return out;
+}
+
+}  // namespace
+
+PoolingMode parse_pooling_mode(std::string_view name) {
+  if (name == "cls") return PoolingMode::Cls;
+  if (name == "mean") return PoolingMode::Mean;
+  if (name == "max") return PoolingMode::Max;
+  usage_error("--pooling must be cls, mean or max, not '{}'", name);
+}
+
+EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& options) {
+  EmbedPlan plan;
+  const auto& st = model.sentence_transformer;
+  if (st) plan.modules = *st;
+  std::string pooling_from = st ? "1_Pooling/config.json" : "default for a transformers checkpoint";
+  if (options.pooling || !st) {
+    core::Pooling pooling;
+    pooling.include_prompt = plan.modules.pooling.include_prompt;
+    PoolingMode mode = options.pooling.value_or(PoolingMode::Mean);
+    pooling.cls = mode == PoolingMode::Cls;
+    pooling.mean = mode == PoolingMode::Mean;
+    pooling.max = mode == PoolingMode::Max;
+    plan.modules.pooling = pooling;
+    if (options.pooling) pooling_from = "--pooling";
+  }
+  plan.pooling_text = fmt::format("{} ({})", modes_text(plan.modules.pooling), pooling_from);
+  if (!plan.modules.dense.empty()) plan.pooling_text += fmt::format(", then {} Dense module{}", plan.modules.dense.size(),
+                                                                    plan.modules.dense.size() == 1 ? "" : "s");
+
+  std::string normalize_from = st ? "modules.json" : "default for a transformers checkpoint";
+  if (options.normalize) {
+    plan.modules.normalize = *options.normalize;
+    normalize_from = *options.normalize ? "--normalize" : "--no-normalize";
+  }
+  plan.normalize_text = fmt::format("{} ({})", plan.modules.normalize ? "L2" : "none", normalize_from);
+
+  if (options.prefix && options.prompt) usage_error("give --prefix or --prompt, not both");
+  std::optional<std::string> prompt = options.prompt;
+  if (!prompt && !options.prefix && st && st->default_prompt_name) prompt = st->default_prompt_name;
+  if (prompt) {
+    static const std::map<std::string, std::string> no_prompts;
+    const auto& prompts = st ? st->prompts : no_prompts;
+    auto it = prompts.find(*prompt);
+    if (it == prompts.end()) {
+      std::string names;
+      for (const auto& [name, text] : prompts) names += (names.empty() ? "" : ", ") + name;
+      usage_error("the model has no prompt '{}' ({})", *prompt,
+                  names.empty() ? "config_sentence_transformers.json defines none" : "it has: " + names);
+    }
+    plan.prompt_name = *prompt;
+    plan.prefix = it->second;
+    plan.prompt_text = fmt::format("{} = \"{}\"{}", *prompt, it->second, options.prompt ? "" : " (default_prompt_name)");
+  } else if (options.prefix) {
+    plan.prefix = *options.prefix;
+    plan.prompt_text = fmt::format("\"{}\" (--prefix)", *options.prefix);
+  } else {
+    plan.prompt_text = "none";
+  }
+  if (!plan.prefix.empty() && !plan.modules.pooling.include_prompt)
+    usage_error("this model's pooling leaves the prompt's tokens out (include_prompt false), which bertkit does not "
+                "support yet: embed without a prompt or prefix");
+  plan.lower_case = st && st->do_lower_case.value_or(false);
+  return plan;
+}
+
+std::string model_text(const EmbedPlan& plan, std::string_view text) {
+  std::string joined = plan.prefix;
+  joined += text;
+  std::string_view stripped = python_strip(joined);
+  return plan.lower_case ? lower_case(stripped) : std::string(stripped);
+}
+
+Embedder::Embedder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights, const EmbedPlan& plan)
+    : encoder_(config, weights), pooler_(plan.modules, config.hidden_size, *weights) {}
+
+void Embedder::sentence_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
+                                   std::vector<float>& rows) {
+  const auto dim = static_cast<std::size_t>(dimension());
+  rows.resize(encodings.size() * dim);
+  run_encoder(encoder_, encodings, limits, [&](std::span<const std::size_t> indices, const core::EncoderOutput& out) {
+    pooler_.forward(out, pooled_);
+    for (std::size_t k = 0; k < indices.size(); ++k)
+      std::copy_n(pooled_.begin() + static_cast<std::ptrdiff_t>(k * dim), dim,
+                  rows.begin() + static_cast<std::ptrdiff_t>(indices[k] * dim));
+  });
+}
+
+void Embedder::token_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
+                                std::vector<std::vector<float>>& states) {
+  states.resize(encodings.size());
+  const auto hidden = static_cast<std::size_t>(hidden_size());
+  run_encoder(encoder_, encodings, limits, [&](std::span<const std::size_t> indices, const core::EncoderOutput& out) {
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      const float* first = out.row(k, 0);
+      states[indices[k]].assign(first, first + static_cast<std::size_t>(out.length(k)) * hidden);
+    }
+  });
+}
+
+}  // namespace bertkit::cmd

@@ -1,0 +1,87 @@
+#pragma once
+// `bertkit qa`: extractive question answering, as transformers' question-answering pipeline answers.
+// By default its fast-tokenizer path: the context is cut into windows of max_seq_len tokens that
+// overlap by doc_stride tokens, and answers are character spans of the original context, aligned to
+// the tokenizer's words. With `python` its slow-tokenizer path: windows start doc_stride tokens apart,
+// and answers are whole whitespace-separated words.
+#include "commands/encoder_batches.h"
+#include "core/model/encoder.h"
+#include "core/model/qa_head.h"
+#include "tokenizer/tokenizer.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bertkit::cmd {
+
+struct QaSettings {
+  std::size_t top_k = 1;
+  std::size_t max_seq_len = 384;
+  std::size_t doc_stride = 128;
+  std::size_t max_question_len = 64;  // the slow path only: the fast path never truncates the question
+  std::size_t max_answer_len = 15;
+  bool handle_impossible = false;
+  bool align_to_words = true;
+  bool python = false;  // the slow-tokenizer path
+};
+
+// The pipeline's defaults where no value was given: max_seq_len = min(model_max_length, 384),
+// doc_stride = min(max_seq_len / 2, 128). Usage errors for values it cannot work with.
+QaSettings resolve_qa_settings(QaSettings given, bool max_seq_len_given, bool doc_stride_given,
+                               std::size_t model_max_length);
+
+struct Answer {
+  std::string answer;
+  float score = 0;
+  std::size_t start = 0, end = 0;  // code points into the context; end exclusive (slow path: see README)
+};
+
+// One window the model reads.
+struct QaWindow {
+  tok::Encoding encoding;            // [CLS] question [SEP] context part [SEP]
+  std::vector<std::uint8_t> p_mask;  // 1 = cannot be in an answer
+  // Slow path: the whitespace word of the context each token comes from (-1 outside the context).
+  std::vector<std::int32_t> token_to_word;
+};
+
+// A question and its context, cut into windows.
+struct QaExample {
+  std::string question, context;
+  std::vector<QaWindow> windows;
+  // Slow path: the context's whitespace-separated words, and the context's length in code points.
+  struct Word {
+    std::size_t byte_begin = 0, byte_end = 0;
+    std::size_t char_begin = 0;
+  };
+  std::vector<Word> words;
+  std::size_t context_chars = 0;
+};
+
+// Builds the windows; a BadInput error when the question leaves no room for the context.
+QaExample make_qa_example(const tok::Tokenizer& tokenizer, std::string question, std::string context,
+                          const QaSettings& settings);
+
+// The answers of one example from each window's start and end logits, best first (at most top_k).
+std::vector<Answer> answers_from_logits(const QaExample& example, std::span<const std::vector<float>> start_logits,
+                                        std::span<const std::vector<float>> end_logits, const QaSettings& settings);
+
+class QuestionAnswerer {
+ public:
+  // Refuses (usage error) a model without a question-answering head.
+  QuestionAnswerer(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights);
+
+  // Answers for every example, in input order; all their windows run through the model together.
+  std::vector<std::vector<Answer>> run(std::span<const QaExample> examples, const QaSettings& settings,
+                                       const core::BatchLimits& limits);
+
+ private:
+  core::Encoder encoder_;
+  core::QaHead head_;
+};
+
+}  // namespace bertkit::cmd

@@ -1,0 +1,56 @@
+#include "commands/similarity.h"
+
+#include "commands/encoder_batches.h"
+
+#include <algorithm>
+
+namespace bertkit::cmd {
+
+namespace {
+
+// "a is a better hit than b": higher score, then earlier in the corpus.
+bool better(const Hit& a, const Hit& b) { return a.score != b.score ? a.score > b.score : a.index < b.index; }
+
+}  // namespace
+
+bool is_cross_encoder(const core::ModelConfig& config) {
+  return config.head == core::HeadKind::SequenceClassification && config.num_labels == 1;
+}
+
+CrossEncoder::CrossEncoder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights)
+    : encoder_(config, weights), head_(config, *weights), function_(core::default_score_function(config)) {}
+
+void CrossEncoder::scores(std::span<const tok::Encoding> pairs, const core::BatchLimits& limits, std::vector<float>& out) {
+  out.resize(pairs.size());
+  const auto labels = static_cast<std::size_t>(head_.num_labels());
+  run_encoder(encoder_, pairs, limits, [&](std::span<const std::size_t> indices, const core::EncoderOutput& output) {
+    head_.forward(output, logits_);
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      std::span<float> row(logits_.data() + k * labels, labels);
+      core::apply_score_function(function_, row);
+      out[indices[k]] = row[0];
+    }
+  });
+}
+
+void TopK::offer(std::uint64_t index, float score, std::string_view text) {
+  if (k_ == 0) return;
+  Hit hit{index, {}, score};
+  if (heap_.size() == k_ && !better(hit, heap_.front())) return;
+  hit.text = text;
+  if (heap_.size() == k_) {
+    std::pop_heap(heap_.begin(), heap_.end(), better);
+    heap_.back() = std::move(hit);
+  } else {
+    heap_.push_back(std::move(hit));
+  }
+  std::push_heap(heap_.begin(), heap_.end(), better);
+}
+
+std::vector<Hit> TopK::sorted() const {
+  std::vector<Hit> hits = heap_;
+  std::sort(hits.begin(), hits.end(), better);
+  return hits;
+}
+
+}  // namespace bertkit::cmd

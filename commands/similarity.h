@@ -1,0 +1,57 @@
+#pragma once
+// `bertkit similarity`: scores of text pairs and nearest corpus texts of queries, with a bi-encoder
+// (embeddings compared by a metric) or a cross-encoder (a one-label classifier reading the pair).
+#include "core/checkpoint/weights.h"
+#include "core/model/batching.h"
+#include "core/model/classification_head.h"
+#include "core/model/config.h"
+#include "core/model/encoder.h"
+#include "tokenizer/encoding.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bertkit::cmd {
+
+// A sequence-classification model with one label scores a pair itself (sentence-transformers'
+// CrossEncoder); any other model is used as a bi-encoder.
+bool is_cross_encoder(const core::ModelConfig& config);
+
+class CrossEncoder {
+ public:
+  CrossEncoder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights);
+  // One score per pair encoding ([CLS] a [SEP] b [SEP]): the logit through transformers' default
+  // function (sigmoid for one label), as the text-classification pipeline reports it.
+  void scores(std::span<const tok::Encoding> pairs, const core::BatchLimits& limits, std::vector<float>& out);
+
+ private:
+  core::Encoder encoder_;
+  core::ClassificationHead head_;
+  core::ScoreFunction function_;
+  std::vector<float> logits_;
+};
+
+struct Hit {
+  std::uint64_t index = 0;  // position in the corpus
+  std::string text;
+  float score = 0;
+};
+
+// The k best hits offered (highest score first; on a tie the earlier corpus index), in O(k) memory.
+class TopK {
+ public:
+  explicit TopK(std::size_t k) : k_(k) {}
+  // Copies the text only when the hit is kept.
+  void offer(std::uint64_t index, float score, std::string_view text);
+  std::vector<Hit> sorted() const;
+
+ private:
+  std::size_t k_;
+  std::vector<Hit> heap_;  // the worst kept hit on top
+};
+
+}  // namespace bertkit::cmd

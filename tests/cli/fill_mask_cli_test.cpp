@@ -1,0 +1,203 @@
+// `bertkit fill-mask` end to end: texts as arguments and lines, several masks, --targets, CSV output,
+// a line without a mask (file and line named), and the interactive prompt driven through a
+// pseudo-terminal (line editing, :k, Ctrl-D). Expected predictions are the fixture's pipeline goldens.
+#include "cli/task_cli_helpers.h"
+
+#include <doctest/doctest.h>
+
+#include <poll.h>
+#include <pty.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <thread>
+
+using bktest::run_bertkit;
+using nlohmann::json;
+
+namespace {
+
+constexpr double kTolerance = 1e-4;
+
+const json& pipeline_record(const json& goldens, const std::string& case_id, bool with_targets = false) {
+  for (const json& p : goldens.at("pipelines"))
+    if (p.at("case") == (case_id.empty() ? json(nullptr) : json(case_id)) && p.at("call").contains("targets") == with_targets)
+      return p;
+  FAIL("no pipeline record " << case_id);
+  throw std::logic_error("unreachable");
+}
+
+void check_list(const json& got, const json& expected) {
+  REQUIRE(got.size() == expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    CHECK(got[i].at("token") == expected[i].at("token"));
+    CHECK(got[i].at("token_str") == expected[i].at("token_str"));
+    CHECK(got[i].at("sequence") == expected[i].at("sequence"));
+    CHECK(std::abs(got[i].at("score").get<double>() - expected[i].at("score").get<double>()) <= kTolerance);
+  }
+}
+
+// A child process on a pseudo-terminal: what it prints is collected until a marker appears.
+class PtyChild {
+ public:
+  explicit PtyChild(const std::vector<std::string>& args) {
+    std::vector<std::string> store{BERTKIT_BINARY};
+    store.insert(store.end(), args.begin(), args.end());
+    pid_ = forkpty(&fd_, nullptr, nullptr, nullptr);
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {
+      std::vector<char*> argv;
+      for (auto& a : store) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      setenv("TERM", "dumb", 1);
+      execv(BERTKIT_BINARY, argv.data());
+      _exit(127);
+    }
+  }
+  ~PtyChild() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (fd_ >= 0) close(fd_);
+  }
+
+  // Keys typed before the line editor has put the terminal in raw mode would be read by the
+  // kernel's canonical line discipline instead (its own erase and echo): wait for raw mode first.
+  void type(const std::string& keys) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    termios mode{};
+    while (tcgetattr(fd_, &mode) == 0 && (mode.c_lflag & ICANON) && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    REQUIRE(write(fd_, keys.data(), keys.size()) == static_cast<ssize_t>(keys.size()));
+  }
+
+  // Reads until `marker` has appeared `times` times in everything read so far (or the child ends).
+  // The deadline only stops a hung child from hanging the test suite.
+  bool wait_for(const std::string& marker, std::size_t times = 1) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (count(marker) < times) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      pollfd p{fd_, POLLIN, 0};
+      if (poll(&p, 1, 200) <= 0) continue;
+      char buf[4096];
+      ssize_t n = read(fd_, buf, sizeof buf);
+      if (n <= 0) return count(marker) >= times;  // EIO: the child closed the terminal
+      seen_.append(buf, static_cast<std::size_t>(n));
+    }
+    return true;
+  }
+
+  int exit_code() {
+    int status = 0;
+    REQUIRE(waitpid(pid_, &status, 0) == pid_);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+  const std::string& seen() const { return seen_; }
+
+ private:
+  std::size_t count(const std::string& marker) const {
+    std::size_t n = 0;
+    for (auto at = seen_.find(marker); at != std::string::npos; at = seen_.find(marker, at + 1)) ++n;
+    return n;
+  }
+
+  int fd_ = -1;
+  pid_t pid_ = -1;
+  std::string seen_;
+};
+
+}  // namespace
+
+TEST_CASE("fill-mask: arguments, lines, several masks and --targets give the pipeline's predictions") {
+  const std::string model = bktest::fixture_path("bert-uncased-mlm");
+  json g = bktest::fixture_goldens("bert-uncased-mlm");
+  const json& one = pipeline_record(g, "mlm-01");
+  const json& two = pipeline_record(g, "mlm-02");  // two masks: a list per mask
+
+  auto r = run_bertkit({"fill-mask", "-m", model, one.at("input").get<std::string>()});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  json rec = json::parse(r.out);
+  CHECK(rec.at("text") == one.at("input"));
+  check_list(rec.at("predictions"), one.at("output"));
+
+  auto lines = run_bertkit({"fill-mask", "-m", model},
+                           one.at("input").get<std::string>() + "\n" + two.at("input").get<std::string>() + "\n");
+  REQUIRE_MESSAGE(lines.exit_code == 0, lines.err);
+  auto recs = bktest::json_lines(lines.out);
+  REQUIRE(recs.size() == 2);
+  check_list(recs[0].at("predictions"), one.at("output"));
+  REQUIRE(recs[1].at("predictions").size() == two.at("output").size());
+  for (std::size_t m = 0; m < two.at("output").size(); ++m) check_list(recs[1].at("predictions")[m], two.at("output")[m]);
+
+  const json& targeted = pipeline_record(g, "", true);
+  std::string targets;
+  for (const auto& t : targeted.at("call").at("targets")) targets += (targets.empty() ? "" : ",") + t.get<std::string>();
+  auto t = run_bertkit({"fill-mask", "-m", model, "--top-k", std::to_string(targeted.at("call").at("top_k").get<int>()),
+                        "--targets", targets, targeted.at("input").get<std::string>()});
+  REQUIRE_MESSAGE(t.exit_code == 0, t.err);
+  check_list(json::parse(t.out).at("predictions"), targeted.at("output"));
+}
+
+TEST_CASE("fill-mask: CSV output, a line without a mask, usage errors") {
+  const std::string model = bktest::fixture_path("distilbert-uncased-mlm");
+  bktest::TempDir dir;
+  bktest::write_file(dir / "in.txt", "a [MASK] b\nno mask at all\nc [MASK] d\n");
+  auto fail = run_bertkit({"fill-mask", "-m", model, "-i", (dir / "in.txt").string(), "--batch-size", "1", "-o",
+                           (dir / "out.jsonl").string()});
+  CHECK(fail.exit_code == 3);
+  CHECK(fail.err.find("in.txt:2") != std::string::npos);
+  CHECK(fail.err.find("[MASK]") != std::string::npos);
+  CHECK(bktest::json_lines(bktest::read_file(dir / "out.jsonl")).size() == 1);
+
+  auto skip = run_bertkit({"fill-mask", "-m", model, "-i", (dir / "in.txt").string(), "--on-error", "skip", "--format",
+                           "csv", "--top-k", "2"});
+  REQUIRE_MESSAGE(skip.exit_code == 0, skip.err);
+  auto rows = bktest::split_lines(skip.out);
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0] == "text,predictions,truncated");
+  CHECK(rows[1].rfind("a [MASK] b,\"[{\"\"score\"\":", 0) == 0);
+
+  CHECK(run_bertkit({"fill-mask", "-m", model, "--top-k", "0", "[MASK]"}).exit_code == 2);
+  CHECK(run_bertkit({"fill-mask", "-m", model, "--targets", ",", "[MASK]"}).exit_code == 2);
+  CHECK(run_bertkit({"fill-mask", "-m", model, "--interactive", "[MASK]"}).exit_code == 2);
+  auto cls = run_bertkit({"fill-mask", "-m", bktest::fixture_path("bert-cased-cls"), "[MASK]"});
+  CHECK(cls.exit_code == 2);
+  CHECK(cls.err.find("masked-language") != std::string::npos);
+}
+
+TEST_CASE("fill-mask: the interactive prompt on a terminal") {
+  json g = bktest::fixture_goldens("bert-uncased-mlm");
+  const json& one = pipeline_record(g, "mlm-01");
+  const json& expected = one.at("output");
+  PtyChild child({"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm")});
+  const std::string prompt = "fill-mask> ";
+  REQUIRE(child.wait_for(prompt));
+  // Line editing: type the sentence with a typo, erase it (backspace), finish it. (libedit redraws
+  // the prompt while editing, so the test waits for what each line prints, not for prompts.)
+  auto sequence = [&](std::size_t i) { return expected[i].at("sequence").get<std::string>(); };
+  child.type(one.at("input").get<std::string>() + "x\x7f\r");
+  REQUIRE_MESSAGE(child.wait_for(sequence(expected.size() - 1)), child.seen());
+  for (std::size_t i = 0; i < expected.size(); ++i) CHECK(child.seen().find(sequence(i)) != std::string::npos);
+
+  child.type(":k 2\r");
+  REQUIRE(child.wait_for("top-k is now 2"));
+  // History: two steps up is the sentence again; now with two predictions.
+  child.type("\x1b[A\x1b[A\r");
+  REQUIRE_MESSAGE(child.wait_for(sequence(1), 2), child.seen());
+  child.type("no mask here\r");
+  REQUIRE_MESSAGE(child.wait_for("error: no mask token"), child.seen());
+  const std::string after_k = child.seen().substr(child.seen().find("top-k is now 2"));
+  CHECK(after_k.find(sequence(0)) != std::string::npos);
+  CHECK(after_k.find(sequence(2)) == std::string::npos);
+
+  child.type("\x04");  // Ctrl-D
+  child.wait_for("\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n", 1);  // drain until the terminal closes
+  CHECK(child.exit_code() == 0);
+}

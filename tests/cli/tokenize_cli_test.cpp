@@ -1,0 +1,484 @@
+// `bertkit tokenize` end to end: the built binary, its formats, inputs, flags, threads, bad input and a
+// closed stdout. Token ids of made-up texts were computed with the reference library (npm tokenizers
+// 0.23.2) or come from the golden files, loaded at run time.
+#include "support.h"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+
+extern char** environ;
+
+using bktest::run_bertkit;
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& out) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < out.size()) {
+    std::size_t nl = out.find('\n', start);
+    if (nl == std::string::npos) nl = out.size();
+    lines.push_back(out.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return lines;
+}
+
+std::vector<json> records(const std::string& out) {
+  std::vector<json> r;
+  for (const auto& l : lines_of(out)) r.push_back(json::parse(l));
+  return r;
+}
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+std::size_t count_lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+// English corpus lines (real, messy text) for the bulk tests.
+std::vector<std::string> corpus_lines(std::size_t n, bool ascii_only = false) {
+  std::vector<std::string> out;
+  for (const char* name :
+       {"corpora/en_agnews.txt", "corpora/man_en_dev.txt", "corpora/fortunes_en_min.txt", "corpora/en_sst2_dev.txt"}) {
+    for (auto& line : bktest::read_lines(bktest::shared(name))) {
+      if (ascii_only && !std::all_of(line.begin(), line.end(), [](char c) { return c >= 0x20 && c < 0x7F; })) continue;
+      out.push_back(line);
+      if (out.size() == n) return out;
+    }
+  }
+  return out;
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string s;
+  for (const auto& l : lines) s += l + "\n";
+  return s;
+}
+
+const std::string kTen = "one two three four five six seven eight nine ten";
+
+}  // namespace
+
+TEST_CASE("tokenize: default jsonl record with every field") {
+  auto r = run_bertkit({"tokenize", "Hello world"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+  auto recs = records(r.out);
+  REQUIRE(recs.size() == 1);
+  const json& j = recs[0];
+  CHECK(j["text"] == "Hello world");
+  CHECK(j["ids"] == json::parse("[101, 7592, 2088, 102]"));
+  CHECK(j["tokens"] == json::parse(R"(["[CLS]", "hello", "world", "[SEP]"])"));
+  CHECK(j["type_ids"] == json::parse("[0, 0, 0, 0]"));
+  CHECK(j["attention_mask"] == json::parse("[1, 1, 1, 1]"));
+  CHECK(j["offsets"] == json::parse("[[0, 0], [0, 5], [6, 11], [0, 0]]"));
+  CHECK_FALSE(j.contains("overflowing"));
+}
+
+TEST_CASE("tokenize: --format tokens, ids, tsv, and several texts in order") {
+  auto r = run_bertkit({"tokenize", "--format", "tokens", "Hello world", "unaffable"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == "[CLS] hello world [SEP]\n[CLS] una ##ffa ##ble [SEP]\n");
+  r = run_bertkit({"tokenize", "--format", "ids", "Hello world"});
+  CHECK(r.out == "101 7592 2088 102\n");
+  r = run_bertkit({"tokenize", "--format", "tsv", "Hello world"});
+  REQUIRE(r.exit_code == 0);
+  auto lines = lines_of(r.out);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0] == "text\tids\ttokens\toffsets");
+  CHECK(lines[1] == "Hello world\t101 7592 2088 102\t[CLS] hello world [SEP]\t0:0 0:5 6:11 0:0");
+  r = run_bertkit({"tokenize", "--format", "xml", "x"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK(count_lines(r.err) == 1);
+  CHECK(r.err.find("--format") != std::string::npos);
+}
+
+TEST_CASE("tokenize: --offsets chars or bytes") {
+  const std::string text = "H\xC3\xA9llo w\xC3\xB6rld \xF0\x9F\x98\x80!";  // Héllo wörld 😀!
+  auto chars = records(run_bertkit({"tokenize", text}).out).at(0);
+  CHECK(chars["offsets"] == json::parse("[[0, 0], [0, 5], [6, 11], [12, 13], [13, 14], [0, 0]]"));
+  auto bytes = records(run_bertkit({"tokenize", "--offsets", "bytes", text}).out).at(0);
+  CHECK(bytes["offsets"] == json::parse("[[0, 0], [0, 6], [7, 13], [14, 18], [18, 19], [0, 0]]"));
+  CHECK(run_bertkit({"tokenize", "--offsets", "words", text}).exit_code == 2);
+}
+
+TEST_CASE("tokenize: --pairs from stdin, type ids and offsets into each text") {
+  // Reference ids for this pair: npm tokenizers 0.23.2 on bert-base-uncased.
+  auto r = run_bertkit({"tokenize", "--pairs"}, "H\xC3\xA9llo w\xC3\xB6rld\t\xC3\x87" "a va? Tr\xC3\xA8s bien.\n");
+  REQUIRE(r.exit_code == 0);
+  auto j = records(r.out).at(0);
+  CHECK(j["text_pair"] == "\xC3\x87" "a va? Tr\xC3\xA8s bien.");
+  CHECK(j["ids"] == json::parse("[101, 7592, 2088, 102, 6187, 12436, 1029, 24403, 29316, 1012, 102]"));
+  CHECK(j["type_ids"] == json::parse("[0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1]"));
+  CHECK(j["offsets"] == json::parse("[[0,0],[0,5],[6,11],[0,0],[0,2],[3,5],[5,6],[7,11],[12,16],[16,17],[0,0]]"));
+  // A line without a tab is an error naming the line.
+  r = run_bertkit({"tokenize", "--pairs"}, "a\tb\nno tab here\n");
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("<stdin>:2") != std::string::npos);
+  r = run_bertkit({"tokenize", "--pairs", "--format", "tsv"}, "a\tb\n");
+  CHECK(lines_of(r.out).at(0) == "text\ttext_pair\tids\ttokens\toffsets");
+}
+
+TEST_CASE("tokenize: stdin streams, -i takes several files, records stay in order") {
+  bktest::TempDir dir;
+  write_file(dir / "a.txt", "one\ntwo\n");
+  write_file(dir / "b.txt", "three\n");
+  auto r = run_bertkit({"tokenize", "--format", "tokens", "-i", (dir / "a.txt").string(), "-i", (dir / "b.txt").string()});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == "[CLS] one [SEP]\n[CLS] two [SEP]\n[CLS] three [SEP]\n");
+  // "-" is stdin, between files.
+  r = run_bertkit({"tokenize", "--format", "tokens", "-i", (dir / "b.txt").string(), "-i", "-"}, "four\n");
+  CHECK(r.out == "[CLS] three [SEP]\n[CLS] four [SEP]\n");
+  // Texts and -i together are refused; -i takes one file, so the text after it is not read as a file.
+  for (auto args : {std::vector<std::string>{"tokenize", "-i", (dir / "a.txt").string(), "x"},
+                    std::vector<std::string>{"tokenize", "x", "-i", (dir / "a.txt").string()}}) {
+    r = run_bertkit(args);
+    CHECK(r.exit_code == 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK(r.err.find("not both") != std::string::npos);
+  }
+}
+
+TEST_CASE("tokenize: output appears as stdin lines arrive (streaming)") {
+  std::signal(SIGPIPE, SIG_IGN);
+  int in_pipe[2], out_pipe[2];
+  REQUIRE(pipe(in_pipe) == 0);
+  REQUIRE(pipe(out_pipe) == 0);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in_pipe[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
+  for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]}) posix_spawn_file_actions_addclose(&actions, fd);
+  std::vector<std::string> args{BERTKIT_BINARY, "tokenize", "--format", "ids"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  REQUIRE(posix_spawn(&pid, BERTKIT_BINARY, &actions, nullptr, argv.data(), environ) == 0);
+  posix_spawn_file_actions_destroy(&actions);
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  // Each line's record must come back while stdin is still open; a generous deadline only turns a
+  // hang into a failure.
+  auto read_line = [&]() {
+    std::string line;
+    char c;
+    pollfd p{out_pipe[0], POLLIN, 0};
+    while (poll(&p, 1, 60000) > 0 && read(out_pipe[0], &c, 1) == 1) {
+      if (c == '\n') return line;
+      line += c;
+    }
+    return std::string("<no output>");
+  };
+  REQUIRE(write(in_pipe[1], "hello\n", 6) == 6);
+  CHECK(read_line() == "101 7592 102");
+  REQUIRE(write(in_pipe[1], "world\n", 6) == 6);
+  CHECK(read_line() == "101 2088 102");
+  close(in_pipe[1]);
+  close(out_pipe[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("tokenize: --count") {
+  auto r = run_bertkit({"tokenize", "--count", "Hello world", "unaffable"});
+  REQUIRE(r.exit_code == 0);
+  auto recs = records(r.out);
+  CHECK(recs.at(0)["count"] == 4);
+  CHECK(recs.at(1)["count"] == 5);
+  CHECK(recs.at(0)["text"] == "Hello world");
+  CHECK_FALSE(recs.at(0).contains("ids"));
+  r = run_bertkit({"tokenize", "--count", "--format", "ids", "--no-special-tokens", "Hello world"});
+  CHECK(r.out == "2\n");
+  r = run_bertkit({"tokenize", "--count", "--format", "tokens", "--pairs"}, "a b\tc\n");
+  CHECK(r.out == "6\n");
+}
+
+TEST_CASE("tokenize: --decode, and ids -> text -> ids round trips on ASCII text") {
+  auto r = run_bertkit({"tokenize", "--decode"}, "101 7592 1010 2088 999 102\n");
+  REQUIRE(r.exit_code == 0);
+  CHECK(records(r.out).at(0)["text"] == "[CLS] hello, world! [SEP]");
+  r = run_bertkit({"tokenize", "--decode", "--skip-special-tokens", "--format", "tokens"}, "[101, 7592, 1010, 2088, 999, 102]\n");
+  CHECK(r.out == "hello, world!\n");
+  r = run_bertkit({"tokenize", "--decode"}, "101 banana 102\n");
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("<stdin>:1") != std::string::npos);
+  r = run_bertkit({"tokenize", "--decode"}, "101 999999 102\n");
+  CHECK(r.exit_code == 3);
+
+  // News prose (SST-2's pre-split "do n't" would come back as "don't", as Hugging Face's clean-up does).
+  std::string text = join_lines(corpus_lines(500, true));
+  auto ids = run_bertkit({"tokenize", "--format", "ids", "--no-special-tokens"}, text);
+  REQUIRE(ids.exit_code == 0);
+  auto decoded = run_bertkit({"tokenize", "--decode", "--format", "tokens"}, ids.out);
+  REQUIRE(decoded.exit_code == 0);
+  CHECK(count_lines(decoded.out) == count_lines(text));
+  auto again = run_bertkit({"tokenize", "--format", "ids", "--no-special-tokens"}, decoded.out);
+  REQUIRE(again.exit_code == 0);
+  auto want = lines_of(ids.out), got = lines_of(again.out);
+  REQUIRE(want.size() == got.size());
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (want[i] != got[i]) {
+      if (differ++ < 3) MESSAGE("line " << i + 1 << ": " << want[i] << " vs " << got[i]);
+    }
+  CHECK(differ == 0);
+}
+
+TEST_CASE("tokenize: --max-length, --truncation, --stride with overflowing windows in JSONL") {
+  auto r = run_bertkit({"tokenize", "--max-length", "6", "--stride", "2", kTen});
+  REQUIRE(r.exit_code == 0);
+  auto j = records(r.out).at(0);
+  CHECK(j["tokens"] == json::parse(R"(["[CLS]", "one", "two", "three", "four", "[SEP]"])"));
+  REQUIRE(j["overflowing"].size() == 3);
+  CHECK(j["overflowing"][0]["tokens"] == json::parse(R"(["[CLS]", "three", "four", "five", "six", "[SEP]"])"));
+  CHECK(j["overflowing"][2]["offsets"] == json::parse("[[0, 0], [28, 33], [34, 39], [40, 44], [45, 48], [0, 0]]"));
+  // only_second with pairs; the windows carry the first text whole.
+  r = run_bertkit({"tokenize", "--pairs", "--max-length", "10", "--truncation", "only_second", "--stride", "2",
+                   "--format", "tokens"},
+                  "red green blue\t" + kTen + "\n");
+  CHECK(r.out == "[CLS] red green blue [SEP] one two three four [SEP]\n");
+  r = run_bertkit({"tokenize", "--pairs", "--max-length", "10", "--truncation", "only_second", "--stride", "2"},
+                  "red green blue\t" + kTen + "\n");
+  CHECK(records(r.out).at(0)["overflowing"].size() == 3);
+  // left side
+  r = run_bertkit({"tokenize", "--max-length", "6", "--truncation-side", "left", "--format", "tokens", kTen});
+  CHECK(r.out == "[CLS] seven eight nine ten [SEP]\n");
+  // Errors: a stride without truncation, a strategy that does not exist, a budget too small.
+  r = run_bertkit({"tokenize", "--stride", "2", kTen});
+  CHECK(r.exit_code == 2);
+  CHECK(count_lines(r.err) == 1);
+  r = run_bertkit({"tokenize", "--max-length", "6", "--truncation", "shortest", kTen});
+  CHECK(r.exit_code == 2);
+  r = run_bertkit({"tokenize", "--max-length", "1", kTen});
+  CHECK(r.exit_code == 2);
+  r = run_bertkit({"tokenize", "--max-length", "abc", kTen});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("tokenize: --padding longest (within a batch) and max_length, right or left") {
+  auto r = run_bertkit({"tokenize", "--padding", "max_length", "--max-length", "6", "--format", "ids", "hello"});
+  CHECK(r.out == "101 7592 102 0 0 0\n");
+  auto j = records(run_bertkit({"tokenize", "--padding", "max_length", "--max-length", "6", "--padding-side", "left", "hello"}).out).at(0);
+  CHECK(j["ids"] == json::parse("[0, 0, 0, 101, 7592, 102]"));
+  CHECK(j["attention_mask"] == json::parse("[0, 0, 0, 1, 1, 1]"));
+  CHECK(j["offsets"] == json::parse("[[0,0],[0,0],[0,0],[0,0],[0,5],[0,0]]"));
+  bktest::TempDir dir;
+  write_file(dir / "in.txt", "hello\none two three\n");
+  r = run_bertkit({"tokenize", "--padding", "longest", "--format", "ids", "-i", (dir / "in.txt").string()});
+  CHECK(r.out == "101 7592 102 0 0\n101 2028 2048 2093 102\n");
+  CHECK(run_bertkit({"tokenize", "--padding", "max_length", "hello"}).exit_code == 2);
+  CHECK(run_bertkit({"tokenize", "--padding", "sideways", "hello"}).exit_code == 2);
+}
+
+TEST_CASE("tokenize: --no-special-tokens") {
+  auto r = run_bertkit({"tokenize", "--no-special-tokens", "--format", "tokens", "Hello world"});
+  CHECK(r.out == "hello world\n");
+  r = run_bertkit({"tokenize", "--no-special-tokens", "--pairs"}, "a\tb\n");
+  auto j = records(r.out).at(0);
+  CHECK(j["type_ids"] == json::parse("[0, 1]"));
+}
+
+TEST_CASE("tokenize: -m with a fixture folder, a tokenizer.json or a vocab.txt, and case overrides") {
+  const std::string cased_dir = bktest::shared("fixtures/models/bert-cased-cls").string();
+  const std::string cased_json = bktest::shared("vocab/bert-base-cased/tokenizer.json").string();
+  const std::string cased_vocab = bktest::shared("vocab/bert-base-cased/vocab.txt").string();
+  const std::string uncased_dir = bktest::shared("fixtures/models/bert-uncased-mlm").string();
+  auto tokens = [](std::vector<std::string> args) {
+    args.insert(args.begin(), {"tokenize", "--format", "tokens"});
+    auto r = run_bertkit(args);
+    CHECK(r.exit_code == 0);
+    return r.out;
+  };
+  CHECK(tokens({"-m", cased_dir, "Hello World"}) == "[CLS] Hello World [SEP]\n");
+  CHECK(tokens({"-m", cased_json, "Hello World"}) == "[CLS] Hello World [SEP]\n");
+  // A bare vocab.txt gets BertTokenizer's defaults: lower-casing on.
+  CHECK(tokens({"-m", cased_vocab, "Hello World"}) == "[CLS] hello world [SEP]\n");
+  CHECK(tokens({"-m", cased_vocab, "--no-lowercase", "Hello World"}) == "[CLS] Hello World [SEP]\n");
+  CHECK(tokens({"-m", cased_json, "--lowercase", "Hello World"}) == "[CLS] hello world [SEP]\n");
+  CHECK(tokens({"-m", uncased_dir, "--no-lowercase", "Hello"}) == "[CLS] [UNK] [SEP]\n");
+  // Accents follow lower-casing unless overridden.
+  CHECK(tokens({"-m", cased_json, "--lowercase", "--no-strip-accents", "caf\xC3\xA9"}) == tokens({"-m", cased_json, "caf\xC3\xA9"}));
+  CHECK(tokens({"-m", uncased_dir, "\xE4\xB8\xAD\xE6\x96\x87"}) == "[CLS] \xE4\xB8\xAD \xE6\x96\x87 [SEP]\n");
+}
+
+TEST_CASE("tokenize: --compat python against a recorded difference of the slow tokenizer") {
+  // The first golden line of bert-base-cased where the slow tokenizer's ids differ (loaded, not pasted).
+  std::optional<json> rec;
+  for (const auto& entry : std::filesystem::directory_iterator(bktest::shared("corpora/golden/bert-base-cased"))) {
+    for (const auto& line : bktest::read_lines(entry.path())) {
+      json j = json::parse(line);
+      if (!j.contains("text") || !j.contains("python") || !j["python"].contains("ids")) continue;
+      std::string t = j["text"].get<std::string>();
+      if (t.find_first_of(std::string("\n\r\0", 3)) != std::string::npos || t.find('\t') != std::string::npos) continue;
+      rec = j;
+      break;
+    }
+    if (rec) break;
+  }
+  REQUIRE(rec);
+  const std::string model = bktest::shared("vocab/bert-base-cased/tokenizer.json").string();
+  const std::string text = (*rec)["text"].get<std::string>();
+  auto fast = records(run_bertkit({"tokenize", "-m", model, "--", text}).out).at(0);
+  auto slow = records(run_bertkit({"tokenize", "-m", model, "--compat", "python", "--", text}).out).at(0);
+  CHECK(fast["ids"] == (*rec)["ids"]);
+  CHECK(slow["ids"] == (*rec)["python"]["ids"]);
+  CHECK(run_bertkit({"tokenize", "--compat", "java", "x"}).exit_code == 2);
+}
+
+TEST_CASE("tokenize: --threads N before or after the subcommand gives the same output as 1 thread") {
+  bktest::TempDir dir;
+  auto lines = corpus_lines(4000);
+  REQUIRE(lines.size() >= 3000);
+  write_file(dir / "in.txt", join_lines(lines));
+  const std::string in = (dir / "in.txt").string();
+  auto one = run_bertkit({"--threads", "1", "tokenize", "-i", in});
+  REQUIRE(one.exit_code == 0);
+  CHECK(count_lines(one.out) == lines.size());
+  auto before = run_bertkit({"--threads", "3", "tokenize", "-i", in});
+  auto after = run_bertkit({"tokenize", "-i", in, "--threads", "2"});
+  CHECK(before.exit_code == 0);
+  CHECK(after.exit_code == 0);
+  CHECK(before.out == one.out);
+  CHECK(after.out == one.out);
+  auto pairs_one = run_bertkit({"--threads", "1", "tokenize", "--format", "tsv", "--pairs", "-i", "-"}, [&] {
+    std::string s;
+    for (std::size_t i = 0; i + 1 < lines.size(); i += 2) s += lines[i] + "\t" + lines[i + 1] + "\n";
+    return s;
+  }());
+  CHECK(pairs_one.exit_code == 0);
+}
+
+TEST_CASE("tokenize: invalid UTF-8 is replaced with one warning, or refused with --strict") {
+  const std::string input = "fine\nbad \xFF here\nok\nalso \xC3 bad\n";
+  auto r = run_bertkit({"tokenize", "--format", "tokens"}, input);
+  REQUIRE(r.exit_code == 0);
+  CHECK(count_lines(r.out) == 4);
+  CHECK(lines_of(r.out).at(1) == "[CLS] bad here [SEP]");  // U+FFFD is dropped by clean_text
+  CHECK(count_lines(r.err) == 1);
+  CHECK(r.err.find("<stdin>:2") != std::string::npos);
+  CHECK(r.err.find("2 lines") != std::string::npos);
+  auto j = records(run_bertkit({"tokenize"}, input).out).at(1);
+  CHECK(j["text"] == "bad \xEF\xBF\xBD here");
+  // --quiet silences the warning.
+  CHECK(run_bertkit({"--quiet", "tokenize"}, input).err.empty());
+  r = run_bertkit({"tokenize", "--strict"}, input);
+  CHECK(r.exit_code == 3);
+  CHECK(count_lines(r.err) == 1);
+  CHECK(r.err.find("<stdin>:2") != std::string::npos);
+  CHECK(r.err.find("UTF-8") != std::string::npos);
+  // Arguments too.
+  r = run_bertkit({"tokenize", "--strict", "ok", "bad \xFF"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("<argument>:2") != std::string::npos);
+  r = run_bertkit({"tokenize", "--format", "tokens", "ok", "bad \xFF"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("<argument>:2") != std::string::npos);
+}
+
+TEST_CASE("tokenize: NUL bytes, empty lines, CRLF and a UTF-8 BOM") {
+  auto r = run_bertkit({"tokenize", "--format", "tokens"}, std::string("a\0b c\n", 6));
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == "[CLS] ab c [SEP]\n");
+  auto j = records(run_bertkit({"tokenize"}, std::string("a\0b\n", 4)).out).at(0);
+  CHECK(j["text"] == std::string("a\0b", 3));
+  CHECK(j["offsets"] == json::parse("[[0, 0], [0, 3], [0, 0]]"));
+  // Every line is a record, empty ones too; a last line without '\n' counts.
+  r = run_bertkit({"tokenize", "--format", "tokens"}, "one\n\ntwo\n\nthree");
+  CHECK(r.out == "[CLS] one [SEP]\n[CLS] [SEP]\n[CLS] two [SEP]\n[CLS] [SEP]\n[CLS] three [SEP]\n");
+  // CRLF: the CR is not part of the text.
+  auto recs = records(run_bertkit({"tokenize"}, "hello\r\nworld\r\n").out);
+  REQUIRE(recs.size() == 2);
+  CHECK(recs[0]["text"] == "hello");
+  CHECK(recs[1]["offsets"] == json::parse("[[0, 0], [0, 5], [0, 0]]"));
+  // A BOM at the start of the input is not text.
+  recs = records(run_bertkit({"tokenize"}, "\xEF\xBB\xBFhello\n").out);
+  CHECK(recs.at(0)["text"] == "hello");
+  CHECK(recs.at(0)["offsets"] == json::parse("[[0, 0], [0, 5], [0, 0]]"));
+}
+
+TEST_CASE("tokenize: a line of tens of MB") {
+  std::string line;
+  line.reserve(30u << 20);
+  while (line.size() < (30u << 20)) line += "hello world, ";
+  const std::size_t words = line.size() / 13 * 3;  // "hello", "world", ","
+  bktest::TempDir dir;
+  write_file(dir / "long.txt", "short\n" + line + "\nend\n");
+  auto r = run_bertkit({"tokenize", "--count", "--format", "ids", "-i", (dir / "long.txt").string()});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == fmt::format("3\n{}\n3\n", words + 2));
+  CHECK(r.err.empty());
+}
+
+TEST_CASE("tokenize: a missing file, a bad flag value and a malformed vocabulary give one clear line") {
+  bktest::TempDir dir;
+  auto r = run_bertkit({"tokenize", "-i", (dir / "missing.txt").string()});
+  CHECK(r.exit_code != 0);
+  CHECK(count_lines(r.err) == 1);
+  CHECK(r.err.find("missing.txt") != std::string::npos);
+  CHECK(r.out.empty());
+
+  r = run_bertkit({"tokenize", "--batch-size", "0", "x"});
+  CHECK(r.exit_code == 2);
+  r = run_bertkit({"tokenize", "--no-such-flag", "x"});
+  CHECK(r.exit_code == 2);
+
+  write_file(dir / "empty.txt", "");
+  r = run_bertkit({"tokenize", "-m", (dir / "empty.txt").string(), "x"});
+  CHECK(r.exit_code == 3);
+  CHECK(count_lines(r.err) == 1);
+  CHECK(r.err.find("empty") != std::string::npos);
+  write_file(dir / "dup.txt", "[PAD]\n[UNK]\n[CLS]\n[SEP]\nhello\nhello\n");
+  r = run_bertkit({"tokenize", "-m", (dir / "dup.txt").string(), "x"});
+  CHECK(r.exit_code == 3);
+  CHECK(count_lines(r.err) == 1);
+  CHECK(r.err.find("dup.txt:6: duplicate token 'hello'") != std::string::npos);
+  write_file(dir / "nounk.txt", "[PAD]\n[CLS]\n[SEP]\nhello\n");
+  r = run_bertkit({"tokenize", "-m", (dir / "nounk.txt").string(), "x"});
+  CHECK(r.exit_code == 3);
+  CHECK(count_lines(r.err) == 1);
+  CHECK(r.err.find("[UNK]") != std::string::npos);
+  write_file(dir / "tokenizer.json", R"({"model": {"type": "BPE", "vocab": {}, "merges": []}})");
+  r = run_bertkit({"tokenize", "-m", (dir / "tokenizer.json").string(), "x"});
+  CHECK(r.exit_code == 3);
+  CHECK(count_lines(r.err) == 1);
+  CHECK(r.err.find("BPE") != std::string::npos);
+  r = run_bertkit({"tokenize", "-m", (dir / "nowhere").string(), "x"});
+  CHECK(r.exit_code != 0);
+  CHECK(count_lines(r.err) == 1);
+}
+
+TEST_CASE("tokenize: a reader that closes stdout early ends the program quietly") {
+  bktest::TempDir dir;
+  std::string input;
+  for (int i = 0; i < 50000; ++i) input += "the quick brown fox jumps over the lazy dog\n";
+  write_file(dir / "in.txt", input);
+  const std::string err = (dir / "err.txt").string();
+  const std::string command = fmt::format("'{}' tokenize -i '{}' 2>'{}'", BERTKIT_BINARY, (dir / "in.txt").string(), err);
+  FILE* p = popen(command.c_str(), "r");
+  REQUIRE(p);
+  char buf[4096];
+  REQUIRE(std::fgets(buf, sizeof buf, p));
+  CHECK(std::string(buf).rfind("{\"text\":\"the quick brown fox", 0) == 0);
+  int status = pclose(p);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(bktest::read_file(err).empty());
+}

@@ -1,0 +1,109 @@
+// `bertkit embed` against what sentence-transformers and transformers computed for the minilm-embed
+// fixture (goldens.json, loaded at run time).
+#include "support.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+using nlohmann::json;
+
+namespace {
+
+constexpr double kTolerance = 1e-4;
+
+std::string model(const std::string& name) { return bktest::shared("fixtures/models/" + name).string(); }
+
+json goldens(const std::string& name) { return bktest::read_json(bktest::shared("fixtures/models/" + name + "/goldens.json")); }
+
+std::vector<json> run_jsonl(const std::vector<std::string>& args, const std::string& input = "") {
+  auto r = bktest::run_bertkit(args, input);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  std::vector<json> out;
+  std::size_t start = 0;
+  while (start < r.out.size()) {
+    std::size_t nl = r.out.find('\n', start);
+    out.push_back(json::parse(r.out.substr(start, nl - start)));
+    start = nl + 1;
+  }
+  return out;
+}
+
+// One JSONL record per sentence: the texts (leading spaces, an empty one) go through unchanged.
+std::string sentences_jsonl(const json& sentences) {
+  std::string out;
+  for (const auto& s : sentences) out += json{{"text", s}}.dump() + "\n";
+  return out;
+}
+
+// The `field` of every record, as one JSON array.
+json column(const std::vector<json>& records, const char* field) {
+  json out = json::array();
+  for (const auto& r : records) out.push_back(r.at(field));
+  return out;
+}
+
+// Two lists of float vectors agree within the tolerance.
+void check_close(const json& got, const json& expected) {
+  REQUIRE(got.size() == expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(got[i].size() == expected[i].size());
+    double worst = 0;
+    for (std::size_t j = 0; j < got[i].size(); ++j)
+      worst = std::max(worst, std::abs(got[i][j].get<double>() - expected[i][j].get<double>()));
+    CHECK(worst < kTolerance);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("embed: minilm-embed sentence embeddings equal sentence-transformers'") {
+  const json se = goldens("minilm-embed")["sentence_embeddings"];
+  const std::string input = sentences_jsonl(se["sentences"]);
+  const std::string m = model("minilm-embed");
+
+  SUBCASE("normalized, one sentence per batch") {
+    check_close(column(run_jsonl({"embed", "-m", m, "--jsonl", "--batch-size", "1"}, input), "embedding"), se["normalized"]);
+  }
+  SUBCASE("normalized, all sentences in one batch") {
+    check_close(column(run_jsonl({"embed", "-m", m, "--jsonl"}, input), "embedding"), se["normalized_batched"]);
+  }
+  SUBCASE("mean pooled, without the Normalize module") {
+    check_close(column(run_jsonl({"embed", "-m", m, "--jsonl", "--no-normalize"}, input), "embedding"), se["mean_pooled"]);
+  }
+  SUBCASE("with two threads and a small token budget") {
+    auto records = run_jsonl({"--threads", "2", "embed", "-m", m, "--jsonl", "--max-batch-tokens", "40"}, input);
+    check_close(column(records, "embedding"), se["normalized"]);
+  }
+  SUBCASE("the long sentence is cut at max_seq_length and marked") {
+    auto records = run_jsonl({"embed", "-m", m, "--jsonl", "--token-embeddings"}, input);
+    REQUIRE(records.size() == se["input_ids"].size());
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      CAPTURE(i);
+      CHECK(records[i]["tokens"].size() == se["input_ids"][i].size());
+      bool at_limit = se["input_ids"][i].size() == se["max_seq_length"].get<std::size_t>();
+      CHECK(records[i].value("truncated", false) == at_limit);
+    }
+  }
+}
+
+TEST_CASE("embed --token-embeddings equals the feature-extraction pipeline") {
+  const json g = goldens("minilm-embed");
+  std::size_t checked = 0;
+  for (const auto& p : g["pipelines"]) {
+    if (p["init"]["task"] != "feature-extraction") continue;
+    CAPTURE(p["input"]);
+    auto records = run_jsonl({"embed", "-m", model("minilm-embed"), "--compat", "python", "--token-embeddings",
+                              "--jsonl"},
+                             json{{"text", p["input"]}}.dump() + "\n");
+    REQUIRE(records.size() == 1);
+    check_close(records[0]["token_embeddings"], p["output"][0]);
+    ++checked;
+  }
+  CHECK(checked > 0);
+}

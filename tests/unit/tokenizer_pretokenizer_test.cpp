@@ -1,0 +1,57 @@
+// BertPreTokenizer: whitespace splits and is dropped, every punctuation character (ASCII symbols and
+// Unicode P*) is a word of its own. Expected splits checked against the reference library (npm
+// tokenizers 0.23.2, bertPreTokenizer) on these made-up strings.
+#include "tokenizer/bert_pretokenizer.h"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <string>
+
+using bertkit::tok::BertPreTokenizer;
+using bertkit::tok::ByteSpan;
+using bertkit::tok::UnicodeProfile;
+
+namespace {
+
+// The words of the whole text, separated by spaces (a word never holds whitespace).
+std::string split(std::string_view text, UnicodeProfile profile = UnicodeProfile::Rust) {
+  std::vector<ByteSpan> words;
+  BertPreTokenizer(profile).split(text, 0, static_cast<std::uint32_t>(text.size()), words);
+  std::string s;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (i) s += ' ';
+    s += text.substr(words[i].begin, words[i].end - words[i].begin);
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("pre-tokenizer: whitespace separates words and is dropped") {
+  CHECK(split("Hello, world!  foo") == "Hello , world ! foo");
+  CHECK(split("  leading and trailing  ") == "leading and trailing");
+  CHECK(split("a b\xE3\x80\x80" "c") == "a b c");  // U+3000
+  CHECK(split("").empty());
+  CHECK(split("   ").empty());
+}
+
+TEST_CASE("pre-tokenizer: ASCII symbols and Unicode punctuation are words of their own") {
+  // $ ^ ` ~ are ASCII symbols (not Unicode P*) yet split; ¿ « — are P*; ₤ (Sc) is not punctuation.
+  CHECK(split("a$b^c`d~e\xC2\xBF" "f\xC2\xAB" "g\xE2\x80\x94h\xE2\x82\xA4i") ==
+        "a $ b ^ c ` d ~ e \xC2\xBF f \xC2\xAB g \xE2\x80\x94 h\xE2\x82\xA4i");
+  CHECK(split("don't 3.14 x_y") == "don ' t 3 . 14 x _ y");
+  CHECK(split("+=<>|") == "+ = < > |");
+  CHECK(split("\xC2\xA1hola\xC2\xBF") == "\xC2\xA1 hola \xC2\xBF");
+}
+
+TEST_CASE("pre-tokenizer: splits only the given range, with offsets into the whole text") {
+  std::vector<ByteSpan> words;
+  std::string_view text = "skip this, not that";
+  BertPreTokenizer(UnicodeProfile::Rust).split(text, 5, 10, words);
+  REQUIRE(words.size() == 2);
+  CHECK(words[0].begin == 5);
+  CHECK(words[0].end == 9);
+  CHECK(words[1].begin == 9);
+  CHECK(words[1].end == 10);
+}
