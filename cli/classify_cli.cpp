@@ -16,7 +16,7 @@ namespace bertkit::cli {
 
 namespace {
 
-struct Options {
+struct ClassifyOptions {
   TaskFlags task;
   std::string top_k;  // empty: only the best label
   std::string function = "auto";
@@ -60,7 +60,7 @@ class ClassifyTask : public BatchTask {
   std::vector<float> logits_;
 };
 
-int run(const Options& o) {
+int run_classify(const ClassifyOptions& o) {
   const ResultFormat format = parse_result_format(o.task.format, {"jsonl", "tsv", "csv"});
   std::size_t listed = 0;
   if (!o.top_k.empty()) listed = cmd::parse_label_count(o.top_k).value_or(SIZE_MAX);
@@ -95,7 +95,7 @@ int run(const Options& o) {
 }  // namespace
 
 Action add_classify(CLI::App& sub, const GlobalOptions&) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<ClassifyOptions>();
   add_task_flags(sub, o->task, {.texts_help = "Texts to classify (default: one per line from -i files or stdin)",
                                 .pairs = true,
                                 .formats = {"jsonl", "tsv", "csv"}});
@@ -104,7 +104,7 @@ Action add_classify(CLI::App& sub, const GlobalOptions&) {
                  "Score function: auto (sigmoid for one label or multi-label models, else softmax), softmax, "
                  "sigmoid or none (raw logits)")
       ->capture_default_str();
-  return [o] { return run(*o); };
+  return [o] { return run_classify(*o); };
 }
 
 }  // namespace bertkit::cli

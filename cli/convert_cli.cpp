@@ -11,13 +11,13 @@ namespace bertkit::cli {
 
 namespace {
 
-struct Options {
+struct ConvertOptions {
   std::vector<std::string> paths;
   std::string dtype = "f32";
   bool check = false;
 };
 
-int run(const Options& o) {
+int run_convert(const ConvertOptions& o) {
   if (o.check) {
     if (o.paths.size() != 1) usage_error("convert --check takes one file");
     auto result = core::check_converted_file(o.paths[0]);
@@ -39,7 +39,7 @@ int run(const Options& o) {
 }  // namespace
 
 Action add_convert(CLI::App& sub, const GlobalOptions& global) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<ConvertOptions>();
   sub.add_option("paths", o->paths, "SRC DST: the model (folder, converted file or Hugging Face id) and the file to write")
       ->required()
       ->expected(1, 2);
@@ -48,7 +48,7 @@ Action add_convert(CLI::App& sub, const GlobalOptions& global) {
   sub.add_flag("--check", o->check, "Verify the structure and checksum of a converted FILE instead");
   return [o, &global] {
     set_quiet(global.quiet);
-    return run(*o);
+    return run_convert(*o);
   };
 }
 

@@ -18,7 +18,7 @@ namespace bertkit::cli {
 
 namespace {
 
-struct Options {
+struct EmbedOptions {
   TaskFlags task;
   std::string pooling;
   std::optional<bool> normalize;
@@ -89,7 +89,7 @@ class EmbedTask : public BatchTask {
   std::vector<std::vector<float>> states_;
 };
 
-int run(const Options& o) {
+int run_embed(const EmbedOptions& o) {
   const ResultFormat format = parse_result_format(o.task.format, {"jsonl", "tsv", "csv", "npy", "f32"});
   const bool vectors = format == ResultFormat::Npy || format == ResultFormat::F32;
   if (o.token_embeddings && vectors)
@@ -144,7 +144,7 @@ int run(const Options& o) {
 }  // namespace
 
 Action add_embed(CLI::App& sub, const GlobalOptions&) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<EmbedOptions>();
   add_task_flags(sub, o->task, {.texts_help = "Texts to embed (default: one per line from -i files or stdin)",
                                 .pairs = true,
                                 .formats = {"jsonl", "tsv", "csv", "npy", "f32"}});
@@ -157,7 +157,7 @@ Action add_embed(CLI::App& sub, const GlobalOptions&) {
                                        "A prompt name of config_sentence_transformers.json");
   sub.add_flag("--token-embeddings", o->token_embeddings,
                "Per-token vectors (last hidden state, special tokens included) instead of one per input");
-  return [o] { return run(*o); };
+  return [o] { return run_embed(*o); };
 }
 
 }  // namespace bertkit::cli

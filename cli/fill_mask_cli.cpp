@@ -20,7 +20,7 @@ namespace bertkit::cli {
 
 namespace {
 
-struct Options {
+struct FillMaskOptions {
   TaskFlags task;
   std::size_t top_k = 5;
   std::string targets;  // comma-separated
@@ -65,7 +65,7 @@ std::vector<std::string> split_targets(const std::string& list) {
   return out;
 }
 
-int run(const Options& o) {
+int run_fill_mask(const FillMaskOptions& o) {
   const ResultFormat format = parse_result_format(o.task.format, {"jsonl", "tsv", "csv"});
   const bool interactive = o.interactive || (o.task.texts.empty() && o.task.inputs.empty() && ::isatty(0) == 1);
   if (o.interactive && (!o.task.texts.empty() || !o.task.inputs.empty()))
@@ -113,7 +113,7 @@ int run(const Options& o) {
 }  // namespace
 
 Action add_fill_mask(CLI::App& sub, const GlobalOptions&) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<FillMaskOptions>();
   add_task_flags(sub, o->task,
                  {.texts_help = "Texts with the model's mask token, e.g. [MASK] (default: one per line from -i files "
                                 "or stdin; an interactive prompt on a terminal)",
@@ -124,7 +124,7 @@ Action add_fill_mask(CLI::App& sub, const GlobalOptions&) {
                  "Comma-separated candidate words: only these are scored (a word that is not a vocabulary token "
                  "counts as its first token)");
   sub.add_flag("--interactive", o->interactive, "Prompt for sentences (the default when stdin is a terminal)");
-  return [o] { return run(*o); };
+  return [o] { return run_fill_mask(*o); };
 }
 
 }  // namespace bertkit::cli

@@ -11,12 +11,12 @@ namespace bertkit::cli {
 
 namespace {
 
-struct Options {
+struct InfoOptions {
   std::string model;
   bool json = false;
 };
 
-int run(const Options& o) {
+int run_info(const InfoOptions& o) {
   core::LoadedModel model = core::load_model(o.model);
   if (!model.unexpected_tensors.empty())
     warn("{} tensors of {} are not used by the model: {}", model.unexpected_tensors.size(), o.model,
@@ -35,12 +35,12 @@ int run(const Options& o) {
 }  // namespace
 
 Action add_info(CLI::App& sub, const GlobalOptions& global) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<InfoOptions>();
   sub.add_option("model", o->model, "Model folder, converted file or Hugging Face model id")->required();
   sub.add_flag("--json", o->json, "Print one JSON object instead of key: value lines");
   return [o, &global] {
     set_quiet(global.quiet);
-    return run(*o);
+    return run_info(*o);
   };
 }
 

@@ -20,7 +20,7 @@ namespace bertkit::cli {
 
 namespace {
 
-struct Options {
+struct QaOptions {
   TaskFlags task;
   std::string question;
   std::optional<std::string> context;
@@ -110,7 +110,7 @@ class QaTask : public BatchTask {
 };
 
 // The context of every question: --context, or the text of --context-file (valid UTF-8).
-std::optional<std::string> shared_context(const Options& o) {
+std::optional<std::string> shared_context(const QaOptions& o) {
   if (o.context && !o.context_file.empty()) usage_error("give --context or --context-file, not both");
   std::string raw;
   if (o.context) raw = *o.context;
@@ -124,7 +124,7 @@ std::optional<std::string> shared_context(const Options& o) {
   return valid;
 }
 
-int run(Options o) {
+int run_qa(QaOptions o) {
   const ResultFormat format = parse_result_format(o.task.format, {"jsonl", "tsv", "csv"});
   if (!o.question.empty()) {
     if (!o.task.texts.empty() || !o.task.inputs.empty()) usage_error("give --question, or questions as texts or -i files, not both");
@@ -182,7 +182,7 @@ int run(Options o) {
 }  // namespace
 
 Action add_qa(CLI::App& sub, const GlobalOptions&) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<QaOptions>();
   o->task.field = "question";
   o->task.pair_field = "context";
   add_task_flags(sub, o->task,
@@ -212,7 +212,7 @@ Action add_qa(CLI::App& sub, const GlobalOptions&) {
   sub.add_flag("--handle-impossible", o->qa.handle_impossible,
                "Allow the empty answer (\"no answer in the context\") when it scores best");
   sub.add_flag("--no-align-to-words", o->no_align, "Let answers start and end inside a word (token boundaries)");
-  return [o] { return run(*o); };
+  return [o] { return run_qa(*o); };
 }
 
 }  // namespace bertkit::cli

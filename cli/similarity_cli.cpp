@@ -23,7 +23,7 @@ namespace bertkit::cli {
 
 namespace {
 
-struct Options {
+struct SimilarityOptions {
   TaskFlags task;
   std::string metric;
   std::vector<std::string> queries;  // --query
@@ -143,7 +143,7 @@ class SearchTask : public BatchTask {
   std::vector<tok::Encoding> pairs_;
 };
 
-bool search_mode(const Options& o) { return !o.queries.empty() || !o.queries_file.empty() || !o.corpus.empty(); }
+bool search_mode(const SimilarityOptions& o) { return !o.queries.empty() || !o.queries_file.empty() || !o.corpus.empty(); }
 
 // Every query, encoded (and embedded for a bi-encoder): they are few and held in memory.
 std::vector<Query> read_queries(io::RecordReader& reader, const Scorer& scorer, const tok::Tokenizer& tokenizer,
@@ -175,7 +175,7 @@ std::vector<Query> read_queries(io::RecordReader& reader, const Scorer& scorer, 
   return queries;
 }
 
-int run_search(const Options& o, TaskModel& model, Scorer& scorer, PipelineOptions& options) {
+int run_search(const SimilarityOptions& o, TaskModel& model, Scorer& scorer, PipelineOptions& options) {
   if (o.corpus.empty()) usage_error("--query and --queries need --corpus FILE");
   if (o.queries.empty() == o.queries_file.empty()) usage_error("give the queries with --query TEXT or --queries FILE (one of them)");
   if (!o.task.texts.empty() || !o.task.inputs.empty()) usage_error("with --corpus, give the queries with --query or --queries, not as texts or -i");
@@ -213,7 +213,7 @@ int run_search(const Options& o, TaskModel& model, Scorer& scorer, PipelineOptio
 }
 
 // The pairs to score: two texts given as arguments are one pair.
-std::unique_ptr<io::RecordReader> open_pairs(const Options& o) {
+std::unique_ptr<io::RecordReader> open_pairs(const SimilarityOptions& o) {
   if (o.task.texts.empty() || o.task.pairs) return open_task_input(o.task);
   if (o.task.texts.size() != 2) usage_error("give two texts to compare (or --pairs with text<TAB>text_pair arguments)");
   for (const auto& t : o.task.texts)
@@ -224,7 +224,7 @@ std::unique_ptr<io::RecordReader> open_pairs(const Options& o) {
   return open_task_input(flags);
 }
 
-int run(Options& o) {
+int run_similarity(SimilarityOptions& o) {
   parse_result_format(o.task.format, {"jsonl", "tsv", "csv"});
   if (o.top_k == 0) usage_error("--top-k must be at least 1");
   TaskModel model = load_task_model(o.task);
@@ -268,7 +268,7 @@ int run(Options& o) {
 }  // namespace
 
 Action add_similarity(CLI::App& sub, const GlobalOptions&) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<SimilarityOptions>();
   add_task_flags(sub, o->task, {.texts_help = "Two texts to compare (default: pairs from -i files or stdin)",
                                 .pairs = true,
                                 .formats = {"jsonl", "tsv", "csv"}});
@@ -277,7 +277,7 @@ Action add_similarity(CLI::App& sub, const GlobalOptions&) {
   sub.add_option("--queries", o->queries_file, "A file of queries, one per record");
   sub.add_option("--corpus", o->corpus, "The file to search: one text per record");
   sub.add_option("--top-k", o->top_k, "Corpus texts per query")->capture_default_str();
-  return [o] { return run(*o); };
+  return [o] { return run_similarity(*o); };
 }
 
 }  // namespace bertkit::cli

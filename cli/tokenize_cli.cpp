@@ -22,7 +22,7 @@ namespace {
 
 enum class Format { Jsonl, Tokens, Ids, Tsv };
 
-struct Options {
+struct TokenizeOptions {
   std::vector<std::string> texts;
   std::vector<std::string> inputs;
   std::string output = "-";
@@ -140,7 +140,7 @@ void write_tsv_row(io::TableWriter& table, const io::Record& rec, const tok::Enc
   table.cell(ids).cell(tokens).cell(offsets).end_row();
 }
 
-int run_decode(const Options& o, const tok::Tokenizer& tokenizer, io::RecordReader& reader, RecordWriter& out,
+int run_decode(const TokenizeOptions& o, const tok::Tokenizer& tokenizer, io::RecordReader& reader, RecordWriter& out,
                Format format) {
   io::Record rec;
   while (reader.next(rec)) {
@@ -166,7 +166,7 @@ int run_decode(const Options& o, const tok::Tokenizer& tokenizer, io::RecordRead
   return 0;
 }
 
-int run(const Options& o) {
+int run_tokenize(const TokenizeOptions& o) {
   Format format = parse_format(o.format);
   if (o.offsets != "chars" && o.offsets != "bytes") usage_error("--offsets must be chars or bytes, not '{}'", o.offsets);
   if (!o.texts.empty() && !o.inputs.empty()) usage_error("give texts as arguments or files with -i, not both");
@@ -252,7 +252,7 @@ int run(const Options& o) {
 }  // namespace
 
 Action add_tokenize(CLI::App& sub, const GlobalOptions&) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<TokenizeOptions>();
   sub.add_option("texts", o->texts, "Texts to tokenize (default: one per line from -i files or stdin)");
   // One file per -i, so a text after it is a text, not another file.
   sub.add_option("-i,--input", o->inputs, "Input file, one text per line (repeatable; - = stdin)")->allow_extra_args(false);
@@ -274,7 +274,7 @@ Action add_tokenize(CLI::App& sub, const GlobalOptions&) {
   sub.add_option("--batch-size", o->batch_size, "Lines per batch (threads share a batch; --padding longest pads within it)")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  return [o] { return run(*o); };
+  return [o] { return run_tokenize(*o); };
 }
 
 }  // namespace bertkit::cli

@@ -16,6 +16,18 @@ std::string read_file(const std::filesystem::path& path);       // whole file; g
 std::vector<std::string> read_lines(const std::filesystem::path& path);  // split on '\n' only
 nlohmann::json read_json(const std::filesystem::path& path);
 
+// Goldens' tolerance: Hugging Face's numbers must be matched within 1e-4 absolute.
+inline constexpr double kTolerance = 1e-4;
+
+// Writes `bytes` to `path`, creating its folder.
+void write_file(const std::filesystem::path& path, const std::string& bytes);
+// Lines without their '\n'; a last line without one counts too.
+std::vector<std::string> split_lines(const std::string& s);
+std::size_t count_lines(const std::string& s);  // the number of '\n'
+std::vector<nlohmann::json> json_lines(const std::string& out);  // one JSON value per line
+// A CSV field quoted as RFC 4180 says (always quoted, inner quotes doubled).
+std::string csv_quote(const std::string& s);
+
 struct RunResult {
   int exit_code = -1;
   std::string out;

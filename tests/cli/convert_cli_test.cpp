@@ -18,7 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::size_t count_lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
 
 }  // namespace
 
@@ -60,17 +59,17 @@ TEST_CASE("convert/info: a converted fixture is checked and described like its f
 TEST_CASE("convert/info: bad input gives one error line naming the file, exit 3, and no output file") {
   bktest::TempDir dir;
   // A model folder whose weights are a malicious pickle.
-  bktest::write_bytes(dir / "evil/config.json", bktest::read_file(bktest::shared("fixtures/models/bert-uncased-qa/config.json")));
-  bktest::write_bytes(dir / "evil/pytorch_model.bin",
+  bktest::write_file(dir / "evil/config.json", bktest::read_file(bktest::shared("fixtures/models/bert-uncased-qa/config.json")));
+  bktest::write_file(dir / "evil/pytorch_model.bin",
                       bktest::stored_zip({{"a/data.pkl", bktest::cat("\x80\x02" "cos\nsystem\n", bktest::pickle_unicode("true"), "\x85R.")}}));
   auto info = bktest::run_bertkit({"info", (dir / "evil").string()});
   CHECK(info.exit_code == 3);
-  CHECK(count_lines(info.err) == 1);
+  CHECK(bktest::count_lines(info.err) == 1);
   CHECK(info.err.find((dir / "evil/pytorch_model.bin").string()) != std::string::npos);
   CHECK(info.err.find("os.system") != std::string::npos);
 
   // Converting it over an existing file leaves that file alone and no temporary behind.
-  bktest::write_bytes(dir / "out/model.bk", "previous");
+  bktest::write_file(dir / "out/model.bk", "previous");
   auto convert = bktest::run_bertkit({"convert", (dir / "evil").string(), (dir / "out/model.bk").string()});
   CHECK(convert.exit_code == 3);
   CHECK(bktest::read_file(dir / "out/model.bk") == "previous");
@@ -120,8 +119,8 @@ TEST_CASE("convert: Ctrl-C leaves either the complete file or none, and never a 
     add(p + "output.dense.weight", {hidden, inter});
     add(p + "output.dense.bias", {hidden});
   }
-  bktest::write_bytes(dir / "model/config.json", config.dump());
-  bktest::write_bytes(dir / "model/model.safetensors", bktest::safetensors(tensors));
+  bktest::write_file(dir / "model/config.json", config.dump());
+  bktest::write_file(dir / "model/model.safetensors", bktest::safetensors(tensors));
   fs::create_directories(dir / "out");
 
   const std::string binary = BERTKIT_BINARY, source = (dir / "model").string(), dest = (dir / "out/m.bk").string();

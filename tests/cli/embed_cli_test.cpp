@@ -27,27 +27,8 @@ namespace {
 
 std::string minilm() { return bktest::shared("fixtures/models/minilm-embed").string(); }
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
 
-std::vector<std::string> split_lines(const std::string& s) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < s.size()) {
-    std::size_t nl = s.find('\n', start);
-    if (nl == std::string::npos) nl = s.size();
-    lines.push_back(s.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return lines;
-}
 
-std::vector<json> records(const std::string& out) {
-  std::vector<json> r;
-  for (const auto& l : split_lines(out)) r.push_back(json::parse(l));
-  return r;
-}
 
 std::vector<std::vector<float>> embeddings(const std::vector<json>& recs) {
   std::vector<std::vector<float>> out;
@@ -159,7 +140,7 @@ TEST_CASE("embed: jsonl, npy, f32, csv and tsv hold the same vectors") {
   auto r = run_bertkit(args);
   REQUIRE(r.exit_code == 0);
   CHECK(r.err.empty());
-  auto recs = records(r.out);
+  auto recs = bktest::json_lines(r.out);
   REQUIRE(recs.size() == 3);
   for (std::size_t i = 0; i < 3; ++i) CHECK(recs[i]["text"] == texts[i]);
   auto rows = embeddings(recs);
@@ -214,7 +195,7 @@ TEST_CASE("embed: CSV round trip keeps every column byte for byte, tricky quotin
       "2,\"She said \"\"hi\"\"\",\"multi\nline\"\r\n"
       "3,no quotes at all,\r\n"
       "4,\"  spaced  \",\"\"\"quoted\"\"\"\r\n";
-  write_file(dir / "in.csv", input);
+  bktest::write_file(dir / "in.csv", input);
   auto r = run_bertkit({"embed", "-m", minilm(), "-i", (dir / "in.csv").string(), "--column", "text", "-o",
                         (dir / "out.csv").string()});
   INFO(r.err);
@@ -238,15 +219,15 @@ TEST_CASE("embed: CSV round trip keeps every column byte for byte, tricky quotin
   // The vectors are those of the texts given directly.
   std::vector<std::string> args = {"embed", "-m", minilm()};
   args.insert(args.end(), texts.begin(), texts.end());
-  auto direct = embeddings(records(run_bertkit(args).out));
+  auto direct = embeddings(bktest::json_lines(run_bertkit(args).out));
   for (std::size_t i = 0; i < texts.size(); ++i)
     CHECK(json::parse(out_rows[i + 1][3]).get<std::vector<float>>() == direct[i]);
 
   // TSV input by extension, JSONL output keeps the text only.
-  write_file(dir / "in.tsv", "text\tlabel\nfirst\t1\nsecond\t0\n");
+  bktest::write_file(dir / "in.tsv", "text\tlabel\nfirst\t1\nsecond\t0\n");
   auto tsv = run_bertkit({"embed", "-m", minilm(), "-i", (dir / "in.tsv").string(), "--column", "text", "--format", "tsv"});
   REQUIRE(tsv.exit_code == 0);
-  auto tsv_lines = split_lines(tsv.out);
+  auto tsv_lines = bktest::split_lines(tsv.out);
   REQUIRE(tsv_lines.size() == 3);
   CHECK(tsv_lines[0] == "text\tlabel\tembedding\ttruncated");
   CHECK(tsv_lines[1].rfind("first\t1\t[", 0) == 0);
@@ -257,28 +238,28 @@ TEST_CASE("embed: JSONL input keeps its fields; stdin equals a file; --pairs") {
   const std::string jsonl = "{\"id\": 7, \"body\": \"first text\"}\n{\"id\": 8, \"body\": \"second\"}\n";
   auto r = run_bertkit({"embed", "-m", minilm(), "--jsonl", "--field", "body"}, jsonl);
   REQUIRE(r.exit_code == 0);
-  auto recs = records(r.out);
+  auto recs = bktest::json_lines(r.out);
   REQUIRE(recs.size() == 2);
   CHECK(recs[0]["id"] == 7);
   CHECK(recs[0]["body"] == "first text");
   CHECK(recs[1]["id"] == 8);
 
   auto lines = corpus(40);
-  write_file(dir / "in.txt", join(lines));
+  bktest::write_file(dir / "in.txt", join(lines));
   auto from_stdin = run_bertkit({"embed", "-m", minilm()}, join(lines));
   auto from_file = run_bertkit({"embed", "-m", minilm(), "-i", (dir / "in.txt").string()});
   REQUIRE(from_stdin.exit_code == 0);
   CHECK(from_stdin.out == from_file.out);
-  auto stdin_recs = records(from_stdin.out);
+  auto stdin_recs = bktest::json_lines(from_stdin.out);
   REQUIRE(stdin_recs.size() == lines.size());
   for (std::size_t i = 0; i < lines.size(); ++i) CHECK(stdin_recs[i]["text"] == lines[i]);
 
   auto pair = run_bertkit({"embed", "-m", minilm(), "--pairs"}, "a question\tan answer\n");
   REQUIRE(pair.exit_code == 0);
-  auto p = records(pair.out).at(0);
+  auto p = bktest::json_lines(pair.out).at(0);
   CHECK(p["text_pair"] == "an answer");
   CHECK(p["embedding"].size() == recs[0]["embedding"].size());
-  CHECK(p["embedding"] != records(run_bertkit({"embed", "-m", minilm(), "a question"}).out).at(0)["embedding"]);
+  CHECK(p["embedding"] != bktest::json_lines(run_bertkit({"embed", "-m", minilm(), "a question"}).out).at(0)["embedding"]);
 }
 
 TEST_CASE("embed: the order and the vectors do not depend on threads or batch sizes") {
@@ -288,7 +269,7 @@ TEST_CASE("embed: the order and the vectors do not depend on threads or batch si
   auto two = run_bertkit({"embed", "-m", minilm(), "--threads", "2", "--batch-size", "7", "--max-batch-tokens", "100"}, input);
   REQUIRE(one.exit_code == 0);
   REQUIRE(two.exit_code == 0);
-  auto a = records(one.out), b = records(two.out);
+  auto a = bktest::json_lines(one.out), b = bktest::json_lines(two.out);
   REQUIRE(a.size() == lines.size());
   REQUIRE(b.size() == lines.size());
   for (std::size_t i = 0; i < lines.size(); ++i) REQUIRE(b[i]["text"] == lines[i]);
@@ -298,12 +279,12 @@ TEST_CASE("embed: the order and the vectors do not depend on threads or batch si
 TEST_CASE("embed: --on-error fail keeps the records before the bad one; skip goes on") {
   bktest::TempDir dir;
   const std::string input = "{\"text\": \"one\"}\n{\"text\": \"two\"}\n{\"text\": \"three\"\n{\"text\": \"four\"}\n{\"other\": 5}\n";
-  write_file(dir / "in.jsonl", input);
+  bktest::write_file(dir / "in.jsonl", input);
   const std::string out = (dir / "out.jsonl").string();
   auto fail = run_bertkit({"embed", "-m", minilm(), "-i", (dir / "in.jsonl").string(), "-o", out});
   CHECK(fail.exit_code == 3);
   CHECK(fail.err.find("in.jsonl:3") != std::string::npos);
-  auto kept = records(bktest::read_file(out));
+  auto kept = bktest::json_lines(bktest::read_file(out));
   REQUIRE(kept.size() == 2);
   CHECK(kept[0]["text"] == "one");
   CHECK(kept[1]["text"] == "two");
@@ -311,7 +292,7 @@ TEST_CASE("embed: --on-error fail keeps the records before the bad one; skip goe
   auto skip = run_bertkit({"embed", "-m", minilm(), "-i", (dir / "in.jsonl").string(), "-o", out, "--on-error", "skip"});
   INFO(skip.err);
   CHECK(skip.exit_code == 0);
-  auto all = records(bktest::read_file(out));
+  auto all = bktest::json_lines(bktest::read_file(out));
   REQUIRE(all.size() == 3);
   CHECK(all[2]["text"] == "four");
   CHECK(skip.err.find("in.jsonl:3") != std::string::npos);
@@ -323,7 +304,7 @@ TEST_CASE("embed: --on-error fail keeps the records before the bad one; skip goe
   auto pairs = run_bertkit({"embed", "-m", minilm(), "--pairs"}, "a\tb\nno tab\n");
   CHECK(pairs.exit_code == 3);
   CHECK(pairs.err.find("<stdin>:2") != std::string::npos);
-  CHECK(records(pairs.out).size() == 1);
+  CHECK(bktest::json_lines(pairs.out).size() == 1);
 }
 
 TEST_CASE("embed: truncation is marked and counted, or refused") {
@@ -331,18 +312,18 @@ TEST_CASE("embed: truncation is marked and counted, or refused") {
   for (int i = 0; i < 40; ++i) long_text += "word ";
   auto r = run_bertkit({"embed", "-m", minilm(), "--max-length", "8", "short", long_text});
   REQUIRE(r.exit_code == 0);
-  auto recs = records(r.out);
+  auto recs = bktest::json_lines(r.out);
   CHECK_FALSE(recs[0].contains("truncated"));
   CHECK(recs[1]["truncated"] == true);
   CHECK(r.err.find("1 record longer than 8 tokens truncated") != std::string::npos);
   // The cut input embeds as its first 6 words do.
-  auto six = records(run_bertkit({"embed", "-m", minilm(), "word word word word word word"}).out).at(0);
+  auto six = bktest::json_lines(run_bertkit({"embed", "-m", minilm(), "word word word word word word"}).out).at(0);
   CHECK(six["embedding"] == recs[1]["embedding"]);
 
   auto refused = run_bertkit({"embed", "-m", minilm(), "--max-length", "8", "--truncate", "error", "short", long_text});
   CHECK(refused.exit_code == 3);
   CHECK(refused.err.find("<argument>:2") != std::string::npos);
-  CHECK(records(refused.out).size() == 1);
+  CHECK(bktest::json_lines(refused.out).size() == 1);
   CHECK(run_bertkit({"embed", "-m", minilm(), "--max-length", "100000", "x"}).exit_code == 2);
 }
 
@@ -351,14 +332,14 @@ TEST_CASE("embed: --prefix, --prompt, --pooling, --normalize, --dry-run") {
     auto r = run_bertkit(args);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    return records(r.out).at(0)["embedding"].get<std::vector<float>>();
+    return bktest::json_lines(r.out).at(0)["embedding"].get<std::vector<float>>();
   };
   const std::string m = minilm();
   CHECK(vec({"embed", "-m", m, "--prefix", "query: ", "rice"}) == vec({"embed", "-m", m, "query: rice"}));
   CHECK(run_bertkit({"embed", "-m", m, "--prompt", "nope", "x"}).exit_code == 2);
   CHECK(run_bertkit({"embed", "-m", m, "--prompt", "a", "--prefix", "b", "x"}).exit_code == 2);
   auto cls = vec({"embed", "-m", m, "--pooling", "cls", "--no-normalize", "x"});
-  auto tokens = records(run_bertkit({"embed", "-m", m, "--token-embeddings", "x"}).out).at(0);
+  auto tokens = bktest::json_lines(run_bertkit({"embed", "-m", m, "--token-embeddings", "x"}).out).at(0);
   CHECK(tokens["tokens"].front() == "[CLS]");
   CHECK(tokens["tokens"].back() == "[SEP]");
   CHECK(tokens["token_embeddings"][0].get<std::vector<float>>() == cls);
@@ -382,7 +363,7 @@ TEST_CASE("embed: --prefix, --prompt, --pooling, --normalize, --dry-run") {
 TEST_CASE("embed: bad input is refused before any output file is created") {
   bktest::TempDir dir;
   const auto out = dir / "out.jsonl";
-  write_file(dir / "in.csv", "id,body\n1,hello\n");
+  bktest::write_file(dir / "in.csv", "id,body\n1,hello\n");
   auto r = run_bertkit({"embed", "-m", minilm(), "-i", (dir / "in.csv").string(), "--column", "text", "-o", out.string()});
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("text") != std::string::npos);
@@ -403,7 +384,7 @@ TEST_CASE("embed: Ctrl-C leaves a valid output holding every finished record") {
   std::vector<std::string> lines = corpus(500);
   std::string input;
   for (int rep = 0; rep < 60; ++rep) input += join(lines);
-  write_file(dir / "big.txt", input);
+  bktest::write_file(dir / "big.txt", input);
 
   for (const char* format : {"jsonl", "npy"}) {
     CAPTURE(format);
@@ -435,7 +416,7 @@ TEST_CASE("embed: Ctrl-C leaves a valid output holding every finished record") {
     } else {
       REQUIRE(!bytes.empty());
       CHECK(bytes.back() == '\n');
-      auto recs = records(bytes);
+      auto recs = bktest::json_lines(bytes);
       CHECK(recs.size() < 60 * lines.size());
       for (std::size_t i = 0; i < recs.size(); ++i) REQUIRE(recs[i]["text"] == lines[i % lines.size()]);
     }

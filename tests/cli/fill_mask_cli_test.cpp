@@ -21,7 +21,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kTolerance = 1e-4;
+using bktest::kTolerance;
 
 const json& pipeline_record(const json& goldens, const std::string& case_id, bool with_targets = false) {
   for (const json& p : goldens.at("pipelines"))

@@ -12,7 +12,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kTolerance = 1e-4;
+using bktest::kTolerance;
 
 const std::string kFixture = "bert-uncased-qa";
 

@@ -24,29 +24,9 @@ using nlohmann::json;
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& out) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < out.size()) {
-    std::size_t nl = out.find('\n', start);
-    if (nl == std::string::npos) nl = out.size();
-    lines.push_back(out.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return lines;
-}
 
-std::vector<json> records(const std::string& out) {
-  std::vector<json> r;
-  for (const auto& l : lines_of(out)) r.push_back(json::parse(l));
-  return r;
-}
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
 
-std::size_t count_lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
 
 // English corpus lines (real, messy text) for the bulk tests.
 std::vector<std::string> corpus_lines(std::size_t n, bool ascii_only = false) {
@@ -76,7 +56,7 @@ TEST_CASE("tokenize: default jsonl record with every field") {
   auto r = run_bertkit({"tokenize", "Hello world"});
   REQUIRE(r.exit_code == 0);
   CHECK(r.err.empty());
-  auto recs = records(r.out);
+  auto recs = bktest::json_lines(r.out);
   REQUIRE(recs.size() == 1);
   const json& j = recs[0];
   CHECK(j["text"] == "Hello world");
@@ -96,22 +76,22 @@ TEST_CASE("tokenize: --format tokens, ids, tsv, and several texts in order") {
   CHECK(r.out == "101 7592 2088 102\n");
   r = run_bertkit({"tokenize", "--format", "tsv", "Hello world"});
   REQUIRE(r.exit_code == 0);
-  auto lines = lines_of(r.out);
+  auto lines = bktest::split_lines(r.out);
   REQUIRE(lines.size() == 2);
   CHECK(lines[0] == "text\tids\ttokens\toffsets");
   CHECK(lines[1] == "Hello world\t101 7592 2088 102\t[CLS] hello world [SEP]\t0:0 0:5 6:11 0:0");
   r = run_bertkit({"tokenize", "--format", "xml", "x"});
   CHECK(r.exit_code == 2);
   CHECK(r.out.empty());
-  CHECK(count_lines(r.err) == 1);
+  CHECK(bktest::count_lines(r.err) == 1);
   CHECK(r.err.find("--format") != std::string::npos);
 }
 
 TEST_CASE("tokenize: --offsets chars or bytes") {
   const std::string text = "H\xC3\xA9llo w\xC3\xB6rld \xF0\x9F\x98\x80!";  // Héllo wörld 😀!
-  auto chars = records(run_bertkit({"tokenize", text}).out).at(0);
+  auto chars = bktest::json_lines(run_bertkit({"tokenize", text}).out).at(0);
   CHECK(chars["offsets"] == json::parse("[[0, 0], [0, 5], [6, 11], [12, 13], [13, 14], [0, 0]]"));
-  auto bytes = records(run_bertkit({"tokenize", "--offsets", "bytes", text}).out).at(0);
+  auto bytes = bktest::json_lines(run_bertkit({"tokenize", "--offsets", "bytes", text}).out).at(0);
   CHECK(bytes["offsets"] == json::parse("[[0, 0], [0, 6], [7, 13], [14, 18], [18, 19], [0, 0]]"));
   CHECK(run_bertkit({"tokenize", "--offsets", "words", text}).exit_code == 2);
 }
@@ -120,7 +100,7 @@ TEST_CASE("tokenize: --pairs from stdin, type ids and offsets into each text") {
   // Reference ids for this pair: npm tokenizers 0.23.2 on bert-base-uncased.
   auto r = run_bertkit({"tokenize", "--pairs"}, "H\xC3\xA9llo w\xC3\xB6rld\t\xC3\x87" "a va? Tr\xC3\xA8s bien.\n");
   REQUIRE(r.exit_code == 0);
-  auto j = records(r.out).at(0);
+  auto j = bktest::json_lines(r.out).at(0);
   CHECK(j["text_pair"] == "\xC3\x87" "a va? Tr\xC3\xA8s bien.");
   CHECK(j["ids"] == json::parse("[101, 7592, 2088, 102, 6187, 12436, 1029, 24403, 29316, 1012, 102]"));
   CHECK(j["type_ids"] == json::parse("[0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1]"));
@@ -130,13 +110,13 @@ TEST_CASE("tokenize: --pairs from stdin, type ids and offsets into each text") {
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("<stdin>:2") != std::string::npos);
   r = run_bertkit({"tokenize", "--pairs", "--format", "tsv"}, "a\tb\n");
-  CHECK(lines_of(r.out).at(0) == "text\ttext_pair\tids\ttokens\toffsets");
+  CHECK(bktest::split_lines(r.out).at(0) == "text\ttext_pair\tids\ttokens\toffsets");
 }
 
 TEST_CASE("tokenize: stdin streams, -i takes several files, records stay in order") {
   bktest::TempDir dir;
-  write_file(dir / "a.txt", "one\ntwo\n");
-  write_file(dir / "b.txt", "three\n");
+  bktest::write_file(dir / "a.txt", "one\ntwo\n");
+  bktest::write_file(dir / "b.txt", "three\n");
   auto r = run_bertkit({"tokenize", "--format", "tokens", "-i", (dir / "a.txt").string(), "-i", (dir / "b.txt").string()});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out == "[CLS] one [SEP]\n[CLS] two [SEP]\n[CLS] three [SEP]\n");
@@ -148,7 +128,7 @@ TEST_CASE("tokenize: stdin streams, -i takes several files, records stay in orde
                     std::vector<std::string>{"tokenize", "x", "-i", (dir / "a.txt").string()}}) {
     r = run_bertkit(args);
     CHECK(r.exit_code == 2);
-    CHECK(count_lines(r.err) == 1);
+    CHECK(bktest::count_lines(r.err) == 1);
     CHECK(r.err.find("not both") != std::string::npos);
   }
 }
@@ -199,7 +179,7 @@ TEST_CASE("tokenize: output appears as stdin lines arrive (streaming)") {
 TEST_CASE("tokenize: --count") {
   auto r = run_bertkit({"tokenize", "--count", "Hello world", "unaffable"});
   REQUIRE(r.exit_code == 0);
-  auto recs = records(r.out);
+  auto recs = bktest::json_lines(r.out);
   CHECK(recs.at(0)["count"] == 4);
   CHECK(recs.at(1)["count"] == 5);
   CHECK(recs.at(0)["text"] == "Hello world");
@@ -213,7 +193,7 @@ TEST_CASE("tokenize: --count") {
 TEST_CASE("tokenize: --decode, and ids -> text -> ids round trips on ASCII text") {
   auto r = run_bertkit({"tokenize", "--decode"}, "101 7592 1010 2088 999 102\n");
   REQUIRE(r.exit_code == 0);
-  CHECK(records(r.out).at(0)["text"] == "[CLS] hello, world! [SEP]");
+  CHECK(bktest::json_lines(r.out).at(0)["text"] == "[CLS] hello, world! [SEP]");
   r = run_bertkit({"tokenize", "--decode", "--skip-special-tokens", "--format", "tokens"}, "[101, 7592, 1010, 2088, 999, 102]\n");
   CHECK(r.out == "hello, world!\n");
   r = run_bertkit({"tokenize", "--decode"}, "101 banana 102\n");
@@ -228,10 +208,10 @@ TEST_CASE("tokenize: --decode, and ids -> text -> ids round trips on ASCII text"
   REQUIRE(ids.exit_code == 0);
   auto decoded = run_bertkit({"tokenize", "--decode", "--format", "tokens"}, ids.out);
   REQUIRE(decoded.exit_code == 0);
-  CHECK(count_lines(decoded.out) == count_lines(text));
+  CHECK(bktest::count_lines(decoded.out) == bktest::count_lines(text));
   auto again = run_bertkit({"tokenize", "--format", "ids", "--no-special-tokens"}, decoded.out);
   REQUIRE(again.exit_code == 0);
-  auto want = lines_of(ids.out), got = lines_of(again.out);
+  auto want = bktest::split_lines(ids.out), got = bktest::split_lines(again.out);
   REQUIRE(want.size() == got.size());
   std::size_t differ = 0;
   for (std::size_t i = 0; i < want.size(); ++i)
@@ -244,7 +224,7 @@ TEST_CASE("tokenize: --decode, and ids -> text -> ids round trips on ASCII text"
 TEST_CASE("tokenize: --max-length, --truncation, --stride with overflowing windows in JSONL") {
   auto r = run_bertkit({"tokenize", "--max-length", "6", "--stride", "2", kTen});
   REQUIRE(r.exit_code == 0);
-  auto j = records(r.out).at(0);
+  auto j = bktest::json_lines(r.out).at(0);
   CHECK(j["tokens"] == json::parse(R"(["[CLS]", "one", "two", "three", "four", "[SEP]"])"));
   REQUIRE(j["overflowing"].size() == 3);
   CHECK(j["overflowing"][0]["tokens"] == json::parse(R"(["[CLS]", "three", "four", "five", "six", "[SEP]"])"));
@@ -256,14 +236,14 @@ TEST_CASE("tokenize: --max-length, --truncation, --stride with overflowing windo
   CHECK(r.out == "[CLS] red green blue [SEP] one two three four [SEP]\n");
   r = run_bertkit({"tokenize", "--pairs", "--max-length", "10", "--truncation", "only_second", "--stride", "2"},
                   "red green blue\t" + kTen + "\n");
-  CHECK(records(r.out).at(0)["overflowing"].size() == 3);
+  CHECK(bktest::json_lines(r.out).at(0)["overflowing"].size() == 3);
   // left side
   r = run_bertkit({"tokenize", "--max-length", "6", "--truncation-side", "left", "--format", "tokens", kTen});
   CHECK(r.out == "[CLS] seven eight nine ten [SEP]\n");
   // Errors: a stride without truncation, a strategy that does not exist, a budget too small.
   r = run_bertkit({"tokenize", "--stride", "2", kTen});
   CHECK(r.exit_code == 2);
-  CHECK(count_lines(r.err) == 1);
+  CHECK(bktest::count_lines(r.err) == 1);
   r = run_bertkit({"tokenize", "--max-length", "6", "--truncation", "shortest", kTen});
   CHECK(r.exit_code == 2);
   r = run_bertkit({"tokenize", "--max-length", "1", kTen});
@@ -276,12 +256,12 @@ TEST_CASE("tokenize: --max-length, --truncation, --stride with overflowing windo
 TEST_CASE("tokenize: --padding longest (within a batch) and max_length, right or left") {
   auto r = run_bertkit({"tokenize", "--padding", "max_length", "--max-length", "6", "--format", "ids", "hello"});
   CHECK(r.out == "101 7592 102 0 0 0\n");
-  auto j = records(run_bertkit({"tokenize", "--padding", "max_length", "--max-length", "6", "--padding-side", "left", "hello"}).out).at(0);
+  auto j = bktest::json_lines(run_bertkit({"tokenize", "--padding", "max_length", "--max-length", "6", "--padding-side", "left", "hello"}).out).at(0);
   CHECK(j["ids"] == json::parse("[0, 0, 0, 101, 7592, 102]"));
   CHECK(j["attention_mask"] == json::parse("[0, 0, 0, 1, 1, 1]"));
   CHECK(j["offsets"] == json::parse("[[0,0],[0,0],[0,0],[0,0],[0,5],[0,0]]"));
   bktest::TempDir dir;
-  write_file(dir / "in.txt", "hello\none two three\n");
+  bktest::write_file(dir / "in.txt", "hello\none two three\n");
   r = run_bertkit({"tokenize", "--padding", "longest", "--format", "ids", "-i", (dir / "in.txt").string()});
   CHECK(r.out == "101 7592 102 0 0\n101 2028 2048 2093 102\n");
   CHECK(run_bertkit({"tokenize", "--padding", "max_length", "hello"}).exit_code == 2);
@@ -292,7 +272,7 @@ TEST_CASE("tokenize: --no-special-tokens") {
   auto r = run_bertkit({"tokenize", "--no-special-tokens", "--format", "tokens", "Hello world"});
   CHECK(r.out == "hello world\n");
   r = run_bertkit({"tokenize", "--no-special-tokens", "--pairs"}, "a\tb\n");
-  auto j = records(r.out).at(0);
+  auto j = bktest::json_lines(r.out).at(0);
   CHECK(j["type_ids"] == json::parse("[0, 1]"));
 }
 
@@ -336,8 +316,8 @@ TEST_CASE("tokenize: --compat python against a recorded difference of the slow t
   REQUIRE(rec);
   const std::string model = bktest::shared("vocab/bert-base-cased/tokenizer.json").string();
   const std::string text = (*rec)["text"].get<std::string>();
-  auto fast = records(run_bertkit({"tokenize", "-m", model, "--", text}).out).at(0);
-  auto slow = records(run_bertkit({"tokenize", "-m", model, "--compat", "python", "--", text}).out).at(0);
+  auto fast = bktest::json_lines(run_bertkit({"tokenize", "-m", model, "--", text}).out).at(0);
+  auto slow = bktest::json_lines(run_bertkit({"tokenize", "-m", model, "--compat", "python", "--", text}).out).at(0);
   CHECK(fast["ids"] == (*rec)["ids"]);
   CHECK(slow["ids"] == (*rec)["python"]["ids"]);
   CHECK(run_bertkit({"tokenize", "--compat", "java", "x"}).exit_code == 2);
@@ -347,11 +327,11 @@ TEST_CASE("tokenize: --threads N before or after the subcommand gives the same o
   bktest::TempDir dir;
   auto lines = corpus_lines(4000);
   REQUIRE(lines.size() >= 3000);
-  write_file(dir / "in.txt", join_lines(lines));
+  bktest::write_file(dir / "in.txt", join_lines(lines));
   const std::string in = (dir / "in.txt").string();
   auto one = run_bertkit({"--threads", "1", "tokenize", "-i", in});
   REQUIRE(one.exit_code == 0);
-  CHECK(count_lines(one.out) == lines.size());
+  CHECK(bktest::count_lines(one.out) == lines.size());
   auto before = run_bertkit({"--threads", "3", "tokenize", "-i", in});
   auto after = run_bertkit({"tokenize", "-i", in, "--threads", "2"});
   CHECK(before.exit_code == 0);
@@ -370,18 +350,18 @@ TEST_CASE("tokenize: invalid UTF-8 is replaced with one warning, or refused with
   const std::string input = "fine\nbad \xFF here\nok\nalso \xC3 bad\n";
   auto r = run_bertkit({"tokenize", "--format", "tokens"}, input);
   REQUIRE(r.exit_code == 0);
-  CHECK(count_lines(r.out) == 4);
-  CHECK(lines_of(r.out).at(1) == "[CLS] bad here [SEP]");  // U+FFFD is dropped by clean_text
-  CHECK(count_lines(r.err) == 1);
+  CHECK(bktest::count_lines(r.out) == 4);
+  CHECK(bktest::split_lines(r.out).at(1) == "[CLS] bad here [SEP]");  // U+FFFD is dropped by clean_text
+  CHECK(bktest::count_lines(r.err) == 1);
   CHECK(r.err.find("<stdin>:2") != std::string::npos);
   CHECK(r.err.find("2 lines") != std::string::npos);
-  auto j = records(run_bertkit({"tokenize"}, input).out).at(1);
+  auto j = bktest::json_lines(run_bertkit({"tokenize"}, input).out).at(1);
   CHECK(j["text"] == "bad \xEF\xBF\xBD here");
   // --quiet silences the warning.
   CHECK(run_bertkit({"--quiet", "tokenize"}, input).err.empty());
   r = run_bertkit({"tokenize", "--strict"}, input);
   CHECK(r.exit_code == 3);
-  CHECK(count_lines(r.err) == 1);
+  CHECK(bktest::count_lines(r.err) == 1);
   CHECK(r.err.find("<stdin>:2") != std::string::npos);
   CHECK(r.err.find("UTF-8") != std::string::npos);
   // Arguments too.
@@ -397,19 +377,19 @@ TEST_CASE("tokenize: NUL bytes, empty lines, CRLF and a UTF-8 BOM") {
   auto r = run_bertkit({"tokenize", "--format", "tokens"}, std::string("a\0b c\n", 6));
   REQUIRE(r.exit_code == 0);
   CHECK(r.out == "[CLS] ab c [SEP]\n");
-  auto j = records(run_bertkit({"tokenize"}, std::string("a\0b\n", 4)).out).at(0);
+  auto j = bktest::json_lines(run_bertkit({"tokenize"}, std::string("a\0b\n", 4)).out).at(0);
   CHECK(j["text"] == std::string("a\0b", 3));
   CHECK(j["offsets"] == json::parse("[[0, 0], [0, 3], [0, 0]]"));
   // Every line is a record, empty ones too; a last line without '\n' counts.
   r = run_bertkit({"tokenize", "--format", "tokens"}, "one\n\ntwo\n\nthree");
   CHECK(r.out == "[CLS] one [SEP]\n[CLS] [SEP]\n[CLS] two [SEP]\n[CLS] [SEP]\n[CLS] three [SEP]\n");
   // CRLF: the CR is not part of the text.
-  auto recs = records(run_bertkit({"tokenize"}, "hello\r\nworld\r\n").out);
+  auto recs = bktest::json_lines(run_bertkit({"tokenize"}, "hello\r\nworld\r\n").out);
   REQUIRE(recs.size() == 2);
   CHECK(recs[0]["text"] == "hello");
   CHECK(recs[1]["offsets"] == json::parse("[[0, 0], [0, 5], [0, 0]]"));
   // A BOM at the start of the input is not text.
-  recs = records(run_bertkit({"tokenize"}, "\xEF\xBB\xBFhello\n").out);
+  recs = bktest::json_lines(run_bertkit({"tokenize"}, "\xEF\xBB\xBFhello\n").out);
   CHECK(recs.at(0)["text"] == "hello");
   CHECK(recs.at(0)["offsets"] == json::parse("[[0, 0], [0, 5], [0, 0]]"));
 }
@@ -420,7 +400,7 @@ TEST_CASE("tokenize: a line of tens of MB") {
   while (line.size() < (30u << 20)) line += "hello world, ";
   const std::size_t words = line.size() / 13 * 3;  // "hello", "world", ","
   bktest::TempDir dir;
-  write_file(dir / "long.txt", "short\n" + line + "\nend\n");
+  bktest::write_file(dir / "long.txt", "short\n" + line + "\nend\n");
   auto r = run_bertkit({"tokenize", "--count", "--format", "ids", "-i", (dir / "long.txt").string()});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out == fmt::format("3\n{}\n3\n", words + 2));
@@ -431,7 +411,7 @@ TEST_CASE("tokenize: a missing file, a bad flag value and a malformed vocabulary
   bktest::TempDir dir;
   auto r = run_bertkit({"tokenize", "-i", (dir / "missing.txt").string()});
   CHECK(r.exit_code != 0);
-  CHECK(count_lines(r.err) == 1);
+  CHECK(bktest::count_lines(r.err) == 1);
   CHECK(r.err.find("missing.txt") != std::string::npos);
   CHECK(r.out.empty());
 
@@ -440,36 +420,36 @@ TEST_CASE("tokenize: a missing file, a bad flag value and a malformed vocabulary
   r = run_bertkit({"tokenize", "--no-such-flag", "x"});
   CHECK(r.exit_code == 2);
 
-  write_file(dir / "empty.txt", "");
+  bktest::write_file(dir / "empty.txt", "");
   r = run_bertkit({"tokenize", "-m", (dir / "empty.txt").string(), "x"});
   CHECK(r.exit_code == 3);
-  CHECK(count_lines(r.err) == 1);
+  CHECK(bktest::count_lines(r.err) == 1);
   CHECK(r.err.find("empty") != std::string::npos);
-  write_file(dir / "dup.txt", "[PAD]\n[UNK]\n[CLS]\n[SEP]\nhello\nhello\n");
+  bktest::write_file(dir / "dup.txt", "[PAD]\n[UNK]\n[CLS]\n[SEP]\nhello\nhello\n");
   r = run_bertkit({"tokenize", "-m", (dir / "dup.txt").string(), "x"});
   CHECK(r.exit_code == 3);
-  CHECK(count_lines(r.err) == 1);
+  CHECK(bktest::count_lines(r.err) == 1);
   CHECK(r.err.find("dup.txt:6: duplicate token 'hello'") != std::string::npos);
-  write_file(dir / "nounk.txt", "[PAD]\n[CLS]\n[SEP]\nhello\n");
+  bktest::write_file(dir / "nounk.txt", "[PAD]\n[CLS]\n[SEP]\nhello\n");
   r = run_bertkit({"tokenize", "-m", (dir / "nounk.txt").string(), "x"});
   CHECK(r.exit_code == 3);
-  CHECK(count_lines(r.err) == 1);
+  CHECK(bktest::count_lines(r.err) == 1);
   CHECK(r.err.find("[UNK]") != std::string::npos);
-  write_file(dir / "tokenizer.json", R"({"model": {"type": "BPE", "vocab": {}, "merges": []}})");
+  bktest::write_file(dir / "tokenizer.json", R"({"model": {"type": "BPE", "vocab": {}, "merges": []}})");
   r = run_bertkit({"tokenize", "-m", (dir / "tokenizer.json").string(), "x"});
   CHECK(r.exit_code == 3);
-  CHECK(count_lines(r.err) == 1);
+  CHECK(bktest::count_lines(r.err) == 1);
   CHECK(r.err.find("BPE") != std::string::npos);
   r = run_bertkit({"tokenize", "-m", (dir / "nowhere").string(), "x"});
   CHECK(r.exit_code != 0);
-  CHECK(count_lines(r.err) == 1);
+  CHECK(bktest::count_lines(r.err) == 1);
 }
 
 TEST_CASE("tokenize: a reader that closes stdout early ends the program quietly") {
   bktest::TempDir dir;
   std::string input;
   for (int i = 0; i < 50000; ++i) input += "the quick brown fox jumps over the lazy dog\n";
-  write_file(dir / "in.txt", input);
+  bktest::write_file(dir / "in.txt", input);
   const std::string err = (dir / "err.txt").string();
   const std::string command = fmt::format("'{}' tokenize -i '{}' 2>'{}'", BERTKIT_BINARY, (dir / "in.txt").string(), err);
   FILE* p = popen(command.c_str(), "r");

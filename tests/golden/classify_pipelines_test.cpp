@@ -16,7 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kTolerance = 1e-4;
+using bktest::kTolerance;
 
 // What the pipeline returned as a list of {label, score}: a bare dict for the legacy form of a pair.
 json as_list(const json& output) { return output.is_array() ? output : json::array({output}); }

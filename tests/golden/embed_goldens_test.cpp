@@ -13,7 +13,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kTolerance = 1e-4;
+using bktest::kTolerance;
 
 std::string model(const std::string& name) { return bktest::shared("fixtures/models/" + name).string(); }
 

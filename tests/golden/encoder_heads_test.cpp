@@ -18,7 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kTolerance = 1e-4;
+using bktest::kTolerance;
 
 // Runs `check(out, index_in_out, record_index)` on every record alone, then on all of them in one batch.
 template <typename Check>

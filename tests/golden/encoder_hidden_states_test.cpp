@@ -13,7 +13,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kTolerance = 1e-4;
+using bktest::kTolerance;
 
 std::span<const float> sequence_rows(const EncoderOutput& out, const std::vector<float>& layer, std::size_t s) {
   return {layer.data() + out.offsets[s] * out.hidden_size, static_cast<std::size_t>(out.length(s) * out.hidden_size)};

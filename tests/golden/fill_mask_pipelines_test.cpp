@@ -15,7 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kTolerance = 1e-4;
+using bktest::kTolerance;
 
 void check_predictions(const std::vector<cmd::MaskPrediction>& got, const json& expected) {
   REQUIRE(got.size() == expected.size());

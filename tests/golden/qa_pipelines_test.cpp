@@ -17,7 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kTolerance = 1e-4;
+using bktest::kTolerance;
 
 std::vector<std::string> qa_fixtures() {
   auto names = bktest::fixtures_with_pipelines("question-answering");

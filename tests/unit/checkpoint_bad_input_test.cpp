@@ -31,14 +31,14 @@ void expect_bad_input(F&& read, const fs::path& path, const std::string& what) {
 void expect_bad_safetensors(const std::string& bytes, const std::string& what) {
   bktest::TempDir dir;
   auto path = dir / "model.safetensors";
-  bktest::write_bytes(path, bytes);
+  bktest::write_file(path, bytes);
   expect_bad_input([&] { read_safetensors(path); }, path, what);
 }
 
 void expect_bad_torch(const std::string& bytes, const std::string& what) {
   bktest::TempDir dir;
   auto path = dir / "pytorch_model.bin";
-  bktest::write_bytes(path, bytes);
+  bktest::write_file(path, bytes);
   expect_bad_input([&] { read_torch_checkpoint(path); }, path, what);
 }
 

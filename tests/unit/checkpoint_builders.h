@@ -20,11 +20,6 @@ std::string cat(const Parts&... parts) {
   return s;
 }
 
-inline void write_bytes(const std::filesystem::path& path, const std::string& bytes) {
-  std::filesystem::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << bytes;
-}
-
 inline std::string le(std::uint64_t v, int n) {
   std::string s;
   for (int i = 0; i < n; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));

@@ -35,7 +35,7 @@ std::vector<float> values_for(std::size_t k, std::int64_t n) {
 // Every tensor the config needs, with HF names ("bert." prefix), in `dtype`; `edit` may change the list.
 std::vector<bktest::TestTensor> tiny_tensors(const nlohmann::json& config, const std::string& dtype = "F32") {
   bktest::TempDir dir;
-  bktest::write_bytes(dir / "config.json", config.dump());
+  bktest::write_file(dir / "config.json", config.dump());
   ModelConfig c = read_model_config(dir / "config.json");
   std::vector<bktest::TestTensor> out;
   std::size_t k = 0;
@@ -55,9 +55,9 @@ std::vector<bktest::TestTensor> tiny_tensors(const nlohmann::json& config, const
 }
 
 void write_model(const fs::path& folder, const nlohmann::json& config, const std::vector<bktest::TestTensor>& tensors) {
-  bktest::write_bytes(folder / "config.json", config.dump());
-  bktest::write_bytes(folder / "model.safetensors", bktest::safetensors(tensors));
-  bktest::write_bytes(folder / "vocab.txt", "[PAD]\n[UNK]\n");
+  bktest::write_file(folder / "config.json", config.dump());
+  bktest::write_file(folder / "model.safetensors", bktest::safetensors(tensors));
+  bktest::write_file(folder / "vocab.txt", "[PAD]\n[UNK]\n");
 }
 
 std::string load_error(const fs::path& folder) {
@@ -187,19 +187,19 @@ TEST_CASE("model source: the old 0_Transformer layout with a Dense layer and pro
   bktest::TempDir dir;
   auto config = tiny_config();
   write_model(dir / "0_Transformer", config, tiny_tensors(config));
-  bktest::write_bytes(dir / "0_Transformer/sentence_bert_config.json", R"({"max_seq_length": 5, "do_lower_case": true})");
-  bktest::write_bytes(dir / "1_Pooling/config.json", R"({"word_embedding_dimension": 4, "pooling_mode_cls_token": true})");
-  bktest::write_bytes(dir / "2_Dense/config.json",
+  bktest::write_file(dir / "0_Transformer/sentence_bert_config.json", R"({"max_seq_length": 5, "do_lower_case": true})");
+  bktest::write_file(dir / "1_Pooling/config.json", R"({"word_embedding_dimension": 4, "pooling_mode_cls_token": true})");
+  bktest::write_file(dir / "2_Dense/config.json",
                       R"({"in_features": 4, "out_features": 3, "bias": true, "activation_function": "torch.nn.modules.activation.Tanh"})");
-  bktest::write_bytes(dir / "2_Dense/model.safetensors",
+  bktest::write_file(dir / "2_Dense/model.safetensors",
                       bktest::safetensors({{"linear.weight", "F32", {3, 4}, bktest::f32_bytes(values_for(7, 12))},
                                            {"linear.bias", "F32", {3}, bktest::f32_bytes({1, 2, 3})}}));
-  bktest::write_bytes(dir / "modules.json", R"([
+  bktest::write_file(dir / "modules.json", R"([
     {"idx": 0, "name": "0", "path": "0_Transformer", "type": "sentence_transformers.models.Transformer"},
     {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
     {"idx": 2, "name": "2", "path": "2_Dense", "type": "sentence_transformers.models.Dense"},
     {"idx": 3, "name": "3", "path": "3_Normalize", "type": "sentence_transformers.models.Normalize"}])");
-  bktest::write_bytes(dir / "config_sentence_transformers.json",
+  bktest::write_file(dir / "config_sentence_transformers.json",
                       R"({"prompts": {"query": "query: ", "passage": "passage: "}, "default_prompt_name": "query"})");
   LoadedModel m = load_model(dir.path().string());
   REQUIRE(m.sentence_transformer);
@@ -218,7 +218,7 @@ TEST_CASE("model source: the old 0_Transformer layout with a Dense layer and pro
   CHECK(st.default_prompt_name == "query");
   CHECK(m.tokenizer.vocab_txt.has_value());
 
-  bktest::write_bytes(dir / "modules.json", R"([{"idx": 0, "path": "", "type": "sentence_transformers.models.CNN"}])");
+  bktest::write_file(dir / "modules.json", R"([{"idx": 0, "path": "", "type": "sentence_transformers.models.CNN"}])");
   auto msg = load_error(dir.path());
   CHECK(msg.find("unsupported module type \"sentence_transformers.models.CNN\"") != std::string::npos);
 }
@@ -228,7 +228,7 @@ TEST_CASE("model source: a model id is found in the Hugging Face cache, offline"
   auto repo = cache / "models--test-org--tiny-bert";
   auto config = tiny_config();
   write_model(repo / "snapshots/0123abcd", config, tiny_tensors(config));
-  bktest::write_bytes(repo / "refs/main", "0123abcd");
+  bktest::write_file(repo / "refs/main", "0123abcd");
   // A second, older snapshot that refs/main does not name.
   write_model(repo / "snapshots/ffff0000", config, {});
   {
@@ -271,10 +271,10 @@ TEST_CASE("model source: sharded pytorch_model.bin with its index, and bad index
       weight_map[t.name] = fmt::format("pytorch_model-0000{}-of-00002.bin", shard + 1);
     }
     entries.insert(entries.begin(), {"archive/data.pkl", bktest::pickle_state_dict(pickled)});
-    bktest::write_bytes(dir / fmt::format("pytorch_model-0000{}-of-00002.bin", shard + 1), bktest::stored_zip(entries));
+    bktest::write_file(dir / fmt::format("pytorch_model-0000{}-of-00002.bin", shard + 1), bktest::stored_zip(entries));
   }
-  bktest::write_bytes(dir / "config.json", config.dump());
-  bktest::write_bytes(dir / "pytorch_model.bin.index.json", nlohmann::json{{"weight_map", weight_map}}.dump());
+  bktest::write_file(dir / "config.json", config.dump());
+  bktest::write_file(dir / "pytorch_model.bin.index.json", nlohmann::json{{"weight_map", weight_map}}.dump());
   LoadedModel sharded = load_model(dir.path().string());
 
   bktest::TempDir single;
@@ -287,10 +287,10 @@ TEST_CASE("model source: sharded pytorch_model.bin with its index, and bad index
   }
 
   auto index = dir / "pytorch_model.bin.index.json";
-  bktest::write_bytes(index, R"({"weight_map": {"bert.pooler.dense.bias": "../elsewhere.bin"}})");
+  bktest::write_file(index, R"({"weight_map": {"bert.pooler.dense.bias": "../elsewhere.bin"}})");
   CHECK(load_error(dir.path()).find("is not a plain file name") != std::string::npos);
-  bktest::write_bytes(index, R"({"weight_map": {"bert.no.such.tensor": "pytorch_model-00001-of-00002.bin"}})");
+  bktest::write_file(index, R"({"weight_map": {"bert.no.such.tensor": "pytorch_model-00001-of-00002.bin"}})");
   CHECK(load_error(dir.path()).find("bert.no.such.tensor is listed for shard") != std::string::npos);
-  bktest::write_bytes(index, R"({"weight_map": )");
+  bktest::write_file(index, R"({"weight_map": )");
   CHECK(load_error(dir.path()).find("invalid JSON") != std::string::npos);
 }

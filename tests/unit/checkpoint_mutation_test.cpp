@@ -30,7 +30,7 @@ int mutate_and_read(const std::string& good, const std::function<void(const std:
     } else {
       for (int k = 0; k < 1 + i % 4; ++k) bad[rng() % bad.size()] ^= static_cast<char>(1 + rng() % 255);
     }
-    bktest::write_bytes(path, bad);
+    bktest::write_file(path, bad);
     try {
       read(path);
     } catch (const Error&) {

@@ -34,7 +34,7 @@ TEST_CASE("checkpoint: a legacy torch file with shared, strided and f16 storages
       {"h", bktest::pickle_tensor("HalfStorage", "b", 2, 0, {2}, {1})},
   });
   bktest::TempDir dir;
-  bktest::write_bytes(dir / "pytorch_model.bin",
+  bktest::write_file(dir / "pytorch_model.bin",
                       bktest::legacy_torch_file(pkl, {{"a", 6, bktest::f32_bytes({1, 2, 3, 4, 5, 6})},
                                                       {"b", 2, f16_bytes({0.5f, -2.0f})}}));
   RawCheckpoint raw = read_torch_checkpoint(dir / "pytorch_model.bin");
@@ -55,7 +55,7 @@ TEST_CASE("checkpoint: a torch zip with a parameter, bf16 storage and another ar
   std::string bf16;
   for (float v : {1.0f, -0.25f, 3.0f}) bf16 += bktest::le(f32_to_bf16(v), 2);
   bktest::TempDir dir;
-  bktest::write_bytes(dir / "w.bin", bktest::stored_zip({{"my_model/data.pkl", pkl},
+  bktest::write_file(dir / "w.bin", bktest::stored_zip({{"my_model/data.pkl", pkl},
                                                         {"my_model/byteorder", "little"},
                                                         {"my_model/data/0", bf16}}));
   RawCheckpoint raw = read_weights_file(dir / "w.bin");

@@ -17,10 +17,10 @@ nlohmann::json bert_config() {
           {"num_hidden_layers", 1}, {"num_attention_heads", 2}, {"intermediate_size", 16}};
 }
 
-void expect_refused(const std::string& text, const std::string& what) {
+void expect_config_refused(const std::string& text, const std::string& what) {
   bktest::TempDir dir;
   auto path = dir / "config.json";
-  bktest::write_bytes(path, text);
+  bktest::write_file(path, text);
   try {
     read_model_config(path);
     FAIL("accepted: " << text);
@@ -42,30 +42,30 @@ std::string with(const char* key, nlohmann::json value) {
 }  // namespace
 
 TEST_CASE("config: unsupported values are refused by name") {
-  expect_refused("{\"model_type\": ", "invalid JSON");
-  expect_refused(with("model_type", "roberta"), "unsupported model_type \"roberta\"");
-  expect_refused(with("hidden_act", "quick_gelu"), "\"quick_gelu\"");
-  expect_refused(with("position_embedding_type", "relative_key"), "\"relative_key\"");
-  expect_refused(with("architectures", {"BertForTokenClassification"}), "\"BertForTokenClassification\"");
-  expect_refused(with("architectures", {"DistilBertModel"}), "\"DistilBertModel\"");
-  expect_refused(with("hidden_size", 7), "not a multiple");
-  expect_refused(with("hidden_size", "8"), "must be an integer");
-  expect_refused(with("vocab_size", 1LL << 40), "out of range");
-  expect_refused(with("problem_type", "ranking"), "\"ranking\"");
+  expect_config_refused("{\"model_type\": ", "invalid JSON");
+  expect_config_refused(with("model_type", "roberta"), "unsupported model_type \"roberta\"");
+  expect_config_refused(with("hidden_act", "quick_gelu"), "\"quick_gelu\"");
+  expect_config_refused(with("position_embedding_type", "relative_key"), "\"relative_key\"");
+  expect_config_refused(with("architectures", {"BertForTokenClassification"}), "\"BertForTokenClassification\"");
+  expect_config_refused(with("architectures", {"DistilBertModel"}), "\"DistilBertModel\"");
+  expect_config_refused(with("hidden_size", 7), "not a multiple");
+  expect_config_refused(with("hidden_size", "8"), "must be an integer");
+  expect_config_refused(with("vocab_size", 1LL << 40), "out of range");
+  expect_config_refused(with("problem_type", "ranking"), "\"ranking\"");
   auto labels = bert_config();
   labels["architectures"] = {"BertForSequenceClassification"};
   labels["id2label"] = {{"0", "a"}, {"2", "b"}};
-  expect_refused(labels.dump(), "id2label key \"2\"");
+  expect_config_refused(labels.dump(), "id2label key \"2\"");
   auto missing = bert_config();
   missing.erase("num_hidden_layers");
-  expect_refused(missing.dump(), "missing field \"num_hidden_layers\"");
+  expect_config_refused(missing.dump(), "missing field \"num_hidden_layers\"");
 }
 
 TEST_CASE("config: defaults and the three families") {
   bktest::TempDir dir;
   auto c = bert_config();
   c["architectures"] = {"BertForSequenceClassification"};
-  bktest::write_bytes(dir / "config.json", c.dump());
+  bktest::write_file(dir / "config.json", c.dump());
   ModelConfig bert = read_model_config(dir / "config.json");
   CHECK(bert.head == HeadKind::SequenceClassification);
   CHECK(bert.id2label == std::vector<std::string>{"LABEL_0", "LABEL_1"});  // transformers' default
@@ -77,7 +77,7 @@ TEST_CASE("config: defaults and the three families") {
   electra["model_type"] = "electra";
   electra["architectures"] = {"ElectraForPreTraining"};
   electra["hidden_act"] = "gelu_pytorch_tanh";
-  bktest::write_bytes(dir / "config.json", electra.dump());
+  bktest::write_file(dir / "config.json", electra.dump());
   ModelConfig e = read_model_config(dir / "config.json");
   CHECK(e.family == Family::Electra);
   CHECK(e.head == HeadKind::PreTraining);
@@ -87,7 +87,7 @@ TEST_CASE("config: defaults and the three families") {
   nlohmann::json distil = {{"model_type", "distilbert"}, {"vocab_size", 10}, {"dim", 8}, {"n_layers", 1},
                            {"n_heads", 2}, {"hidden_dim", 16}, {"activation", "relu"},
                            {"sinusoidal_pos_embds", true}};
-  bktest::write_bytes(dir / "config.json", distil.dump());
+  bktest::write_file(dir / "config.json", distil.dump());
   ModelConfig d = read_model_config(dir / "config.json");
   CHECK(d.architecture == "DistilBertModel");
   CHECK(d.type_vocab_size == 0);

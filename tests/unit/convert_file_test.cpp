@@ -40,10 +40,10 @@ std::string with_header(const std::string& file, const std::function<void(nlohma
   return out + file.substr(data_start);
 }
 
-void expect_refused(const std::string& bytes, const std::string& what, bool check_only = false) {
+void expect_converted_refused(const std::string& bytes, const std::string& what, bool check_only = false) {
   bktest::TempDir dir;
   auto path = dir / "model.bk";
-  bktest::write_bytes(path, bytes);
+  bktest::write_file(path, bytes);
   try {
     if (check_only) check_converted_file(path);
     else load_converted_file(path, path.string());
@@ -83,32 +83,32 @@ TEST_CASE("hash64: XXH64 reference values, whole and streamed") {
 TEST_CASE("convert: broken converted files are refused with the file's name") {
   bktest::TempDir dir;
   const std::string good = converted_fixture(dir);
-  expect_refused(good.substr(0, 20), "too short");
-  expect_refused(good.substr(0, good.size() / 2), "no checksum trailer");
+  expect_converted_refused(good.substr(0, 20), "too short");
+  expect_converted_refused(good.substr(0, good.size() / 2), "no checksum trailer");
   std::string bad_magic = good;
   bad_magic[0] = 'X';
-  expect_refused(bad_magic, "no BERTKIT magic");
+  expect_converted_refused(bad_magic, "no BERTKIT magic");
   std::string newer = good;
   newer[8] = 2;
-  expect_refused(newer, "format version 2");
-  expect_refused(good.substr(0, 16) + bktest::le(1ull << 40, 8) + good.substr(24), "header length runs past the end");
+  expect_converted_refused(newer, "format version 2");
+  expect_converted_refused(good.substr(0, 16) + bktest::le(1ull << 40, 8) + good.substr(24), "header length runs past the end");
   std::string bad_json = good;
   bad_json[24] = '[';
   bad_json[25] = '{';
-  expect_refused(bad_json, "invalid JSON");
-  expect_refused(with_header(good, [](auto& h) { h["tensors"][0]["offset"] = 8; }), "not 64-byte aligned");
-  expect_refused(with_header(good, [](auto& h) { h["tensors"][0]["offset"] = h["data_size"].template get<std::uint64_t>() + 64; }),
+  expect_converted_refused(bad_json, "invalid JSON");
+  expect_converted_refused(with_header(good, [](auto& h) { h["tensors"][0]["offset"] = 8; }), "not 64-byte aligned");
+  expect_converted_refused(with_header(good, [](auto& h) { h["tensors"][0]["offset"] = h["data_size"].template get<std::uint64_t>() + 64; }),
                  "outside the data section");
-  expect_refused(with_header(good, [](auto& h) { h["tensors"][1]["offset"] = h["tensors"][0]["offset"]; }), "overlap");
-  expect_refused(with_header(good, [](auto& h) { h["tensors"][0]["dtype"] = "F64"; }), "unknown dtype \"F64\"");
-  expect_refused(with_header(good, [](auto& h) { h["tensors"][0]["shape"] = {1ll << 20, 1ll << 20}; }), "bytes for shape");
-  expect_refused(with_header(good, [](auto& h) { h["tensors"][0]["shape"] = {4611686018427387904ll, 4611686018427387904ll}; }),
+  expect_converted_refused(with_header(good, [](auto& h) { h["tensors"][1]["offset"] = h["tensors"][0]["offset"]; }), "overlap");
+  expect_converted_refused(with_header(good, [](auto& h) { h["tensors"][0]["dtype"] = "F64"; }), "unknown dtype \"F64\"");
+  expect_converted_refused(with_header(good, [](auto& h) { h["tensors"][0]["shape"] = {1ll << 20, 1ll << 20}; }), "bytes for shape");
+  expect_converted_refused(with_header(good, [](auto& h) { h["tensors"][0]["shape"] = {4611686018427387904ll, 4611686018427387904ll}; }),
                  "overflows");
-  expect_refused(with_header(good, [](auto& h) { h["tensors"].erase(h["tensors"].size() - 1); }), "missing tensor");
-  expect_refused(with_header(good, [](auto& h) { h["data_size"] = 1; }), "does not match the file size");
-  expect_refused(with_header(good, [](auto& h) { h["config_json"] = "{\"model_type\": \"gpt2\"}"; }), "\"gpt2\"");
+  expect_converted_refused(with_header(good, [](auto& h) { h["tensors"].erase(h["tensors"].size() - 1); }), "missing tensor");
+  expect_converted_refused(with_header(good, [](auto& h) { h["data_size"] = 1; }), "does not match the file size");
+  expect_converted_refused(with_header(good, [](auto& h) { h["config_json"] = "{\"model_type\": \"gpt2\"}"; }), "\"gpt2\"");
   // A damaged tensor byte: the structure is fine, the checksum is not.
   std::string damaged = good;
   damaged[damaged.size() - 100] ^= 1;
-  expect_refused(damaged, "checksum mismatch", /*check_only=*/true);
+  expect_converted_refused(damaged, "checksum mismatch", /*check_only=*/true);
 }
