@@ -68,27 +68,15 @@ bool JsonlReader::next(Record& record) {
 
 bool JsonlReader::read(Record& record) {
   for (;;) {
-    if (current_ >= inputs_.count()) return false;
-    ByteStream& in = inputs_.open(current_);
-    if (!started_) {
-      in.skip_bom();
-      started_ = true;
-      line_ = 0;
-    }
     bool too_long = false;
-    if (!in.read_line(bytes_, options_.max_record_bytes, too_long)) {
-      inputs_.close(current_++);
-      started_ = false;
-      continue;
-    }
-    ++line_;
-    if (!too_long && blank(bytes_)) continue;
-    start_record(record, in.name(), line_);
+    if (!next_line(too_long)) return false;
+    if (!too_long && blank(line_bytes_)) continue;
+    start_record(record, line_source_, line_number_);
     if (too_long) {
       reject(record, fmt::format("line longer than the limit of {} bytes", options_.max_record_bytes));
       return true;
     }
-    if (!set_text(record, bytes_, valid_)) return true;
+    if (!set_text(record, line_bytes_, valid_)) return true;
     if (nesting_depth(valid_) > jsonl_.max_depth) {
       reject(record, fmt::format("JSON nested deeper than {} levels", jsonl_.max_depth));
       return true;

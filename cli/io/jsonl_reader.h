@@ -29,10 +29,6 @@ class JsonlReader : public ReaderBase {
   bool take_field(Record& record, const std::string& name, std::string& out);
 
   JsonlOptions jsonl_;
-  std::size_t current_ = 0;
-  bool started_ = false;
-  std::uint64_t line_ = 0;
-  std::string bytes_;
   std::string valid_;
   Record pending_;  // the first record, read up front
   bool has_pending_ = false;

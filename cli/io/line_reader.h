@@ -16,10 +16,6 @@ class LineReader : public ReaderBase {
 
  private:
   bool pairs_;
-  std::size_t current_ = 0;  // index of the input being read
-  bool started_ = false;     // the current input's BOM was checked
-  std::uint64_t line_ = 0;
-  std::string bytes_;
   std::string pair_bytes_;
 };
 

@@ -50,4 +50,24 @@ void ReaderBase::reject(Record& record, const std::string& message) const {
   record.error = std::move(full);
 }
 
+bool ReaderBase::next_line(bool& too_long) {
+  for (;;) {
+    if (current_ >= inputs_.count()) return false;
+    ByteStream& in = inputs_.open(current_);
+    if (!started_) {
+      in.skip_bom();
+      started_ = true;
+      line_number_ = 0;
+    }
+    if (!in.read_line(line_bytes_, options_.max_record_bytes, too_long)) {
+      inputs_.close(current_++);
+      started_ = false;
+      continue;
+    }
+    ++line_number_;
+    if (line_source_ != in.name()) line_source_ = in.name();
+    return true;
+  }
+}
+
 }  // namespace bertkit::cli::io

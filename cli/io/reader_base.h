@@ -27,9 +27,21 @@ class ReaderBase : public RecordReader {
   // Makes the record bad: throws "FILE:LINE: message" (OnBadRecord::Fail) or sets record.error.
   void reject(Record& record, const std::string& message) const;
 
+  // The next line of the inputs, file after file (each file's BOM skipped), into line_bytes_, with
+  // its file and 1-based line number in line_source_ and line_number_; false after the last one.
+  // `too_long`: the line exceeded options_.max_record_bytes and was cut.
+  bool next_line(bool& too_long);
+
   InputSequence inputs_;
   ReaderOptions options_;
   Utf8Report utf8_;
+  std::string line_bytes_;
+  std::string line_source_;
+  std::uint64_t line_number_ = 0;
+
+ private:
+  std::size_t current_ = 0;  // index of the input being read
+  bool started_ = false;     // the current input's BOM was checked
 };
 
 }  // namespace bertkit::cli::io

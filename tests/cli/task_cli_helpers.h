@@ -2,6 +2,7 @@
 // What the classify, fill-mask and qa end-to-end tests share: files in, JSON lines out, fixture paths.
 #include "support.h"
 
+#include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -19,5 +20,13 @@ inline nlohmann::json fixture_goldens(const std::string& name) {
 
 
 
+
+// Runs bertkit, requires success, and returns its JSON lines.
+inline std::vector<nlohmann::json> run_jsonl(const std::vector<std::string>& args, const std::string& input = "") {
+  auto r = run_bertkit(args, input);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  return json_lines(r.out);
+}
 
 }  // namespace bktest

@@ -1,6 +1,6 @@
 // `bertkit embed` against what sentence-transformers and transformers computed for the minilm-embed
 // fixture (goldens.json, loaded at run time).
-#include "support.h"
+#include "cli/task_cli_helpers.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -14,24 +14,6 @@ using nlohmann::json;
 namespace {
 
 using bktest::kTolerance;
-
-std::string model(const std::string& name) { return bktest::shared("fixtures/models/" + name).string(); }
-
-json goldens(const std::string& name) { return bktest::read_json(bktest::shared("fixtures/models/" + name + "/goldens.json")); }
-
-std::vector<json> run_jsonl(const std::vector<std::string>& args, const std::string& input = "") {
-  auto r = bktest::run_bertkit(args, input);
-  INFO(r.err);
-  REQUIRE(r.exit_code == 0);
-  std::vector<json> out;
-  std::size_t start = 0;
-  while (start < r.out.size()) {
-    std::size_t nl = r.out.find('\n', start);
-    out.push_back(json::parse(r.out.substr(start, nl - start)));
-    start = nl + 1;
-  }
-  return out;
-}
 
 // One JSONL record per sentence: the texts (leading spaces, an empty one) go through unchanged.
 std::string sentences_jsonl(const json& sentences) {
@@ -63,25 +45,25 @@ void check_close(const json& got, const json& expected) {
 }  // namespace
 
 TEST_CASE("embed: minilm-embed sentence embeddings equal sentence-transformers'") {
-  const json se = goldens("minilm-embed")["sentence_embeddings"];
+  const json se = bktest::fixture_goldens("minilm-embed")["sentence_embeddings"];
   const std::string input = sentences_jsonl(se["sentences"]);
-  const std::string m = model("minilm-embed");
+  const std::string m = bktest::fixture_path("minilm-embed");
 
   SUBCASE("normalized, one sentence per batch") {
-    check_close(column(run_jsonl({"embed", "-m", m, "--jsonl", "--batch-size", "1"}, input), "embedding"), se["normalized"]);
+    check_close(column(bktest::run_jsonl({"embed", "-m", m, "--jsonl", "--batch-size", "1"}, input), "embedding"), se["normalized"]);
   }
   SUBCASE("normalized, all sentences in one batch") {
-    check_close(column(run_jsonl({"embed", "-m", m, "--jsonl"}, input), "embedding"), se["normalized_batched"]);
+    check_close(column(bktest::run_jsonl({"embed", "-m", m, "--jsonl"}, input), "embedding"), se["normalized_batched"]);
   }
   SUBCASE("mean pooled, without the Normalize module") {
-    check_close(column(run_jsonl({"embed", "-m", m, "--jsonl", "--no-normalize"}, input), "embedding"), se["mean_pooled"]);
+    check_close(column(bktest::run_jsonl({"embed", "-m", m, "--jsonl", "--no-normalize"}, input), "embedding"), se["mean_pooled"]);
   }
   SUBCASE("with two threads and a small token budget") {
-    auto records = run_jsonl({"--threads", "2", "embed", "-m", m, "--jsonl", "--max-batch-tokens", "40"}, input);
+    auto records = bktest::run_jsonl({"--threads", "2", "embed", "-m", m, "--jsonl", "--max-batch-tokens", "40"}, input);
     check_close(column(records, "embedding"), se["normalized"]);
   }
   SUBCASE("the long sentence is cut at max_seq_length and marked") {
-    auto records = run_jsonl({"embed", "-m", m, "--jsonl", "--token-embeddings"}, input);
+    auto records = bktest::run_jsonl({"embed", "-m", m, "--jsonl", "--token-embeddings"}, input);
     REQUIRE(records.size() == se["input_ids"].size());
     for (std::size_t i = 0; i < records.size(); ++i) {
       CAPTURE(i);
@@ -93,12 +75,12 @@ TEST_CASE("embed: minilm-embed sentence embeddings equal sentence-transformers'"
 }
 
 TEST_CASE("embed --token-embeddings equals the feature-extraction pipeline") {
-  const json g = goldens("minilm-embed");
+  const json g = bktest::fixture_goldens("minilm-embed");
   std::size_t checked = 0;
   for (const auto& p : g["pipelines"]) {
     if (p["init"]["task"] != "feature-extraction") continue;
     CAPTURE(p["input"]);
-    auto records = run_jsonl({"embed", "-m", model("minilm-embed"), "--compat", "python", "--token-embeddings",
+    auto records = bktest::run_jsonl({"embed", "-m", bktest::fixture_path("minilm-embed"), "--compat", "python", "--token-embeddings",
                               "--jsonl"},
                              json{{"text", p["input"]}}.dump() + "\n");
     REQUIRE(records.size() == 1);

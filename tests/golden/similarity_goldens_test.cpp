@@ -1,7 +1,7 @@
 // `bertkit similarity` against sentence-transformers' cosine similarities of minilm-embed and the
 // text-classification pipeline's scores of the bert-chinese-cross cross-encoder (goldens loaded at
 // run time).
-#include "support.h"
+#include "cli/task_cli_helpers.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -16,38 +16,20 @@ namespace {
 
 using bktest::kTolerance;
 
-std::string model(const std::string& name) { return bktest::shared("fixtures/models/" + name).string(); }
-
-json goldens(const std::string& name) { return bktest::read_json(bktest::shared("fixtures/models/" + name + "/goldens.json")); }
-
-std::vector<json> run_jsonl(const std::vector<std::string>& args, const std::string& input = "") {
-  auto r = bktest::run_bertkit(args, input);
-  INFO(r.err);
-  REQUIRE(r.exit_code == 0);
-  std::vector<json> out;
-  std::size_t start = 0;
-  while (start < r.out.size()) {
-    std::size_t nl = r.out.find('\n', start);
-    out.push_back(json::parse(r.out.substr(start, nl - start)));
-    start = nl + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("similarity: minilm-embed pairs give sentence-transformers' cosine") {
-  const json se = goldens("minilm-embed")["sentence_embeddings"];
+  const json se = bktest::fixture_goldens("minilm-embed")["sentence_embeddings"];
   const json& sentences = se["sentences"];
   std::string input;
   for (const auto& p : se["cosine_pairs"])
     input += json{{"a", sentences[p["a"].get<std::size_t>()]}, {"b", sentences[p["b"].get<std::size_t>()]}}.dump() + "\n";
-  auto cosine = run_jsonl({"similarity", "-m", model("minilm-embed"), "--jsonl", "--field", "a", "--pair-field", "b"}, input);
+  auto cosine = bktest::run_jsonl({"similarity", "-m", bktest::fixture_path("minilm-embed"), "--jsonl", "--field", "a", "--pair-field", "b"}, input);
   REQUIRE(cosine.size() == se["cosine_pairs"].size());
   // The embeddings are normalised, so dot = cosine and the Euclidean distance is sqrt(2 - 2 cos).
-  auto dot = run_jsonl({"similarity", "-m", model("minilm-embed"), "--jsonl", "--field", "a", "--pair-field", "b",
+  auto dot = bktest::run_jsonl({"similarity", "-m", bktest::fixture_path("minilm-embed"), "--jsonl", "--field", "a", "--pair-field", "b",
                         "--metric", "dot"}, input);
-  auto euclid = run_jsonl({"similarity", "-m", model("minilm-embed"), "--jsonl", "--field", "a", "--pair-field", "b",
+  auto euclid = bktest::run_jsonl({"similarity", "-m", bktest::fixture_path("minilm-embed"), "--jsonl", "--field", "a", "--pair-field", "b",
                            "--metric", "euclidean"}, input);
   for (std::size_t i = 0; i < cosine.size(); ++i) {
     CAPTURE(i);
@@ -58,14 +40,14 @@ TEST_CASE("similarity: minilm-embed pairs give sentence-transformers' cosine") {
   }
   // Two texts as arguments are one pair.
   const auto& first = se["cosine_pairs"][0];
-  auto two = run_jsonl({"similarity", "-m", model("minilm-embed"), sentences[first["a"].get<std::size_t>()],
+  auto two = bktest::run_jsonl({"similarity", "-m", bktest::fixture_path("minilm-embed"), sentences[first["a"].get<std::size_t>()],
                         sentences[first["b"].get<std::size_t>()]});
   REQUIRE(two.size() == 1);
   CHECK(std::abs(two[0]["score"].get<double>() - first["cosine"].get<double>()) < kTolerance);
 }
 
 TEST_CASE("similarity: search over a corpus ranks by the cosine matrix") {
-  const json se = goldens("minilm-embed")["sentence_embeddings"];
+  const json se = bktest::fixture_goldens("minilm-embed")["sentence_embeddings"];
   const json& sentences = se["sentences"];
   const json& matrix = se["cosine_matrix"];
   std::string corpus;
@@ -75,7 +57,7 @@ TEST_CASE("similarity: search over a corpus ranks by the cosine matrix") {
     std::ofstream(dir / "corpus.jsonl", std::ios::binary) << corpus;
   }
   const std::size_t k = 5;
-  auto results = run_jsonl({"similarity", "-m", model("minilm-embed"), "--queries", (dir / "corpus.jsonl").string(),
+  auto results = bktest::run_jsonl({"similarity", "-m", bktest::fixture_path("minilm-embed"), "--queries", (dir / "corpus.jsonl").string(),
                             "--corpus", (dir / "corpus.jsonl").string(), "--top-k", std::to_string(k),
                             "--batch-size", "3"});
   REQUIRE(results.size() == sentences.size());
@@ -99,19 +81,19 @@ TEST_CASE("similarity: search over a corpus ranks by the cosine matrix") {
     }
   }
   // --query with the same corpus gives the same hits as the first query of the file.
-  auto one = run_jsonl({"similarity", "-m", model("minilm-embed"), "--query", sentences[0], "--corpus",
+  auto one = bktest::run_jsonl({"similarity", "-m", bktest::fixture_path("minilm-embed"), "--query", sentences[0], "--corpus",
                         (dir / "corpus.jsonl").string(), "--top-k", std::to_string(k)});
   REQUIRE(one.size() == 1);
   CHECK(one[0]["results"] == results[0]["results"]);
 }
 
 TEST_CASE("similarity: a cross-encoder scores pairs as the text-classification pipeline does") {
-  const json g = goldens("bert-chinese-cross");
+  const json g = bktest::fixture_goldens("bert-chinese-cross");
   std::size_t checked = 0;
   for (const auto& p : g["pipelines"]) {
     if (!p["call"].contains("top_k") || !p["call"]["top_k"].is_null() || p["call"].contains("function_to_apply")) continue;
     CAPTURE(p["case"]);
-    auto out = run_jsonl({"similarity", "-m", model("bert-chinese-cross"), "--compat", "python", "--jsonl",
+    auto out = bktest::run_jsonl({"similarity", "-m", bktest::fixture_path("bert-chinese-cross"), "--compat", "python", "--jsonl",
                           "--pair-field", "text_pair"},
                          p["input"].dump() + "\n");
     REQUIRE(out.size() == 1);
@@ -120,5 +102,5 @@ TEST_CASE("similarity: a cross-encoder scores pairs as the text-classification p
   }
   CHECK(checked > 0);
   // A metric compares embeddings: a cross-encoder has none.
-  CHECK(bktest::run_bertkit({"similarity", "-m", model("bert-chinese-cross"), "--metric", "dot", "a", "b"}).exit_code == 2);
+  CHECK(bktest::run_bertkit({"similarity", "-m", bktest::fixture_path("bert-chinese-cross"), "--metric", "dot", "a", "b"}).exit_code == 2);
 }
