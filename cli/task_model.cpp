@@ -61,6 +61,9 @@ TaskModel load_task_model(const TaskFlags& flags) {
     m.max_length = positions;
     m.max_length_from = "max_position_embeddings of config.json";
   }
+  // The encoder computes in f32 only for now: a reduced (f16/bf16/int8) file's weights are widened at
+  // load, giving exactly the reduced weights' values, at f32's memory and speed.
+  if (m.loaded.stored_dtype != core::DType::F32) m.loaded.weights = m.loaded.weights.widened_to_f32();
   m.weights = std::make_shared<const core::Weights>(std::move(m.loaded.weights));
   return m;
 }

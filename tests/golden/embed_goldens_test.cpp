@@ -89,3 +89,33 @@ TEST_CASE("embed --token-embeddings equals the feature-extraction pipeline") {
   }
   CHECK(checked > 0);
 }
+
+// A converted file with reduced weights is usable by every command (widened to f32 at load) and stays
+// within its type's accuracy bound of sentence-transformers' embeddings: cosine similarity per
+// sentence at least 0.9999 for f16 (11-bit mantissa), 0.999 for bf16 (8-bit) and 0.99 for int8 (per
+// output channel, 8 bits).
+TEST_CASE("embed: f16, bf16 and int8 converted files stay within their accuracy bounds") {
+  const json se = bktest::fixture_goldens("minilm-embed")["sentence_embeddings"];
+  const std::string input = sentences_jsonl(se["sentences"]);
+  const json& expected = se["normalized_batched"];
+  bktest::TempDir dir;
+  for (const auto& [dtype, bound] : std::vector<std::pair<std::string, double>>{{"f16", 0.9999}, {"bf16", 0.999}, {"int8", 0.99}}) {
+    CAPTURE(dtype);
+    const std::string file = (dir / (dtype + ".bk")).string();
+    auto converted = bktest::run_bertkit({"-q", "convert", "--dtype", dtype, bktest::fixture_path("minilm-embed"), file});
+    REQUIRE_MESSAGE(converted.exit_code == 0, converted.err);
+    auto got = column(bktest::run_jsonl({"embed", "-m", file, "--jsonl"}, input), "embedding");
+    REQUIRE(got.size() == expected.size());
+    double worst = 1;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      double dot = 0, a2 = 0, b2 = 0;
+      for (std::size_t k = 0; k < got[i].size(); ++k) {
+        const double a = got[i][k].get<double>(), b = expected[i][k].get<double>();
+        dot += a * b, a2 += a * a, b2 += b * b;
+      }
+      worst = std::min(worst, dot / std::sqrt(a2 * b2));
+    }
+    MESSAGE(dtype << ": lowest cosine " << worst);
+    CHECK(worst >= bound);
+  }
+}
