@@ -1,0 +1,19 @@
+// bertkit's converted-file loader (core/checkpoint/converted_file.h) on arbitrary bytes: the header,
+// its embedded config.json and tokenizer files, the tensor table and the trailer. The first byte picks
+// loading (header checks only) or `convert --check` (also the checksum); the rest is the file.
+#include "core/checkpoint/converted_file.h"
+#include "core/error.h"
+#include "memory_file.h"
+
+using namespace bertkit::core;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  bkfuzz::MemoryFile input(data + 1, size - 1);
+  try {
+    if (data[0] & 1) check_converted_file(input.path());
+    else load_converted_file(input.path(), "fuzz.bk");
+  } catch (const bertkit::Error&) {
+  }
+  return 0;
+}

@@ -1,0 +1,98 @@
+// The built-in bert-base-uncased tokenizer on arbitrary bytes. The first byte picks the options (a pair
+// split at the first tab, special tokens, a short truncation with stride), the rest is the text, repaired
+// to valid UTF-8 first as every input reader does (Tokenizer::encode requires valid UTF-8). Beyond
+// not crashing: ids are inside the vocabulary, each sequence's offsets lie inside its text and never go
+// back, and for ASCII input without [UNK] the decoded ids spell the input, lower-cased, with whitespace
+// and control characters dropped.
+#include "core/error.h"
+#include "tokenizer/loader.h"
+#include "tokenizer/tokenizer.h"
+#include "tokenizer/utf8.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using namespace bertkit::tok;
+
+namespace {
+
+void check(bool ok) {
+  if (!ok) std::abort();
+}
+
+const Tokenizer& tokenizer() {
+  static const Tokenizer t(build_tokenizer_spec(builtin_tokenizer_files()));
+  return t;
+}
+
+// Letters and symbols only, lower-cased: what survives normalisation and decoding's spacing rules.
+std::string spelling(std::string_view s) {
+  std::string out;
+  for (unsigned char c : s)
+    if (c > 0x20 && c < 0x7f) out.push_back(static_cast<char>(std::tolower(c)));
+  return out;
+}
+
+bool is_ascii(std::string_view s) {
+  for (unsigned char c : s)
+    if (c >= 0x80) return false;
+  return true;
+}
+
+void check_encoding(const Encoding& e, std::string_view a, std::string_view b) {
+  const auto& t = tokenizer();
+  check(e.ids.size() == e.offsets.size() && e.ids.size() == e.sequence.size());
+  std::uint32_t last_end[2] = {0, 0};
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    check(e.ids[i] >= 0 && static_cast<std::size_t>(e.ids[i]) < t.vocab_size());
+    if (e.sequence[i] < 0) continue;
+    const std::size_t text_size = e.sequence[i] == 0 ? a.size() : b.size();
+    const Offsets o = e.offsets[i];
+    check(o.begin <= o.end && o.end <= text_size);
+    check(o.begin >= last_end[e.sequence[i]] || o.begin == e.offsets[i - 1].begin);
+    last_end[e.sequence[i]] = o.end;
+  }
+  for (const auto& window : e.overflowing) check_encoding(window, a, b);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::uint8_t knobs = data[0];
+  std::string repaired;
+  repair_utf8(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1), repaired);
+  std::string_view text = repaired;
+  std::string_view a = text, b;
+  const bool pair = knobs & 1;
+  if (pair) {
+    auto tab = text.find('\t');
+    a = text.substr(0, tab);
+    b = tab == std::string_view::npos ? std::string_view() : text.substr(tab + 1);
+  }
+  EncodeOptions options;
+  options.add_special_tokens = knobs & 2;
+  if (knobs & 4) options.truncation = TruncationParams{.max_length = 8, .stride = knobs & 8 ? 2u : 0u};
+  const auto& t = tokenizer();
+  try {
+    Encoding e = t.encode(a, pair ? std::optional<std::string_view>(b) : std::nullopt, options);
+    check_encoding(e, a, b);
+    if (!pair && !options.truncation && is_ascii(a)) {
+      // The text's own tokens (special tokens typed in the text, such as [MASK], included).
+      const auto unk = t.token_id(t.spec().special.unk);
+      std::vector<std::int32_t> ids;
+      bool has_unk = false;
+      for (std::size_t i = 0; i < e.size(); ++i) {
+        if (e.sequence[i] < 0) continue;
+        ids.push_back(e.ids[i]);
+        has_unk |= unk && e.ids[i] == *unk;
+      }
+      if (!has_unk) check(spelling(t.decode(ids, false)) == spelling(a));
+    }
+  } catch (const bertkit::Error&) {
+  }
+  return 0;
+}
