@@ -36,6 +36,8 @@ class WordCache {
     owner_ = owner;
     entries_.assign(kEntries, Entry{});
   }
+  // The table is larger than the core's cache: ask for a word's entry a few words before it is needed.
+  void prefetch(std::uint64_t hash) const { __builtin_prefetch(&entries_[hash & (kEntries - 1)]); }
   bool find(std::string_view word, std::uint64_t hash, std::vector<Piece>& out) const {
     const Entry& e = entries_[hash & (kEntries - 1)];
     if (e.hash != hash || e.length != word.size() || std::memcmp(e.word, word.data(), word.size()) != 0) return false;
@@ -75,6 +77,7 @@ struct Scratch {
   std::vector<Segment> raw_segments, normalized_segments;
   NormalizedText normalized;
   std::vector<ByteSpan> words;
+  std::vector<std::uint64_t> hashes;  // of `words`
   std::vector<Piece> pieces;
   WordCache cache;
 };
@@ -125,10 +128,17 @@ void Tokenizer::encode_words(const NormalizedText& normalized, std::uint32_t fro
   s.words.clear();
   pretokenizer_.split(normalized.text, from, to, s.words);
   s.cache.reset(serial_);
-  for (const ByteSpan& w : s.words) {
+  auto word_text = [&](const ByteSpan& w) { return std::string_view(normalized.text).substr(w.begin, w.end - w.begin); };
+  s.hashes.resize(s.words.size());
+  for (std::size_t i = 0; i < s.words.size(); ++i) s.hashes[i] = TokenIndex::hash(word_text(s.words[i]));
+  constexpr std::size_t kAhead = 4;
+  for (std::size_t i = 0; i < std::min(kAhead, s.words.size()); ++i) s.cache.prefetch(s.hashes[i]);
+  for (std::size_t i = 0; i < s.words.size(); ++i) {
+    if (i + kAhead < s.words.size()) s.cache.prefetch(s.hashes[i + kAhead]);
+    const ByteSpan& w = s.words[i];
     s.pieces.clear();
-    std::string_view text = std::string_view(normalized.text).substr(w.begin, w.end - w.begin);
-    std::uint64_t hash = TokenIndex::hash(text);
+    std::string_view text = word_text(w);
+    const std::uint64_t hash = s.hashes[i];
     if (!s.cache.find(text, hash, s.pieces)) {
       wordpiece_.tokenize(text, s.pieces);
       s.cache.store(text, hash, s.pieces);
