@@ -8,7 +8,7 @@ namespace bertkit::core {
 nlohmann::json parse_json(std::string_view text, std::string_view source) {
   try {
     return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // also out_of_range: a number too large for a double
     bad_input("{}: invalid JSON: {}", source, e.what());
   }
 }
