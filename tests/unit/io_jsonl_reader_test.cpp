@@ -72,12 +72,13 @@ TEST_CASE("jsonl reader: bad lines are bad records naming file and line") {
                     "{\"text\": 5}\n"
                     "{\"other\": \"x\"}\n" +
                         std::string(100, '[') + std::string(100, ']') + "\n"
-                    "{\"text\": \"fine\"}\n");
+                    "{\"text\": \"fine\"}\n"
+                    "{\"text\": \"a\", \"n\": 1e999}\n");  // too large for a double (found by fuzzing)
   ReaderOptions flag;
   flag.on_bad_record = OnBadRecord::Flag;
   JsonlReader reader({path.string()}, field("text"), flag);
   auto records = read_all(reader);
-  REQUIRE(records.size() == 7);
+  REQUIRE(records.size() == 8);
   std::string p = path.string();
   CHECK_FALSE(records[0].bad());
   CHECK(records[1].error.find(p + ":2: invalid JSON at byte") == 0);
@@ -86,6 +87,7 @@ TEST_CASE("jsonl reader: bad lines are bad records naming file and line") {
   CHECK(records[4].error == p + ":5: no field \"text\" (fields: other)");
   CHECK(records[5].error == p + ":6: JSON nested deeper than 64 levels");
   CHECK(records[6].text == "fine");
+  CHECK(records[7].error.find(p + ":8: invalid JSON: number overflow") == 0);
   CHECK(error_of(p, field("text")).find(p + ":2: invalid JSON") == 0);
 }
 
