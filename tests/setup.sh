@@ -2,7 +2,8 @@
 # Installs what bertkit needs to build and test, from Debian 12's packages only.
 set -euo pipefail
 packages=(build-essential cmake pkg-config libdnnl-dev libcli11-dev libfmt-dev libutf8proc-dev doctest-dev
-          nlohmann-json3-dev zlib1g-dev libedit-dev)
+          nlohmann-json3-dev zlib1g-dev libedit-dev
+          ocl-icd-opencl-dev)  # dnnl-config.cmake looks for OpenCL (a Recommends that --no-install-recommends skips)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
