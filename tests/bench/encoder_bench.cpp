@@ -4,10 +4,11 @@
 // figures understate the encoder). Not a test: it prints figures; quote medians of several runs.
 //
 //   build/tests/bertkit_encoder_bench [--shapes bert-base,minilm-l6] [--workloads 1x128,8x128,32x128,1x384]
-//                                     [--threads 1,2] [--min-time 3] [--runs 3]
+//                                     [--threads 1,2] [--min-time 3] [--runs 3] [--dtype f32|bf16|int8]
 #include "core/bench/encoder_timing.h"
 #include "core/bench/fma_peak.h"
 #include "core/bench/model_shapes.h"
+#include "core/checkpoint/reduce_weights.h"
 #include "core/error.h"
 
 #include <fmt/format.h>
@@ -45,7 +46,7 @@ Workload parse_workload(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  std::string shapes = "bert-base,minilm-l6", workloads = "1x128,8x128,32x128,1x384", threads = "1,2";
+  std::string shapes = "bert-base,minilm-l6", workloads = "1x128,8x128,32x128,1x384", threads = "1,2", dtype = "f32";
   double min_time = 3.0;
   int runs = 3;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -54,15 +55,18 @@ int main(int argc, char** argv) try {
     else if (!std::strcmp(argv[i], "--threads")) threads = argv[i + 1];
     else if (!std::strcmp(argv[i], "--min-time")) min_time = std::stod(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--runs")) runs = std::stoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--dtype")) dtype = argv[i + 1];
     else bertkit::usage_error("unknown option {}", argv[i]);
   }
 
+  fmt::print("dtype {}\n", dtype);
   fmt::print("{:<10} {:>7} {:>9} {:>5} {:>9} {:>10} {:>9} {:>9} {:>7} {:>5}\n", "shape", "threads", "workload", "runs",
              "seq/s", "tokens/s", "GFLOP/s", "peak", "of peak", "cpu");
   for (const auto& name : split(shapes)) {
     const auto& shape = bertkit::core::find_model_shape(name);
     auto config = bertkit::core::config_of(shape);
-    auto weights = std::make_shared<const bertkit::core::Weights>(bertkit::core::random_weights(config, 1));
+    auto weights = std::make_shared<const bertkit::core::Weights>(bertkit::core::with_store_type(
+        bertkit::core::random_weights(config, 1), bertkit::core::parse_store_type(dtype)));
     for (const auto& t : split(threads)) {
       const int n = std::stoi(t);
       omp_set_num_threads(n);
