@@ -39,6 +39,7 @@ struct TaskFlags {
   std::optional<std::size_t> max_length;
   std::string truncate = "right";
   std::string compat = "fast";
+  std::string dtype;  // compute type; empty: the type the model file stores
   // Running
   std::size_t batch_size = 64;
   std::int64_t max_batch_tokens = 16384;

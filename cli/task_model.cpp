@@ -1,6 +1,8 @@
 #include "cli/task_model.h"
 
 #include "cli/tokenizer_flags.h"
+#include "core/checkpoint/converted_file.h"
+#include "core/checkpoint/reduce_weights.h"
 #include "core/error.h"
 #include "core/tensor.h"
 
@@ -9,7 +11,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cctype>
 
 namespace bertkit::cli {
 
@@ -24,10 +25,14 @@ TokenizerFlags tokenizer_flags(const TaskFlags& flags, std::size_t max_length) {
   return t;
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+std::string dtype_setting(const TaskFlags& flags, core::DType stored) {
+  const std::string_view file = core::stored_dtype_name(stored);
+  const std::string_view type = flags.dtype.empty() ? (file == "f16" ? "f32" : file) : flags.dtype;
+  std::string how = type == "int8"   ? "int8 weights per output channel, u8 activations per batch, s32 sums"
+                    : type == "bf16" ? "bf16 weights and activations, f32 sums"
+                                     : "f32";
+  std::string from = type == file ? "as stored" : fmt::format("the file is {}, converted at load", file);
+  return fmt::format("{} ({}; {})", type, how, from);
 }
 
 }  // namespace
@@ -61,9 +66,10 @@ TaskModel load_task_model(const TaskFlags& flags) {
     m.max_length = positions;
     m.max_length_from = "max_position_embeddings of config.json";
   }
-  // The encoder computes in f32 only for now: a reduced (f16/bf16/int8) file's weights are widened at
-  // load, giving exactly the reduced weights' values, at f32's memory and speed.
-  if (m.loaded.stored_dtype != core::DType::F32) m.loaded.weights = m.loaded.weights.widened_to_f32();
+  // Linear layers compute in their weights' type: --dtype converts them at load, to the values a file
+  // converted to that type holds.
+  if (!flags.dtype.empty() && flags.dtype != core::stored_dtype_name(m.loaded.stored_dtype))
+    m.loaded.weights = core::with_store_type(m.loaded.weights, core::parse_store_type(flags.dtype));
   m.weights = std::make_shared<const core::Weights>(std::move(m.loaded.weights));
   return m;
 }
@@ -108,7 +114,7 @@ Settings common_settings(const TaskFlags& flags, const TaskModel& model) {
   s.add("max length", fmt::format("{} tokens ({})", model.max_length, model.max_length_from));
   s.add("truncation", flags.truncate == "error" ? "error (longer inputs are refused)"
                                                 : "right (longer inputs are cut and marked \"truncated\")");
-  s.add("dtype", lower(core::dtype_name(model.loaded.stored_dtype)));
+  s.add("dtype", dtype_setting(flags, model.loaded.stored_dtype));
   s.add("threads", fmt::format("{}", omp_get_max_threads()));
   s.add("batch", fmt::format("{} records, at most {} tokens per model call", flags.batch_size, flags.max_batch_tokens));
   s.add("padding", "none (sequences are packed end to end)");

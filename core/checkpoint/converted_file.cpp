@@ -3,6 +3,7 @@
 #include "core/checkpoint/name_map.h"
 #include "core/checkpoint/quantize.h"
 #include "core/checkpoint/raw_checkpoint.h"
+#include "core/checkpoint/reduce_weights.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/hash64.h"
@@ -38,11 +39,6 @@ auto& tokenizer_slot(Files& t, std::string_view name) {
   if (name == "tokenizer.json") return t.tokenizer_json;
   if (name == "tokenizer_config.json") return t.tokenizer_config_json;
   return t.special_tokens_map_json;
-}
-
-// Linear weights get the reduced type; embedding tables, LayerNorm parameters and biases stay f32.
-bool reducible(const std::string& name, const TensorView& view) {
-  return view.shape.size() == 2 && name.ends_with(".weight") && !name.starts_with("embeddings.");
 }
 
 json st_to_json(const SentenceTransformerConfig& st) {

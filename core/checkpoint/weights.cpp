@@ -30,6 +30,10 @@ void Weights::add_f32(std::string name, const TensorView& view) {
 
 void Weights::keep(std::shared_ptr<const void> owner) { owners_.push_back(std::move(owner)); }
 
+void Weights::keep_owners_of(const Weights& other) {
+  owners_.insert(owners_.end(), other.owners_.begin(), other.owners_.end());
+}
+
 const TensorView* Weights::find(std::string_view name) const {
   auto it = tensors_.find(name);
   return it == tensors_.end() ? nullptr : &it->second;

@@ -26,6 +26,7 @@ class Weights {
   // Stores an F32/F16/BF16 tensor as f32: the view itself when it is aligned f32, else an owned copy.
   void add_f32(std::string name, const TensorView& view);
   void keep(std::shared_ptr<const void> owner);
+  void keep_owners_of(const Weights& other);  // before adding views of other's tensors
 
   const TensorView* find(std::string_view name) const;
   // Throws BadInput naming the tensor (and both shapes when they differ) if absent or mis-shaped.

@@ -1,4 +1,5 @@
 #include "core/model/bert_pooler.h"
+#include "core/model/linear_weights.h"
 
 #include "core/model/rows.h"
 
@@ -6,7 +7,7 @@ namespace bertkit::core {
 
 BertPooler::BertPooler(const ModelConfig& config, const Weights& weights) {
   const std::int64_t h = config.hidden_size;
-  dense_ = Linear(weights.require("pooler.dense.weight", {h, h}).f32(), weights.require("pooler.dense.bias", {h}).f32(),
+  dense_ = Linear(linear_weight(weights, "pooler.dense.weight", h, h), weights.require("pooler.dense.bias", {h}).f32(),
                   h, h, Eltwise::Tanh);
 }
 

@@ -1,4 +1,5 @@
 #include "core/model/classification_head.h"
+#include "core/model/linear_weights.h"
 
 #include "core/model/rows.h"
 #include "core/ops/softmax.h"
@@ -30,10 +31,10 @@ ClassificationHead::ClassificationHead(const ModelConfig& config, const Weights&
   } else {
     // DistilBERT's pre_classifier is followed by ReLU; ELECTRA's head always uses GELU.
     const Eltwise activation = config.family == Family::DistilBert ? Eltwise::Relu : Eltwise::Gelu;
-    dense_ = Linear(weights.require("classifier.dense.weight", {h, h}).f32(),
+    dense_ = Linear(linear_weight(weights, "classifier.dense.weight", h, h),
                     weights.require("classifier.dense.bias", {h}).f32(), h, h, activation);
   }
-  classifier_ = Linear(weights.require("classifier.out.weight", {labels, h}).f32(),
+  classifier_ = Linear(linear_weight(weights, "classifier.out.weight", labels, h),
                        weights.require("classifier.out.bias", {labels}).f32(), labels, h);
 }
 

@@ -1,4 +1,5 @@
 #include "core/model/embeddings.h"
+#include "core/model/linear_weights.h"
 
 #include "core/error.h"
 
@@ -17,7 +18,7 @@ Embeddings::Embeddings(const ModelConfig& config, const Weights& weights)
   if (width_ != hidden) {
     if (config.family != Family::Electra)
       bad_input("embedding size {} differs from hidden size {}: only ELECTRA projects its embeddings", width_, hidden);
-    project_.emplace(weights.require("embeddings_project.weight", {hidden, width_}).f32(),
+    project_.emplace(linear_weight(weights, "embeddings_project.weight", hidden, width_),
                      weights.require("embeddings_project.bias", {hidden}).f32(), hidden, width_);
   }
 }

@@ -1,6 +1,7 @@
 #include "core/model/encoder_layer.h"
 
 #include "core/error.h"
+#include "core/model/linear_weights.h"
 
 #include <fmt/format.h>
 
@@ -20,25 +21,27 @@ EncoderLayer::EncoderLayer(const ModelConfig& config, const Weights& weights, in
   if (heads_ <= 0 || h % heads_ != 0)
     bad_input("hidden size {} is not a multiple of the {} attention heads", h, heads_);
   const std::string p = fmt::format("encoder.layer.{}.", index);
-  auto tensor = [&](const std::string& name, Shape shape) { return weights.require(p + name, shape).f32(); };
+  auto bias = [&](const std::string& name, std::int64_t n) { return weights.require(p + name, {n}).f32(); };
+  auto weight = [&](const std::string& name, std::int64_t out, std::int64_t in) {
+    return linear_weight(weights, p + name, out, in);
+  };
 
-  std::vector<float> qkv_weight, qkv_bias;
-  qkv_weight.reserve(static_cast<std::size_t>(3 * h * h));
+  std::vector<std::string> qkv_names;
+  std::vector<float> qkv_bias;
   qkv_bias.reserve(static_cast<std::size_t>(3 * h));
   for (const char* part : {"query", "key", "value"}) {
-    auto w = tensor(fmt::format("attention.self.{}.weight", part), {h, h});
-    auto b = tensor(fmt::format("attention.self.{}.bias", part), {h});
-    qkv_weight.insert(qkv_weight.end(), w.begin(), w.end());
+    qkv_names.push_back(fmt::format("{}attention.self.{}.weight", p, part));
+    auto b = bias(fmt::format("attention.self.{}.bias", part), h);
     qkv_bias.insert(qkv_bias.end(), b.begin(), b.end());
   }
-  qkv_ = Linear(qkv_weight, qkv_bias, 3 * h, h);
-  attention_out_ = Linear(tensor("attention.output.dense.weight", {h, h}), tensor("attention.output.dense.bias", {h}),
-                          h, h, Eltwise::Identity, LinearOutput::Accumulate);
+  qkv_ = Linear(StackedWeight(weights, qkv_names, h, h).view(), qkv_bias, 3 * h, h);
+  attention_out_ = Linear(weight("attention.output.dense.weight", h, h), bias("attention.output.dense.bias", h), h, h,
+                          Eltwise::Identity, LinearOutput::Accumulate);
   attention_norm_ = LayerNormWeights(weights, p + "attention.output.LayerNorm", h, config.layer_norm_eps);
-  ffn_in_ = Linear(tensor("intermediate.dense.weight", {inter, h}), tensor("intermediate.dense.bias", {inter}), inter,
-                   h, eltwise_for(config.hidden_act));
-  ffn_out_ = Linear(tensor("output.dense.weight", {h, inter}), tensor("output.dense.bias", {h}), h, inter,
-                    Eltwise::Identity, LinearOutput::Accumulate);
+  ffn_in_ = Linear(weight("intermediate.dense.weight", inter, h), bias("intermediate.dense.bias", inter), inter, h,
+                   eltwise_for(config.hidden_act));
+  ffn_out_ = Linear(weight("output.dense.weight", h, inter), bias("output.dense.bias", h), h, inter, Eltwise::Identity,
+                    LinearOutput::Accumulate);
   output_norm_ = LayerNormWeights(weights, p + "output.LayerNorm", h, config.layer_norm_eps);
 }
 

@@ -1,4 +1,5 @@
 #include "core/model/mlm_head.h"
+#include "core/model/linear_weights.h"
 
 
 namespace bertkit::core {
@@ -9,10 +10,10 @@ MlmHead::MlmHead(const ModelConfig& config, const Weights& weights) {
   const bool electra = config.family == Family::Electra;
   const std::int64_t width = electra && config.embedding_size > 0 ? config.embedding_size : h;
   const Eltwise activation = electra ? Eltwise::Gelu : eltwise_for(config.hidden_act);
-  transform_ = Linear(weights.require("mlm.transform.dense.weight", {width, h}).f32(),
+  transform_ = Linear(linear_weight(weights, "mlm.transform.dense.weight", width, h),
                       weights.require("mlm.transform.dense.bias", {width}).f32(), width, h, activation);
   norm_ = LayerNormWeights(weights, "mlm.transform.LayerNorm", width, config.layer_norm_eps);
-  decoder_ = Linear(weights.require("mlm.decoder.weight", {v, width}).f32(),
+  decoder_ = Linear(linear_weight(weights, "mlm.decoder.weight", v, width),
                     weights.require("mlm.decoder.bias", {v}).f32(), v, width);
 }
 

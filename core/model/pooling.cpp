@@ -1,4 +1,5 @@
 #include "core/model/pooling.h"
+#include "core/model/linear_weights.h"
 
 #include "core/error.h"
 
@@ -67,7 +68,7 @@ SentencePooler::SentencePooler(const SentenceTransformerConfig& config, std::int
     if (d.in_features != width)
       bad_input("Dense module {} takes {} features but receives {}", k, d.in_features, width);
     const std::string prefix = fmt::format("dense.{}.", k);
-    auto weight = weights.require(prefix + "weight", {d.out_features, d.in_features}).f32();
+    auto weight = linear_weight(weights, prefix + "weight", d.out_features, d.in_features);
     std::span<const float> bias;
     if (d.bias) bias = weights.require(prefix + "bias", {d.out_features}).f32();
     dense_.emplace_back(weight, bias, d.out_features, d.in_features,

@@ -1,10 +1,11 @@
 #include "core/model/qa_head.h"
+#include "core/model/linear_weights.h"
 
 namespace bertkit::core {
 
 QaHead::QaHead(const ModelConfig& config, const Weights& weights) {
   const std::int64_t h = config.hidden_size;
-  outputs_ = Linear(weights.require("qa_outputs.weight", {2, h}).f32(), weights.require("qa_outputs.bias", {2}).f32(),
+  outputs_ = Linear(linear_weight(weights, "qa_outputs.weight", 2, h), weights.require("qa_outputs.bias", {2}).f32(),
                     2, h);
 }
 

@@ -2,13 +2,19 @@
 // A linear layer on oneDNN: y = act(x · Wᵀ + b), or y += x · Wᵀ + b for a residual connection.
 // The weights are reordered once, here, into the packed layout oneDNN picks; bias, activation and the
 // residual sum run as post-ops of the matmul, so the output is written once.
+//
+// The weights' type is the compute type: f32; bf16 (x rounded to bf16 per call, bf16 dot products
+// accumulated in f32); int8 with one f32 scale per output channel (x quantised per call to u8 over the
+// whole call, u8·s8 products accumulated in s32, then scaled to f32). x and y are f32 in every case.
 #include "core/dnnl/matmul_cache.h"
 #include "core/ops/eltwise.h"
+#include "core/tensor.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace bertkit::core {
 
@@ -17,10 +23,19 @@ enum class LinearOutput {
   Accumulate,  // y += x·Wᵀ + b (activation must be Identity)
 };
 
+// A weight matrix [out, in], row-major as PyTorch stores nn.Linear, in the type it is computed in.
+struct LinearWeight {
+  DType dtype = DType::F32;  // F32, BF16 or I8 (F16 is computed in f32)
+  const void* data = nullptr;
+  std::span<const float> scales;  // I8 only: [out], value = int8 · scale of its row
+};
+
 class Linear {
  public:
   Linear() = default;
-  // weight: [out, in] row-major, as PyTorch stores nn.Linear; bias: [out] or empty. Both are copied.
+  // bias: [out] or empty. Weights and bias are copied.
+  Linear(const LinearWeight& weight, std::span<const float> bias, std::int64_t out, std::int64_t in,
+         Eltwise activation = Eltwise::Identity, LinearOutput output = LinearOutput::Overwrite);
   Linear(std::span<const float> weight, std::span<const float> bias, std::int64_t out, std::int64_t in,
          Eltwise activation = Eltwise::Identity, LinearOutput output = LinearOutput::Overwrite);
 
@@ -34,6 +49,8 @@ class Linear {
   MatmulKind kind_;
   dnnl::memory weights_;
   dnnl::memory bias_;
+  std::vector<float> weight_scales_;          // int8: per output channel
+  mutable std::vector<float> column_scales_;  // int8: x's scale times weight_scales_, set per call
 };
 
 }  // namespace bertkit::core

@@ -1,0 +1,91 @@
+#include "core/ops/reduced_activations.h"
+
+#include "core/ops/simd.h"
+#include "core/ops/threading.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace bertkit::core {
+namespace {
+
+// Elements below which a pass stays on the calling thread.
+constexpr std::size_t kMinParallelElements = std::size_t{1} << 16;
+
+BK_VECTOR_CLONES void min_max(const float* x, std::size_t n, float& lo, float& hi) {
+  float a = lo, b = hi;
+#pragma omp simd reduction(min : a) reduction(max : b)
+  for (std::size_t i = 0; i < n; ++i) {
+    a = std::min(a, x[i]);
+    b = std::max(b, x[i]);
+  }
+  lo = a, hi = b;
+}
+
+BK_VECTOR_CLONES void quantize_span(const float* x, std::size_t n, float inverse_scale, float zero_point, std::uint8_t* q) {
+  constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to the nearest integer, ties to even
+#pragma omp simd
+  for (std::size_t i = 0; i < n; ++i) {
+    float v = (x[i] * inverse_scale + kRound) - kRound + zero_point;
+    v = std::min(std::max(v, 0.0f), 255.0f);
+    q[i] = static_cast<std::uint8_t>(static_cast<std::int32_t>(v));
+  }
+}
+
+BK_VECTOR_CLONES void bf16_span(const float* x, std::size_t n, std::uint16_t* out) {
+#pragma omp simd
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t bits = std::bit_cast<std::uint32_t>(x[i]);
+    bits += 0x7fffu + ((bits >> 16) & 1u);  // a NaN may come out as inf: the result is garbage either way
+    out[i] = static_cast<std::uint16_t>(bits >> 16);
+  }
+}
+
+// Runs body(begin, end) over [0, n) in one chunk per thread, or on this thread for small n.
+template <typename Body>
+void for_chunks(std::size_t n, Body body) {
+  if (n < kMinParallelElements || omp_get_max_threads() == 1) return body(std::size_t{0}, n);
+#pragma omp parallel
+  {
+    const auto threads = static_cast<std::size_t>(omp_get_num_threads());
+    const auto t = static_cast<std::size_t>(omp_get_thread_num());
+    // Chunk bounds on whole cache lines, so no two threads write the same one.
+    const std::size_t begin = n * t / threads / 64 * 64;
+    const std::size_t end = t + 1 == threads ? n : n * (t + 1) / threads / 64 * 64;
+    if (begin < end) body(begin, end);
+  }
+}
+
+}  // namespace
+
+U8Quantization quantize_u8(const float* x, std::size_t n, std::uint8_t* q) {
+  float lo = 0, hi = 0;
+  if (n < kMinParallelElements || omp_get_max_threads() == 1) {
+    min_max(x, n, lo, hi);
+  } else {
+#pragma omp parallel reduction(min : lo) reduction(max : hi)
+    {
+      const auto threads = static_cast<std::size_t>(omp_get_num_threads());
+      const auto t = static_cast<std::size_t>(omp_get_thread_num());
+      const std::size_t begin = n * t / threads, end = n * (t + 1) / threads;
+      min_max(x + begin, end - begin, lo, hi);
+    }
+  }
+  U8Quantization quant;
+  if (hi > lo) {
+    quant.scale = (hi - lo) / 255.0f;
+    quant.zero_point = std::clamp(static_cast<std::int32_t>(std::nearbyint(-lo / quant.scale)), 0, 255);
+  }
+  const float inverse = 1.0f / quant.scale, zero = static_cast<float>(quant.zero_point);
+  for_chunks(n, [&](std::size_t begin, std::size_t end) { quantize_span(x + begin, end - begin, inverse, zero, q + begin); });
+  return quant;
+}
+
+void round_to_bf16(const float* x, std::size_t n, std::uint16_t* out) {
+  for_chunks(n, [&](std::size_t begin, std::size_t end) { bf16_span(x + begin, end - begin, out + begin); });
+}
+
+}  // namespace bertkit::core
