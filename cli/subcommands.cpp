@@ -10,6 +10,7 @@ Action add_info(CLI::App& sub, const GlobalOptions& global);
 Action add_classify(CLI::App& sub, const GlobalOptions& global);
 Action add_fill_mask(CLI::App& sub, const GlobalOptions& global);
 Action add_qa(CLI::App& sub, const GlobalOptions& global);
+Action add_bench(CLI::App& sub, const GlobalOptions& global);
 
 const std::vector<Subcommand>& subcommands() {
   static const std::vector<Subcommand> table = {
@@ -21,6 +22,7 @@ const std::vector<Subcommand>& subcommands() {
       {"qa", "Extractive question answering: the span of a context that answers a question", add_qa},
       {"convert", "Convert a checkpoint into one memory-mapped bertkit file (f32, f16, bf16 or int8)", add_convert},
       {"info", "Show what bertkit detects in a model and where each part came from", add_info},
+      {"bench", "Time the encoder (sequences/s, GFLOP/s, share of the f32 peak), the tokenizer or real text", add_bench},
   };
   return table;
 }

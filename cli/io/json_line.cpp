@@ -45,31 +45,23 @@ void JsonLine::separate() {
   need_comma_ = true;
 }
 
-JsonLine& JsonLine::begin_object() {
+JsonLine& JsonLine::open(char bracket) {
   separate();
-  out_ += '{';
+  out_ += bracket;
   need_comma_ = false;
   return *this;
 }
 
-JsonLine& JsonLine::end_object() {
-  out_ += '}';
+JsonLine& JsonLine::close(char bracket) {
+  out_ += bracket;
   need_comma_ = true;
   return *this;
 }
 
-JsonLine& JsonLine::begin_array() {
-  separate();
-  out_ += '[';
-  need_comma_ = false;
-  return *this;
-}
-
-JsonLine& JsonLine::end_array() {
-  out_ += ']';
-  need_comma_ = true;
-  return *this;
-}
+JsonLine& JsonLine::begin_object() { return open('{'); }
+JsonLine& JsonLine::end_object() { return close('}'); }
+JsonLine& JsonLine::begin_array() { return open('['); }
+JsonLine& JsonLine::end_array() { return close(']'); }
 
 JsonLine& JsonLine::key(std::string_view name) {
   value(name);

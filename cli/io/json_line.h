@@ -59,6 +59,8 @@ class JsonLine {
 
  private:
   void separate();
+  JsonLine& open(char bracket);
+  JsonLine& close(char bracket);
   void append_integer(std::int64_t x);
   void append_integer(std::uint64_t x);
 

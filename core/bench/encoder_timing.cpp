@@ -1,8 +1,9 @@
 #include "core/bench/encoder_timing.h"
 
+#include "core/bench/cpu_clock.h"
+
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <random>
 #include <vector>
 
@@ -12,16 +13,6 @@ double encoder_flops_per_sequence(const ModelConfig& c, std::int64_t length) {
   const double L = c.num_layers, s = static_cast<double>(length), h = c.hidden_size, i = c.intermediate_size;
   return 2 * L * (4 * s * h * h + 2 * s * h * i) + 4 * L * s * s * h;
 }
-
-namespace {
-
-double process_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-}  // namespace
 
 EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t length, int min_runs, double min_seconds,
                            int threads) {

@@ -3,6 +3,8 @@
 #include "core/checkpoint/name_map.h"
 #include "core/error.h"
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <cstring>
 #include <string>
@@ -28,22 +30,23 @@ const ModelShape& find_model_shape(std::string_view name) {
   usage_error("unknown model shape \"{}\" (known: {})", name, known);
 }
 
-ModelConfig config_of(const ModelShape& shape) {
-  ModelConfig c;
-  c.family = Family::Bert;
-  c.architecture = "BertModel";
-  c.head = HeadKind::None;
-  c.vocab_size = 30522;
-  c.hidden_size = shape.hidden;
-  c.embedding_size = shape.hidden;
-  c.num_layers = shape.layers;
-  c.num_heads = shape.heads;
-  c.intermediate_size = shape.intermediate;
-  c.max_position_embeddings = 512;
-  c.type_vocab_size = 2;
-  c.hidden_act = Activation::Gelu;
-  return c;
+std::string config_json(const ModelShape& shape) {
+  nlohmann::ordered_json j = {{"architectures", {"BertModel"}},
+                              {"model_type", "bert"},
+                              {"vocab_size", 30522},
+                              {"hidden_size", shape.hidden},
+                              {"num_hidden_layers", shape.layers},
+                              {"num_attention_heads", shape.heads},
+                              {"intermediate_size", shape.intermediate},
+                              {"hidden_act", "gelu"},
+                              {"max_position_embeddings", 512},
+                              {"type_vocab_size", 2},
+                              {"layer_norm_eps", 1e-12},
+                              {"pad_token_id", 0}};
+  return j.dump(2) + "\n";
 }
+
+ModelConfig config_of(const ModelShape& shape) { return parse_model_config(config_json(shape), shape.name); }
 
 Weights random_weights(const ModelConfig& config, std::uint64_t seed) {
   Weights weights;

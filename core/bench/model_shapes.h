@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace bertkit::core {
@@ -20,7 +21,9 @@ std::span<const ModelShape> model_shapes();
 // Usage error listing the known names when `name` is not one.
 const ModelShape& find_model_shape(std::string_view name);
 
-// A bare BertModel of that shape, GELU.
+// The config.json of a bare BertModel of that shape (GELU), as Hugging Face writes it.
+std::string config_json(const ModelShape& shape);
+// That config.json, parsed: the model `bench --save` writes is exactly the one it times.
 ModelConfig config_of(const ModelShape& shape);
 
 // Every tensor the configuration reads, filled with seeded random values of a trained model's scale.

@@ -17,10 +17,6 @@ inline nlohmann::json fixture_goldens(const std::string& name) {
   return read_json(shared("fixtures/models/" + name + "/goldens.json"));
 }
 
-
-
-
-
 // Runs bertkit, requires success, and returns its JSON lines.
 inline std::vector<nlohmann::json> run_jsonl(const std::vector<std::string>& args, const std::string& input = "") {
   auto r = run_bertkit(args, input);

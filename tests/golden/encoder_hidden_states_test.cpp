@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/model/bert_pooler.h"
 #include "golden/encoder_fixtures.h"
+#include "support.h"
 
 #include <doctest/doctest.h>
 

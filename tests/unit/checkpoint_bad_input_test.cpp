@@ -1,6 +1,7 @@
 // Every class of broken checkpoint the issue lists, built by the test: one BadInput naming the file.
 #include "support.h"
 #include "unit/checkpoint_builders.h"
+#include "unit/expect_bad_input.h"
 
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/error.h"
@@ -13,20 +14,7 @@ using namespace bertkit;
 using namespace bertkit::core;
 namespace fs = std::filesystem;
 
-// Runs `read` and checks it throws BadInput whose message names `path` and contains `what`.
-template <typename F>
-void expect_bad_input(F&& read, const fs::path& path, const std::string& what) {
-  try {
-    read();
-    FAIL("no error for " << what);
-  } catch (const Error& e) {
-    std::string msg = e.what();
-    INFO(msg);
-    CHECK(e.kind() == ErrorKind::BadInput);
-    CHECK(msg.find(path.string()) != std::string::npos);
-    CHECK(msg.find(what) != std::string::npos);
-  }
-}
+using bktest::expect_bad_input;
 
 void expect_bad_safetensors(const std::string& bytes, const std::string& what) {
   bktest::TempDir dir;

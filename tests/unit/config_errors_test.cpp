@@ -1,6 +1,7 @@
 // config.json values bertkit cannot run are refused with a message naming the file and the value.
 #include "support.h"
 #include "unit/checkpoint_builders.h"
+#include "unit/expect_bad_input.h"
 
 #include "core/error.h"
 #include "core/model/config.h"
@@ -21,16 +22,7 @@ void expect_config_refused(const std::string& text, const std::string& what) {
   bktest::TempDir dir;
   auto path = dir / "config.json";
   bktest::write_file(path, text);
-  try {
-    read_model_config(path);
-    FAIL("accepted: " << text);
-  } catch (const Error& e) {
-    std::string msg = e.what();
-    INFO(msg);
-    CHECK(e.kind() == ErrorKind::BadInput);
-    CHECK(msg.find(path.string()) != std::string::npos);
-    CHECK(msg.find(what) != std::string::npos);
-  }
+  bktest::expect_bad_input([&] { read_model_config(path); }, path, what);
 }
 
 std::string with(const char* key, nlohmann::json value) {

@@ -1,0 +1,230 @@
+// `bertkit bench`: the encoder timed on a model or a random-weight model of a named shape, the tokenizer's
+// MB/s (--tokenizer), real uneven text fed two ways (--corpus), or the shape's model saved (--save).
+#include "cli/app.h"
+#include "cli/log.h"
+#include "cli/output.h"
+#include "cli/task_model.h"
+#include "cli/tokenizer_flags.h"
+#include "commands/bench_corpus.h"
+#include "commands/bench_encoder.h"
+#include "commands/bench_model.h"
+#include "commands/bench_tokenizer.h"
+#include "core/bench/encoder_timing.h"
+#include "core/error.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <omp.h>
+
+#include <memory>
+#include <optional>
+
+namespace bertkit::cli {
+
+namespace {
+
+struct BenchOptions {
+  std::string model;
+  std::string shape;
+  std::string save;
+  std::string workloads = "1x128,8x128,32x128,1x384";
+  std::string threads;  // empty: 1 and all cores
+  std::string dtype = "f32";
+  std::string format = "table";
+  bool tokenizer = false;
+  std::string input;
+  std::size_t mb = 16;
+  std::string corpus;
+  double min_time = 3.0;
+  int runs = 3;
+};
+
+// Every row is printed (and flushed) as soon as it is measured.
+class BenchPrinter {
+ public:
+  explicit BenchPrinter(bool jsonl) : jsonl_(jsonl), out_("-") {}
+
+  void header(const std::string& line) {
+    if (!jsonl_) emit(line);
+  }
+  void row(const nlohmann::ordered_json& record, const std::string& table_line) {
+    emit(jsonl_ ? record.dump() : table_line);
+  }
+
+ private:
+  void emit(const std::string& line) {
+    out_.write(line + "\n");
+    out_.flush();
+  }
+  bool jsonl_;
+  RecordWriter out_;
+};
+
+// The model timed: -m as every model command loads it, or --shape with random weights and the built-in
+// vocabulary (its maximum length is the 512 positions).
+TaskModel bench_model(const BenchOptions& o) {
+  if (o.model.empty()) {
+    TaskModel m;
+    const auto& shape = core::find_model_shape(o.shape);
+    m.loaded.name = o.shape;
+    m.loaded.config = core::config_of(shape);
+    m.weights = std::make_shared<const core::Weights>(cmd::random_model_weights(shape));
+    m.tokenizer = build_tokenizer(TokenizerFlags{});
+    m.max_length = static_cast<std::size_t>(m.loaded.config.max_position_embeddings);
+    m.max_length_from = "max_position_embeddings of config.json";
+    return m;
+  }
+  TaskFlags flags;
+  flags.model = o.model;
+  return load_task_model(flags);
+}
+
+std::vector<int> thread_counts(const BenchOptions& o) {
+  if (!o.threads.empty()) return cmd::parse_thread_counts(o.threads);
+  const int all = omp_get_max_threads();
+  return all > 1 ? std::vector<int>{1, all} : std::vector<int>{1};
+}
+
+void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinter& print) {
+  const auto workloads = cmd::parse_workloads(o.workloads);
+  const auto threads = thread_counts(o);
+  const auto& c = model.loaded.config;
+  print.header(fmt::format("{}{}: {} layers, hidden {}, feed-forward {}; dtype {}", model.loaded.name,
+                           o.model.empty() ? " (random weights)" : "", c.num_layers, c.hidden_size,
+                           c.intermediate_size, o.dtype));
+  print.header(fmt::format("{:>7} {:>9} {:>5} {:>10} {:>10} {:>9} {:>9} {:>8} {:>5}", "threads", "workload", "runs",
+                           "seq/s", "tokens/s", "GFLOP/s", "peak", "of peak", "cpu"));
+  cmd::bench_encoder(c, model.weights, workloads, threads, {o.runs, o.min_time}, [&](const cmd::EncoderRow& r) {
+    const auto& t = r.timing;
+    const double share = t.gflops / r.peak_gflops;
+    nlohmann::ordered_json j = {
+        {"mode", "encoder"},          {"model", model.loaded.name},
+        {"dtype", o.dtype},           {"layers", c.num_layers},
+        {"hidden", c.hidden_size},    {"intermediate", c.intermediate_size},
+        {"threads", r.threads},       {"batch", r.workload.batch},
+        {"length", r.workload.length}, {"runs", t.runs},
+        {"median_seconds", t.median_seconds},
+        {"sequences_per_second", t.sequences_per_second},
+        {"tokens_per_second", t.tokens_per_second},
+        {"gflops", t.gflops},         {"peak_gflops", r.peak_gflops},
+        {"peak_share", share},        {"cpu_share", t.cpu_share}};
+    print.row(j, fmt::format("{:>7} {:>9} {:>5} {:>10.2f} {:>10.0f} {:>9.1f} {:>9.1f} {:>7.1f}% {:>4.0f}%", r.threads,
+                             fmt::format("{}x{}", r.workload.batch, r.workload.length), t.runs,
+                             t.sequences_per_second, t.tokens_per_second, t.gflops, r.peak_gflops, 100 * share,
+                             100 * t.cpu_share));
+  });
+}
+
+void run_tokenizer_rows(const BenchOptions& o, BenchPrinter& print) {
+  TokenizerFlags flags;
+  flags.model = o.model;
+  const auto tokenizer = build_tokenizer(flags);
+  const auto lines = cmd::tokenizer_bench_lines(
+      o.input.empty() ? std::nullopt : std::optional<std::string>(o.input), o.mb << 20);
+  const std::string text = o.input.empty() ? "built-in English sample" : o.input;
+  const std::string vocab = o.model.empty() ? "built-in bert-base-uncased" : o.model;
+  print.header(fmt::format("tokenizer {}, text: {} (offsets in code points)", vocab, text));
+  print.header(fmt::format("{:>7} {:>9} {:>9} {:>5} {:>9} {:>12} {:>5}", "threads", "MB", "lines", "runs", "MB/s",
+                           "tokens/s", "cpu"));
+  for (int n : thread_counts(o)) {
+    auto t = cmd::time_tokenizer(*tokenizer, lines, n, o.runs);
+    const double mb_per_s = static_cast<double>(t.bytes) / t.median_seconds / 1e6;
+    const double tokens_per_s = static_cast<double>(t.tokens) / t.median_seconds;
+    nlohmann::ordered_json j = {{"mode", "tokenizer"},  {"tokenizer", vocab},         {"input", text},
+                                {"threads", n},         {"bytes", t.bytes},           {"lines", t.lines},
+                                {"tokens", t.tokens},   {"runs", t.runs},             {"median_seconds", t.median_seconds},
+                                {"mb_per_second", mb_per_s}, {"tokens_per_second", tokens_per_s},
+                                {"cpu_share", t.cpu_share}};
+    print.row(j, fmt::format("{:>7} {:>9.1f} {:>9} {:>5} {:>9.1f} {:>12.0f} {:>4.0f}%", n,
+                             static_cast<double>(t.bytes) / 1e6, t.lines, t.runs, mb_per_s, tokens_per_s,
+                             100 * t.cpu_share));
+  }
+}
+
+void run_corpus_rows(const BenchOptions& o, const TaskModel& model, BenchPrinter& print) {
+  TaskFlags defaults;  // the model commands' batching
+  defaults.model = o.model;
+  const PipelineOptions pipeline = pipeline_options(defaults, model);
+  const auto corpus = cmd::tokenize_corpus(*model.tokenizer, pipeline.tokenize, o.corpus);
+  constexpr std::size_t kSentenceTransformersBatch = 32;  // SentenceTransformer.encode's default batch_size
+  print.header(fmt::format("{} on {} ({} lines, at most {} tokens each); dtype {}", model.loaded.name, o.corpus,
+                           corpus.lines.size(), model.max_length, o.dtype));
+  print.header(fmt::format("{:>7} {:<22} {:>8} {:>9} {:>8} {:>8} {:>10} {:>8} {:>5}", "threads", "feeding", "batches",
+                           "tokens", "padding", "seconds", "tokens/s", "seq/s", "cpu"));
+  for (int n : thread_counts(o)) {
+    omp_set_num_threads(n);
+    core::Encoder encoder(model.loaded.config, model.weights);
+    for (bool packed : {true, false}) {
+      auto t = packed ? cmd::time_packed_feeding(encoder, corpus, pipeline.batch_size, pipeline.limits, n)
+                      : cmd::time_padded_feeding(encoder, corpus, kSentenceTransformersBatch,
+                                                 model.loaded.config.pad_token_id, n);
+      const std::string feeding = packed ? "bertkit" : "sentence-transformers";
+      const double tokens_per_s = static_cast<double>(t.tokens) / t.seconds;
+      const double seq_per_s = static_cast<double>(t.sequences) / t.seconds;
+      nlohmann::ordered_json j = {{"mode", "corpus"},        {"model", model.loaded.name},
+                                  {"dtype", o.dtype},        {"corpus", o.corpus},
+                                  {"feeding", feeding},      {"threads", n},
+                                  {"sequences", t.sequences}, {"batches", t.batches},
+                                  {"tokens", t.tokens},      {"computed_tokens", t.computed},
+                                  {"padding_fraction", t.padding_fraction()},
+                                  {"seconds", t.seconds},    {"tokens_per_second", tokens_per_s},
+                                  {"sequences_per_second", seq_per_s}, {"cpu_share", t.cpu_share}};
+      print.row(j, fmt::format("{:>7} {:<22} {:>8} {:>9} {:>7.1f}% {:>8.2f} {:>10.0f} {:>8.1f} {:>4.0f}%", n, feeding,
+                               t.batches, t.tokens, 100 * t.padding_fraction(), t.seconds, tokens_per_s, seq_per_s,
+                               100 * t.cpu_share));
+    }
+  }
+}
+
+int run_bench(const BenchOptions& o) {
+  if (!o.model.empty() && !o.shape.empty()) usage_error("give -m MODEL or --shape NAME, not both");
+  if (!o.input.empty() && !o.tokenizer) usage_error("-i is the text of --tokenizer");
+  if (o.tokenizer && (!o.shape.empty() || !o.save.empty() || !o.corpus.empty()))
+    usage_error("--tokenizer takes -m (its tokenizer) and -i, not --shape, --save or --corpus");
+  if (!o.save.empty()) {
+    if (o.shape.empty()) usage_error("--save writes a random-weight model: give --shape NAME");
+    const auto& shape = core::find_model_shape(o.shape);
+    cmd::save_model_folder(shape, cmd::random_model_weights(shape), o.save);
+    if (!quiet()) fmt::print(stderr, "bertkit: wrote {} (config.json, model.safetensors, vocab.txt)\n", o.save);
+    return 0;
+  }
+  BenchPrinter print(o.format == "jsonl");
+  if (o.tokenizer) {
+    run_tokenizer_rows(o, print);
+    return 0;
+  }
+  if (o.model.empty() && o.shape.empty()) usage_error("give -m MODEL or --shape NAME (or --tokenizer)");
+  const auto threads = thread_counts(o);  // bad lists are usage errors before anything is loaded
+  if (o.corpus.empty()) cmd::parse_workloads(o.workloads);
+  TaskModel model = bench_model(o);
+  if (!o.corpus.empty()) run_corpus_rows(o, model, print);
+  else run_encoder_rows(o, model, print);
+  return 0;
+}
+
+}  // namespace
+
+Action add_bench(CLI::App& sub, const GlobalOptions& global) {
+  auto o = std::make_shared<BenchOptions>();
+  sub.add_option("-m,--model", o->model, "Model to time (folder, converted file or Hugging Face id)");
+  sub.add_option("--shape", o->shape, "Time a random-weight model: bert-base, bert-large, minilm-l6 or minilm-l12");
+  sub.add_option("--save", o->save, "Write the --shape model as a Hugging Face folder DIR and exit");
+  sub.add_option("--workloads", o->workloads, "BATCHxLENGTH list of synthetic batches");
+  sub.add_option("--threads", o->threads, "Thread counts to time, e.g. 1,2 (default: 1 and all cores)");
+  sub.add_option("--dtype", o->dtype, "Compute type (f32 only for now)")->check(CLI::IsMember({"f32"}));
+  sub.add_option("--format", o->format, "table or jsonl (one JSON record per row)")
+      ->check(CLI::IsMember({"table", "jsonl"}));
+  sub.add_flag("--tokenizer", o->tokenizer, "Time the tokenizer instead (MB/s of text)");
+  sub.add_option("-i,--input", o->input, "Text file for --tokenizer (default: a built-in English sample)");
+  sub.add_option("--mb", o->mb, "Repeat the --tokenizer text to at least this many MB")->check(CLI::Range(1, 4096));
+  sub.add_option("--corpus", o->corpus, "Time real text: every line of FILE, fed as bertkit and as sentence-transformers feed it");
+  sub.add_option("--min-time", o->min_time, "Seconds each encoder measurement runs at least")
+      ->check(CLI::Range(0.0, 3600.0));
+  sub.add_option("--runs", o->runs, "Runs each measurement makes at least")->check(CLI::Range(1, 1000000));
+  return [o, &global] {
+    set_quiet(global.quiet);
+    return run_bench(*o);
+  };
+}
+
+}  // namespace bertkit::cli

@@ -1,0 +1,79 @@
+#include "commands/bench_encoder.h"
+
+#include "core/bench/fma_peak.h"
+#include "core/error.h"
+#include "core/model/encoder.h"
+
+#include <omp.h>
+
+#include <charconv>
+#include <optional>
+#include <string>
+
+namespace bertkit::cmd {
+
+namespace {
+
+std::vector<std::string_view> split_list(std::string_view list) {
+  std::vector<std::string_view> items;
+  while (!list.empty()) {
+    auto comma = list.find(',');
+    items.push_back(list.substr(0, comma));
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+  }
+  return items;
+}
+
+// A whole positive number (no sign, no trailing text) up to `max`, else nullopt.
+std::optional<std::int64_t> positive(std::string_view text, std::int64_t max) {
+  std::int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v <= 0 || v > max) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::vector<Workload> parse_workloads(std::string_view list) {
+  std::vector<Workload> out;
+  for (auto item : split_list(list)) {
+    auto x = item.find('x');
+    auto batch = x == std::string_view::npos ? std::nullopt : positive(item.substr(0, x), 1 << 20);
+    auto length = x == std::string_view::npos ? std::nullopt : positive(item.substr(x + 1), 1 << 20);
+    if (!batch || !length) usage_error("--workloads: \"{}\" is not BATCHxLENGTH (e.g. 8x128)", item);
+    out.push_back({*batch, *length});
+  }
+  if (out.empty()) usage_error("--workloads: no workload given");
+  return out;
+}
+
+std::vector<int> parse_thread_counts(std::string_view list) {
+  std::vector<int> out;
+  for (auto item : split_list(list)) {
+    auto n = positive(item, 4096);
+    if (!n) usage_error("--threads: \"{}\" is not a thread count from 1 to 4096", item);
+    out.push_back(static_cast<int>(*n));
+  }
+  if (out.empty()) usage_error("--threads: no thread count given");
+  return out;
+}
+
+void bench_encoder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights,
+                   std::span<const Workload> workloads, std::span<const int> threads, const BenchTimes& times,
+                   const std::function<void(const EncoderRow&)>& emit) {
+  for (int n : threads) {
+    omp_set_num_threads(n);
+    core::Encoder encoder(config, weights);  // packed and primitives made for this thread count
+    for (const Workload& w : workloads) {
+      EncoderRow row;
+      row.threads = n;
+      row.workload = w;
+      row.timing = core::time_encoder(encoder, w.batch, w.length, times.min_runs, times.min_seconds, n);
+      // Measured right after the workload, with the same threads: the machine's state is shared.
+      row.peak_gflops = core::measure_f32_fma_peak(n);
+      emit(row);
+    }
+  }
+}
+
+}  // namespace bertkit::cmd

@@ -1,0 +1,173 @@
+// `bertkit bench` end to end: well-formed records whose figures agree with each other and with the
+// documented formula, a saved model the other commands load, usage errors. No timing thresholds: the
+// figures themselves are benchmarks.
+#include "support.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace {
+
+// The minilm-l6 shape as bertkit-bench(1) documents it.
+constexpr double kLayers = 6, kHidden = 384, kIntermediate = 1536;
+
+double minilm_flops(double s) {
+  const double L = kLayers, h = kHidden, i = kIntermediate;
+  return 2 * L * (4 * s * h * h + 2 * s * h * i) + 4 * L * s * s * h;
+}
+
+nlohmann::json only_record(const bktest::RunResult& r) {
+  auto records = bktest::json_lines(r.out);
+  REQUIRE(records.size() == 1);
+  return records[0];
+}
+
+}  // namespace
+
+TEST_CASE("bench: an encoder record's figures are positive and agree with the formula") {
+  auto r = bktest::run_bertkit(
+      {"bench", "--shape", "minilm-l6", "--workloads", "1x8", "--threads", "1", "--format", "jsonl", "--min-time", "0.2"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  auto j = only_record(r);
+  CHECK(j["mode"] == "encoder");
+  CHECK(j["model"] == "minilm-l6");
+  CHECK(j["dtype"] == "f32");
+  CHECK(j["layers"] == 6);
+  CHECK(j["hidden"] == 384);
+  CHECK(j["intermediate"] == 1536);
+  CHECK(j["threads"] == 1);
+  CHECK(j["batch"] == 1);
+  CHECK(j["length"] == 8);
+  CHECK(j["runs"].get<int>() >= 3);
+  const double seq = j["sequences_per_second"], tokens = j["tokens_per_second"], gflops = j["gflops"];
+  const double peak = j["peak_gflops"], share = j["peak_share"], cpu = j["cpu_share"], median = j["median_seconds"];
+  CHECK(seq > 0);
+  CHECK(peak > 0);
+  CHECK(cpu > 0);
+  CHECK(seq == doctest::Approx(1.0 / median).epsilon(1e-9));
+  CHECK(tokens == doctest::Approx(seq * 8).epsilon(1e-9));
+  CHECK(gflops == doctest::Approx(seq * minilm_flops(8) / 1e9).epsilon(1e-9));
+  CHECK(share == doctest::Approx(gflops / peak).epsilon(1e-9));
+
+  auto table = bktest::run_bertkit({"bench", "--shape", "minilm-l6", "--workloads", "2x8", "--threads", "1",
+                                    "--min-time", "0", "--runs", "1"});
+  REQUIRE_MESSAGE(table.exit_code == 0, table.err);
+  auto lines = bktest::split_lines(table.out);
+  REQUIRE(lines.size() == 3);  // what was timed, the column names, one row
+  CHECK(lines[1].find("seq/s") != std::string::npos);
+  CHECK(lines[2].find("2x8") != std::string::npos);
+}
+
+TEST_CASE("bench: --save writes a folder that info describes, embed runs on and bench times") {
+  bktest::TempDir dir;
+  const auto folder = (dir / "minilm").string();
+  auto save = bktest::run_bertkit({"bench", "--shape", "minilm-l6", "--save", folder});
+  REQUIRE_MESSAGE(save.exit_code == 0, save.err);
+  CHECK(save.out.empty());
+  for (const char* file : {"config.json", "model.safetensors", "vocab.txt"})
+    CHECK(std::filesystem::exists(dir / "minilm" / file));
+
+  auto info = bktest::run_bertkit({"info", "--json", folder});
+  REQUIRE_MESSAGE(info.exit_code == 0, info.err);
+  CHECK(info.err.empty());  // every tensor used, none missing
+  auto described = nlohmann::json::parse(info.out);
+  CHECK(described["architecture"] == "BertModel");
+  CHECK(described["num_layers"] == "6");
+  CHECK(described["hidden_size"] == "384");
+
+  auto embed = bktest::run_bertkit({"embed", "-m", folder, "hello world"});
+  REQUIRE_MESSAGE(embed.exit_code == 0, embed.err);
+  auto e = only_record(embed);
+  CHECK(e["embedding"].size() == 384);
+
+  // The folder holds the very model --shape times: the same weights give the same embedding.
+  auto again = bktest::run_bertkit({"bench", "--shape", "minilm-l6", "--save", (dir / "again").string()});
+  REQUIRE(again.exit_code == 0);
+  CHECK(bktest::read_file(dir / "again" / "model.safetensors") == bktest::read_file(dir / "minilm" / "model.safetensors"));
+
+  auto timed = bktest::run_bertkit({"bench", "-m", folder, "--workloads", "1x8", "--threads", "1", "--format", "jsonl",
+                                    "--min-time", "0", "--runs", "1"});
+  REQUIRE_MESSAGE(timed.exit_code == 0, timed.err);
+  auto t = only_record(timed);
+  CHECK(t["model"] == folder);
+  CHECK(t["layers"] == 6);
+  CHECK(t["sequences_per_second"].get<double>() > 0);
+}
+
+TEST_CASE("bench --corpus: real lines fed packed and padded, with the padding they cost") {
+  bktest::TempDir dir;
+  const std::vector<std::string> lines = {"Short one.", "A somewhat longer line of text, with a clause or two in it.",
+                                          "Mid-length sentence here.", "Hi", "The longest line of them all, which goes "
+                                          "on and on about nothing in particular for quite a while indeed."};
+  std::string text;
+  for (const auto& l : lines) text += l + "\n";
+  bktest::write_file(dir / "corpus.txt", text);
+  // Token counts as `bertkit tokenize` gives them (the built-in vocabulary, as --shape uses).
+  auto ids = bktest::run_bertkit({"tokenize", "--format", "ids", "-i", (dir / "corpus.txt").string()});
+  REQUIRE(ids.exit_code == 0);
+  std::vector<long> counts;
+  for (const auto& line : bktest::split_lines(ids.out))
+    counts.push_back(static_cast<long>(std::count(line.begin(), line.end(), ' ') + 1));
+  REQUIRE(counts.size() == lines.size());
+  const long total = std::accumulate(counts.begin(), counts.end(), 0L);
+  const long longest = *std::max_element(counts.begin(), counts.end());
+
+  auto r = bktest::run_bertkit({"bench", "--shape", "minilm-l6", "--corpus", (dir / "corpus.txt").string(),
+                                "--threads", "1", "--format", "jsonl"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  auto records = bktest::json_lines(r.out);
+  REQUIRE(records.size() == 2);
+  for (const auto& j : records) {
+    CHECK(j["mode"] == "corpus");
+    CHECK(j["sequences"] == lines.size());
+    CHECK(j["tokens"] == total);
+    CHECK(j["batches"] == 1);
+    const double tokens_per_s = j["tokens_per_second"], seconds = j["seconds"];
+    CHECK(tokens_per_s == doctest::Approx(total / seconds).epsilon(1e-9));
+  }
+  CHECK(records[0]["feeding"] == "bertkit");
+  CHECK(records[0]["computed_tokens"] == total);  // packed: no padding computed
+  CHECK(records[0]["padding_fraction"] == 0.0);
+  CHECK(records[1]["feeding"] == "sentence-transformers");
+  CHECK(records[1]["computed_tokens"] == longest * static_cast<long>(lines.size()));
+  CHECK(records[1]["padding_fraction"].get<double>() ==
+        doctest::Approx(1.0 - static_cast<double>(total) / static_cast<double>(longest * lines.size())));
+}
+
+TEST_CASE("bench --tokenizer: MB/s of the built-in sample, repeated to the size asked") {
+  auto r = bktest::run_bertkit({"bench", "--tokenizer", "--mb", "1", "--threads", "1", "--runs", "1", "--format", "jsonl"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  auto j = only_record(r);
+  CHECK(j["mode"] == "tokenizer");
+  CHECK(j["bytes"].get<double>() >= 1 << 20);
+  CHECK(j["tokens"].get<double>() > j["lines"].get<double>());
+  const double mb = j["mb_per_second"], seconds = j["median_seconds"];
+  CHECK(mb == doctest::Approx(j["bytes"].get<double>() / seconds / 1e6).epsilon(1e-9));
+}
+
+TEST_CASE("bench: bad flags are usage errors") {
+  const std::vector<std::vector<std::string>> bad = {
+      {"bench", "--shape", "gpt-2"},
+      {"bench", "--shape", "minilm-l6", "--workloads", "8y128"},
+      {"bench", "--shape", "minilm-l6", "--workloads", "0x128"},
+      {"bench", "--shape", "minilm-l6", "--workloads", "8x"},
+      {"bench", "--shape", "minilm-l6", "--threads", "0"},
+      {"bench", "--shape", "minilm-l6", "--threads", "1,x"},
+      {"bench", "--shape", "minilm-l6", "--format", "xml"},
+      {"bench", "--shape", "minilm-l6", "--dtype", "f64"},
+      {"bench", "--shape", "minilm-l6", "-m", "some-model"},
+      {"bench"},
+      {"bench", "--save", "/tmp/never-written"},
+      {"bench", "--tokenizer", "--shape", "minilm-l6"},
+      {"bench", "--shape", "minilm-l6", "--bogus"},
+  };
+  for (const auto& args : bad) {
+    CAPTURE(args.back());
+    auto r = bktest::run_bertkit(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(!r.err.empty());
+  }
+}

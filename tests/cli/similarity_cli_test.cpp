@@ -1,0 +1,103 @@
+// `bertkit similarity` end to end on the inputs and outputs the goldens test does not cover: CSV
+// with every column kept, tab-separated pairs on stdin, distances that agree with `embed`'s own
+// vectors, and an order that does not depend on threads or batch sizes.
+#include "cli/task_cli_helpers.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <vector>
+
+using bktest::run_bertkit;
+using bktest::run_jsonl;
+using nlohmann::json;
+
+namespace {
+
+const std::vector<std::pair<std::string, std::string>> kPairs = {
+    {"A man is eating food.", "A man is eating a piece of bread."},
+    {"The girl is carrying a baby.", "A man is riding a horse."},
+    {"Stocks fell, sharply, on Monday", "\"Markets\" dropped"},
+    {"a", "a"},
+};
+
+std::vector<float> embedding_of(const std::string& text) {
+  auto out = run_jsonl({"embed", "-m", bktest::fixture_path("minilm-embed"), text});
+  REQUIRE(out.size() == 1);
+  return out[0]["embedding"].get<std::vector<float>>();
+}
+
+std::string tab_pairs() {
+  std::string s;
+  for (const auto& [a, b] : kPairs) s += a + "\t" + b + "\n";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("similarity: distances are the negated distances of embed's vectors") {
+  for (const std::string metric : {"euclidean", "manhattan", "dot"}) {
+    CAPTURE(metric);
+    auto out = run_jsonl({"similarity", "-m", bktest::fixture_path("minilm-embed"), "--pairs", "--metric", metric}, tab_pairs());
+    REQUIRE(out.size() == kPairs.size());
+    for (std::size_t i = 0; i < kPairs.size(); ++i) {
+      CAPTURE(i);
+      CHECK(out[i]["text"] == kPairs[i].first);
+      CHECK(out[i]["text_pair"] == kPairs[i].second);
+      const auto a = embedding_of(kPairs[i].first), b = embedding_of(kPairs[i].second);
+      REQUIRE(a.size() == b.size());
+      double l1 = 0, l2 = 0, dot = 0;
+      for (std::size_t d = 0; d < a.size(); ++d) {
+        l1 += std::abs(double(a[d]) - b[d]);
+        l2 += (double(a[d]) - b[d]) * (double(a[d]) - b[d]);
+        dot += double(a[d]) * b[d];
+      }
+      const double expected = metric == "euclidean" ? -std::sqrt(l2) : metric == "manhattan" ? -l1 : dot;
+      CHECK(std::abs(out[i]["score"].get<double>() - expected) < 1e-5);
+    }
+  }
+  // Identical texts: distance 0, cosine 1.
+  auto same = run_jsonl({"similarity", "-m", bktest::fixture_path("minilm-embed"), "--metric", "euclidean", "x y", "x y"});
+  CHECK(std::abs(same[0]["score"].get<double>()) < 1e-6);
+}
+
+TEST_CASE("similarity: CSV pairs keep every column and add score; stdin pairs equal JSONL pairs") {
+  bktest::TempDir dir;
+  std::vector<std::string> rows;
+  for (std::size_t i = 0; i < kPairs.size(); ++i)
+    rows.push_back(std::to_string(i) + "," + bktest::csv_quote(kPairs[i].first) + ",\"multi\nline, \"\"quoted\"\"\"," +
+                   bktest::csv_quote(kPairs[i].second));
+  std::string csv = "id,q,note,p\n";
+  for (const auto& row : rows) csv += row + "\n";
+  bktest::write_file(dir / "pairs.csv", csv);
+  auto r = run_bertkit({"similarity", "-m", bktest::fixture_path("minilm-embed"), "-i", (dir / "pairs.csv").string(),
+                        "--column", "q", "--pair-column", "p", "-o", (dir / "scored.csv").string()});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  // Every input byte stays, in order; each row gains its score and truncated columns.
+  auto jsonl = run_jsonl({"similarity", "-m", bktest::fixture_path("minilm-embed"), "--pairs"}, tab_pairs());
+  REQUIRE(jsonl.size() == rows.size());
+  std::string expected = "id,q,note,p,score,truncated\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) expected += rows[i] + "," + jsonl[i]["score"].dump() + ",false\n";
+  CHECK(bktest::read_file(dir / "scored.csv") == expected);
+}
+
+TEST_CASE("similarity: order and scores do not depend on threads or batch sizes") {
+  std::string lines;
+  for (int copy = 0; copy < 5; ++copy) lines += tab_pairs();
+  auto one = run_bertkit({"--threads", "1", "similarity", "-m", bktest::fixture_path("minilm-embed"), "--pairs"}, lines);
+  auto two = run_bertkit({"similarity", "-m", bktest::fixture_path("minilm-embed"), "--pairs", "--threads", "2", "--batch-size",
+                          "3", "--max-batch-tokens", "40"},
+                         lines);
+  REQUIRE(one.exit_code == 0);
+  REQUIRE(two.exit_code == 0);
+  const auto a = bktest::json_lines(one.out), b = bktest::json_lines(two.out);
+  REQUIRE(a.size() == 5 * kPairs.size());
+  REQUIRE(b.size() == a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CAPTURE(i);
+    CHECK(a[i]["text"] == b[i]["text"]);
+    CHECK(std::abs(a[i]["score"].get<double>() - b[i]["score"].get<double>()) < 1e-6);
+  }
+}
