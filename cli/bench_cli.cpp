@@ -9,6 +9,7 @@
 #include "commands/bench_encoder.h"
 #include "commands/bench_model.h"
 #include "commands/bench_tokenizer.h"
+#include "core/checkpoint/reduce_weights.h"
 #include "core/bench/encoder_timing.h"
 #include "core/error.h"
 
@@ -68,7 +69,8 @@ TaskModel bench_model(const BenchOptions& o) {
     const auto& shape = core::find_model_shape(o.shape);
     m.loaded.name = o.shape;
     m.loaded.config = core::config_of(shape);
-    m.weights = std::make_shared<const core::Weights>(cmd::random_model_weights(shape));
+    m.weights = std::make_shared<const core::Weights>(
+        core::with_store_type(cmd::random_model_weights(shape), core::parse_store_type(o.dtype)));
     m.tokenizer = build_tokenizer(TokenizerFlags{});
     m.max_length = static_cast<std::size_t>(m.loaded.config.max_position_embeddings);
     m.max_length_from = "max_position_embeddings of config.json";
@@ -76,6 +78,7 @@ TaskModel bench_model(const BenchOptions& o) {
   }
   TaskFlags flags;
   flags.model = o.model;
+  flags.dtype = o.dtype;
   return load_task_model(flags);
 }
 
@@ -211,7 +214,9 @@ Action add_bench(CLI::App& sub, const GlobalOptions& global) {
   sub.add_option("--save", o->save, "Write the --shape model as a Hugging Face folder DIR and exit");
   sub.add_option("--workloads", o->workloads, "BATCHxLENGTH list of synthetic batches");
   sub.add_option("--threads", o->threads, "Thread counts to time, e.g. 1,2 (default: 1 and all cores)");
-  sub.add_option("--dtype", o->dtype, "Compute type (f32 only for now)")->check(CLI::IsMember({"f32"}));
+  sub.add_option("--dtype", o->dtype, "Compute type: f32, bf16 or int8 (a model of another type is converted at load)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"f32", "bf16", "int8"}));
   sub.add_option("--format", o->format, "table or jsonl (one JSON record per row)")
       ->check(CLI::IsMember({"table", "jsonl"}));
   sub.add_flag("--tokenizer", o->tokenizer, "Time the tokenizer instead (MB/s of text)");
