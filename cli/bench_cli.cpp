@@ -9,9 +9,8 @@
 #include "commands/bench_encoder.h"
 #include "commands/bench_model.h"
 #include "commands/bench_tokenizer.h"
-#include "core/bench/encoder_timing.h"
-#include "core/checkpoint/converted_file.h"
 #include "core/checkpoint/reduce_weights.h"
+#include "core/bench/encoder_timing.h"
 #include "core/error.h"
 
 #include <fmt/format.h>
@@ -31,7 +30,7 @@ struct BenchOptions {
   std::string save;
   std::string workloads = "1x128,8x128,32x128,1x384";
   std::string threads;  // empty: 1 and all cores
-  std::string dtype;  // empty: the model's own type (f32 for a --shape)
+  std::string dtype = "f32";
   std::string format = "table";
   bool tokenizer = false;
   std::string input;
@@ -70,8 +69,8 @@ TaskModel bench_model(const BenchOptions& o) {
     const auto& shape = core::find_model_shape(o.shape);
     m.loaded.name = o.shape;
     m.loaded.config = core::config_of(shape);
-    const auto type = core::parse_store_type(o.dtype.empty() ? "f32" : o.dtype);
-    m.weights = std::make_shared<const core::Weights>(core::with_store_type(cmd::random_model_weights(shape), type));
+    m.weights = std::make_shared<const core::Weights>(
+        core::with_store_type(cmd::random_model_weights(shape), core::parse_store_type(o.dtype)));
     m.tokenizer = build_tokenizer(TokenizerFlags{});
     m.max_length = static_cast<std::size_t>(m.loaded.config.max_position_embeddings);
     m.max_length_from = "max_position_embeddings of config.json";
@@ -81,14 +80,6 @@ TaskModel bench_model(const BenchOptions& o) {
   flags.model = o.model;
   flags.dtype = o.dtype;
   return load_task_model(flags);
-}
-
-// The type the Linear layers compute in: --dtype, else the model file's own (f16 files compute in f32).
-std::string compute_dtype(const BenchOptions& o, const TaskModel& model) {
-  if (!o.dtype.empty()) return o.dtype;
-  if (o.model.empty()) return "f32";
-  const std::string_view stored = core::stored_dtype_name(model.loaded.stored_dtype);
-  return std::string(stored == "f16" ? "f32" : stored);
 }
 
 std::vector<int> thread_counts(const BenchOptions& o) {
@@ -103,7 +94,7 @@ void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinte
   const auto& c = model.loaded.config;
   print.header(fmt::format("{}{}: {} layers, hidden {}, feed-forward {}; dtype {}", model.loaded.name,
                            o.model.empty() ? " (random weights)" : "", c.num_layers, c.hidden_size,
-                           c.intermediate_size, compute_dtype(o, model)));
+                           c.intermediate_size, o.dtype));
   print.header(fmt::format("{:>7} {:>9} {:>5} {:>10} {:>10} {:>9} {:>9} {:>8} {:>5}", "threads", "workload", "runs",
                            "seq/s", "tokens/s", "GFLOP/s", "peak", "of peak", "cpu"));
   cmd::bench_encoder(c, model.weights, workloads, threads, {o.runs, o.min_time}, [&](const cmd::EncoderRow& r) {
@@ -111,7 +102,7 @@ void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinte
     const double share = t.gflops / r.peak_gflops;
     nlohmann::ordered_json j = {
         {"mode", "encoder"},          {"model", model.loaded.name},
-        {"dtype", compute_dtype(o, model)},           {"layers", c.num_layers},
+        {"dtype", o.dtype},           {"layers", c.num_layers},
         {"hidden", c.hidden_size},    {"intermediate", c.intermediate_size},
         {"threads", r.threads},       {"batch", r.workload.batch},
         {"length", r.workload.length}, {"runs", t.runs},
@@ -160,7 +151,7 @@ void run_corpus_rows(const BenchOptions& o, const TaskModel& model, BenchPrinter
   const auto corpus = cmd::tokenize_corpus(*model.tokenizer, pipeline.tokenize, o.corpus);
   constexpr std::size_t kSentenceTransformersBatch = 32;  // SentenceTransformer.encode's default batch_size
   print.header(fmt::format("{} on {} ({} lines, at most {} tokens each); dtype {}", model.loaded.name, o.corpus,
-                           corpus.lines.size(), model.max_length, compute_dtype(o, model)));
+                           corpus.lines.size(), model.max_length, o.dtype));
   print.header(fmt::format("{:>7} {:<22} {:>8} {:>9} {:>8} {:>8} {:>10} {:>8} {:>5}", "threads", "feeding", "batches",
                            "tokens", "padding", "seconds", "tokens/s", "seq/s", "cpu"));
   for (int n : thread_counts(o)) {
@@ -174,7 +165,7 @@ void run_corpus_rows(const BenchOptions& o, const TaskModel& model, BenchPrinter
       const double tokens_per_s = static_cast<double>(t.tokens) / t.seconds;
       const double seq_per_s = static_cast<double>(t.sequences) / t.seconds;
       nlohmann::ordered_json j = {{"mode", "corpus"},        {"model", model.loaded.name},
-                                  {"dtype", compute_dtype(o, model)},        {"corpus", o.corpus},
+                                  {"dtype", o.dtype},        {"corpus", o.corpus},
                                   {"feeding", feeding},      {"threads", n},
                                   {"sequences", t.sequences}, {"batches", t.batches},
                                   {"tokens", t.tokens},      {"computed_tokens", t.computed},
@@ -223,7 +214,8 @@ Action add_bench(CLI::App& sub, const GlobalOptions& global) {
   sub.add_option("--save", o->save, "Write the --shape model as a Hugging Face folder DIR and exit");
   sub.add_option("--workloads", o->workloads, "BATCHxLENGTH list of synthetic batches");
   sub.add_option("--threads", o->threads, "Thread counts to time, e.g. 1,2 (default: 1 and all cores)");
-  sub.add_option("--dtype", o->dtype, "Compute type of the Linear layers: f32, bf16 or int8 (default: the model's own; f32 for --shape)")
+  sub.add_option("--dtype", o->dtype, "Compute type: f32, bf16 or int8 (a model of another type is converted at load)")
+      ->capture_default_str()
       ->check(CLI::IsMember({"f32", "bf16", "int8"}));
   sub.add_option("--format", o->format, "table or jsonl (one JSON record per row)")
       ->check(CLI::IsMember({"table", "jsonl"}));

@@ -1,7 +1,10 @@
-// `bertkit convert SRC DST [--dtype ...]` and `bertkit convert --check FILE`.
+// `bertkit convert SRC DST [--dtype ...] [--verify]`, `bertkit convert --verify --dtype T SRC` and
+// `bertkit convert --check FILE`.
 #include "cli/app.h"
 #include "cli/log.h"
+#include "cli/task_model.h"
 #include "commands/convert.h"
+#include "commands/convert_verify.h"
 #include "core/error.h"
 
 #include <fmt/format.h>
@@ -15,7 +18,56 @@ struct ConvertOptions {
   std::vector<std::string> paths;
   std::string dtype = "f32";
   bool check = false;
+  bool verify = false;
+  std::string corpus;  // empty: the built-in texts
 };
+
+std::vector<std::string> verify_texts(const std::string& corpus) {
+  std::vector<std::string> texts;
+  if (corpus.empty()) {
+    for (const char* t : cmd::default_verify_texts()) texts.emplace_back(t);
+    return texts;
+  }
+  TaskFlags f;
+  auto reader = io::open_reader(task_input_spec(f, {corpus}));
+  io::Record record;
+  while (reader->next(record))
+    if (record.error.empty() && !record.text.empty()) texts.push_back(record.text);
+  if (texts.empty()) bad_input("{}: no texts to verify on", corpus);
+  return texts;
+}
+
+void print_agreement(std::string_view what, const std::optional<cmd::HeadAgreement>& h) {
+  if (!h) return;
+  fmt::print("{} top-1 agreement: {}/{} ({:.1f}%), max |logit difference| {:.4g}\n", what, h->agree, h->total,
+             h->total ? 100.0 * static_cast<double>(h->agree) / static_cast<double>(h->total) : 100.0, h->max_abs_diff);
+}
+
+// SRC in f32 against the reduced model: DST when one was written, else SRC converted at load.
+void run_verify(const ConvertOptions& o) {
+  TaskFlags reference_flags, reduced_flags;
+  reference_flags.model = o.paths[0];
+  reference_flags.dtype = "f32";
+  reduced_flags.model = o.paths.back();
+  if (o.paths.size() == 1) reduced_flags.dtype = o.dtype;
+  TaskModel reference = load_task_model(reference_flags);
+  TaskModel reduced = load_task_model(reduced_flags);
+  const auto texts = verify_texts(o.corpus);
+  tok::EncodeOptions encode;
+  encode.truncation = tok::TruncationParams{reference.max_length};
+  std::vector<tok::Encoding> encodings;
+  for (const auto& t : texts) encodings.push_back(reference.tokenizer->encode(t, std::nullopt, encode));
+  auto report = cmd::verify_reduced(reference.loaded, reference.weights, reduced.weights, encodings,
+                                    reference.tokenizer->mask_id(), {});
+  const std::string type = o.paths.size() == 1 ? o.dtype : std::string(core::stored_dtype_name(reduced.loaded.stored_dtype));
+  fmt::print("verify: {} in f32 against {} ({}), {} texts from {}\n", o.paths[0], type,
+             o.paths.size() == 2 ? o.paths[1] : "converted at load", report.texts,
+             o.corpus.empty() ? "the built-in sentences" : o.corpus);
+  fmt::print("embedding cosine similarity: mean {:.6f}, min {:.6f}\n", report.cosine_mean, report.cosine_min);
+  print_agreement("fill-mask (middle token masked)", report.fill_mask);
+  print_agreement("classification", report.classification);
+  print_agreement("qa (start and end)", report.qa);
+}
 
 int run_convert(const ConvertOptions& o) {
   if (o.check) {
@@ -23,6 +75,10 @@ int run_convert(const ConvertOptions& o) {
     auto result = core::check_converted_file(o.paths[0]);
     fmt::print("{}: ok ({} tensors, {}, {} bytes, checksum {:016x})\n", o.paths[0], result.tensors, result.dtype,
                result.bytes, result.checksum);
+    return 0;
+  }
+  if (o.verify && o.paths.size() == 1) {
+    run_verify(o);
     return 0;
   }
   if (o.paths.size() != 2) usage_error("convert takes a source model and a destination file");
@@ -33,6 +89,7 @@ int run_convert(const ConvertOptions& o) {
   if (!quiet())
     fmt::print(stderr, "bertkit: wrote {} ({} tensors, {}, {} bytes)\n", o.paths[1], summary.tensors, o.dtype,
                summary.bytes);
+  if (o.verify) run_verify(o);
   return 0;
 }
 
@@ -46,6 +103,10 @@ Action add_convert(CLI::App& sub, const GlobalOptions& global) {
   sub.add_option("--dtype", o->dtype, "Type of the Linear weights in the file: f32, f16, bf16 or int8")
       ->check(CLI::IsMember({"f32", "f16", "bf16", "int8"}));
   sub.add_flag("--check", o->check, "Verify the structure and checksum of a converted FILE instead");
+  sub.add_flag("--verify", o->verify,
+               "Compare the model in f32 with the reduced type (DST, or SRC converted to --dtype at load when no "
+               "DST is given): embedding cosine, logits, top-1 agreement of the model's heads");
+  sub.add_option("--corpus", o->corpus, "Texts for --verify, one per line (default: 16 built-in English sentences)");
   return [o, &global] {
     set_quiet(global.quiet);
     return run_convert(*o);

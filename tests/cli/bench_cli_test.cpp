@@ -171,3 +171,15 @@ TEST_CASE("bench: bad flags are usage errors") {
     CHECK(!r.err.empty());
   }
 }
+
+TEST_CASE("bench --dtype: bf16 and int8 time the shape's model in that type") {
+  for (const char* dtype : {"bf16", "int8"}) {
+    CAPTURE(dtype);
+    auto r = bktest::run_bertkit({"bench", "--shape", "minilm-l6", "--dtype", dtype, "--workloads", "1x8", "--threads",
+                                  "1", "--format", "jsonl", "--min-time", "0", "--runs", "1"});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    auto j = only_record(r);
+    CHECK(j["dtype"] == dtype);
+    CHECK(j["sequences_per_second"].get<double>() > 0);
+  }
+}

@@ -144,3 +144,27 @@ TEST_CASE("convert: Ctrl-C leaves either the complete file or none, and never a 
     }
   }
 }
+
+TEST_CASE("convert --verify: f32 against itself is exact; int8 stays within its bound on the given corpus") {
+  bktest::TempDir dir;
+  SUBCASE("a lossless f32 file: cosine 1, no logit differs, every top-1 agrees") {
+    auto folder = bktest::shared("fixtures/models/distilbert-uncased-cls").string();
+    auto r = bktest::run_bertkit({"-q", "convert", "--verify", folder, (dir / "cls.bk").string()});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.out.find("embedding cosine similarity: mean 1.000000, min 1.000000\n") != std::string::npos);
+    CHECK(r.out.find("classification top-1 agreement: 16/16 (100.0%), max |logit difference| 0\n") != std::string::npos);
+  }
+  SUBCASE("int8 converted at load, on a corpus file") {
+    auto corpus = (dir / "corpus.txt").string();
+    bktest::write_file(corpus, "The capital of France is Paris.\n\nI like coffee in the morning.\nThanks!\n");
+    auto folder = bktest::shared("fixtures/models/bert-uncased-mlm").string();
+    auto r = bktest::run_bertkit({"convert", "--verify", "--dtype", "int8", "--corpus", corpus, folder});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.out.find("against int8 (converted at load), 3 texts from " + corpus) != std::string::npos);
+    auto at = r.out.find("min ");
+    REQUIRE(at != std::string::npos);
+    CHECK(std::stod(r.out.substr(at + 4)) >= 0.99);
+    CHECK(r.out.find("fill-mask (middle token masked) top-1 agreement: ") != std::string::npos);
+    CHECK(!fs::exists(dir / "corpus.bk"));
+  }
+}

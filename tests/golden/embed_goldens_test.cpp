@@ -90,8 +90,8 @@ TEST_CASE("embed --token-embeddings equals the feature-extraction pipeline") {
   CHECK(checked > 0);
 }
 
-// A converted file with reduced weights is usable by every command (widened to f32 at load) and stays
-// within its type's accuracy bound of sentence-transformers' embeddings: cosine similarity per
+// A converted file with reduced weights is usable by every command (computed in its type; f16 in f32)
+// and stays within its type's accuracy bound of sentence-transformers' embeddings: cosine similarity per
 // sentence at least 0.9999 for f16 (11-bit mantissa), 0.999 for bf16 (8-bit) and 0.99 for int8 (per
 // output channel, 8 bits).
 TEST_CASE("embed: f16, bf16 and int8 converted files stay within their accuracy bounds") {

@@ -6,6 +6,7 @@
 #include "core/model/pooling.h"
 #include "core/model/qa_head.h"
 #include "golden/encoder_fixtures.h"
+#include "support.h"
 
 #include <doctest/doctest.h>
 

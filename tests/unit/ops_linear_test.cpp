@@ -1,8 +1,10 @@
+#include "core/checkpoint/quantize.h"
 #include "core/ops/linear.h"
 #include "unit/reference_math.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -72,4 +74,49 @@ TEST_CASE("linear: mismatched sizes are refused") {
   CHECK_THROWS(Linear(w, {}, 3, 4));
   CHECK_THROWS(Linear(w, std::vector<float>(3), 5, 2));
   CHECK_THROWS(Linear(w, {}, 5, 2, Eltwise::Relu, LinearOutput::Accumulate));
+}
+
+// bf16 and int8 layers against a double reference on the values their weights stand for: what is left
+// is the rounding of x per call (bf16: 8 bits of mantissa; u8 over the call's range), a relative RMS
+// error well under 1%. A weight row of zeros (int8 scale 0) gives exactly the bias.
+TEST_CASE("linear: bf16 and int8 weights, with every epilogue, match the reference within their rounding") {
+  using bertkit::core::DType;
+  const std::int64_t in = 64, out = 48, rows = 37;
+  auto w = bktest::random_floats(in * out, 21);
+  std::fill(w.begin() + 5 * in, w.begin() + 6 * in, 0.0f);
+  auto b = bktest::random_floats(out, 22);
+  auto x = bktest::random_floats(rows * in, 23, -2.0f, 2.0f);
+  auto residual = bktest::random_floats(rows * out, 24);
+  auto int8 = bertkit::core::quantize_int8_rows(w, out, in);
+  auto bf16 = bertkit::core::to_bf16(w);
+  std::vector<float> int8_values(w.size()), bf16_values(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    int8_values[i] = static_cast<float>(int8.values[i]) * int8.scales[i / in];
+    bf16_values[i] = bertkit::core::bf16_to_f32(bf16[i]);
+  }
+  struct Case {
+    bertkit::core::LinearWeight weight;
+    const std::vector<float>* values;
+    double bound;
+  };
+  for (const Case& c : {Case{{DType::BF16, bf16.data(), {}}, &bf16_values, 0.005},
+                        Case{{DType::I8, int8.values.data(), int8.scales}, &int8_values, 0.01}}) {
+    CAPTURE(bertkit::core::dtype_name(c.weight.dtype));
+    auto expected = bktest::reference_linear(x, *c.values, b, rows, in, out);
+    for (bool accumulate : {false, true}) {
+      CAPTURE(accumulate);
+      Linear linear(c.weight, b, out, in, accumulate ? Eltwise::Identity : Eltwise::Gelu,
+                    accumulate ? LinearOutput::Accumulate : LinearOutput::Overwrite);
+      std::vector<float> y = accumulate ? residual : std::vector<float>(rows * out);
+      linear.forward(x.data(), rows, y.data());
+      double error = 0, norm = 0;
+      for (std::size_t i = 0; i < y.size(); ++i) {
+        const double want = accumulate ? expected[i] + residual[i] : bktest::reference_gelu(expected[i]);
+        error += (y[i] - want) * (y[i] - want);
+        norm += want * want;
+        if (i % out == 5 && !accumulate) CHECK(y[i] == doctest::Approx(bktest::reference_gelu(b[5])).epsilon(1e-5));
+      }
+      CHECK(std::sqrt(error / norm) < c.bound);
+    }
+  }
 }

@@ -1,0 +1,39 @@
+#pragma once
+// `bertkit convert --verify`: what a reduced compute type costs on real text. The same inputs run
+// through the model in f32 and in the reduced type, and every output the model has is compared.
+#include "core/checkpoint/model_source.h"
+#include "core/model/batching.h"
+#include "tokenizer/encoding.h"
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace bertkit::cmd {
+
+// Texts to verify on when the user gives none: everyday English of varied length and topic.
+std::span<const char* const> default_verify_texts();
+
+struct HeadAgreement {
+  std::size_t agree = 0, total = 0;  // inputs whose top-1 (argmax of the logits) is the same
+  double max_abs_diff = 0;           // of any logit
+};
+
+struct VerifyReport {
+  std::size_t texts = 0;
+  double cosine_mean = 0, cosine_min = 1;  // of the sentence embeddings (the model's pooling)
+  std::optional<HeadAgreement> fill_mask;       // the middle token of each text masked
+  std::optional<HeadAgreement> classification;
+  std::optional<HeadAgreement> qa;              // top-1: both the start and the end token
+};
+
+// `reference` and `reduced` are the same model (config, sentence-transformers modules) with weights in
+// f32 and in the reduced type; `mask_id` < 0 skips the fill-mask comparison.
+VerifyReport verify_reduced(const core::LoadedModel& model, std::shared_ptr<const core::Weights> reference,
+                            std::shared_ptr<const core::Weights> reduced, std::span<const tok::Encoding> encodings,
+                            std::int32_t mask_id, const core::BatchLimits& limits);
+
+}  // namespace bertkit::cmd
