@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -125,6 +126,28 @@ RunResult run_bertkit(const std::vector<std::string>& args, const std::string& i
   waitpid(pid, &status, 0);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
+}
+
+RunResult run_bertkit_with_file_limit(std::uint64_t max_file_bytes, const std::vector<std::string>& args,
+                                      const std::string& input) {
+  // posix_spawn's child inherits both the limit and the ignored signal; this process writes no file meanwhile.
+  rlimit old_limit{};
+  getrlimit(RLIMIT_FSIZE, &old_limit);
+  rlimit limit = old_limit;
+  limit.rlim_cur = max_file_bytes;
+  if (setrlimit(RLIMIT_FSIZE, &limit) != 0) throw std::runtime_error("setrlimit(RLIMIT_FSIZE) failed");
+  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  RunResult r;
+  try {
+    r = run_bertkit(args, input);
+  } catch (...) {
+    setrlimit(RLIMIT_FSIZE, &old_limit);
+    std::signal(SIGXFSZ, old_handler);
+    throw;
+  }
+  setrlimit(RLIMIT_FSIZE, &old_limit);
+  std::signal(SIGXFSZ, old_handler);
+  return r;
 }
 
 TempDir::TempDir() {

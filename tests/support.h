@@ -2,6 +2,7 @@
 // Helpers shared by the tests: where ../shared is, reading (gzip'd) files, running the binary.
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ struct RunResult {
 };
 // Runs build/bertkit with the arguments (no shell), feeding `input` on stdin.
 RunResult run_bertkit(const std::vector<std::string>& args, const std::string& input = "");
+// The same with files limited to `max_file_bytes` (RLIMIT_FSIZE, SIGXFSZ ignored): a write past the
+// limit fails with EFBIG as on a full disk.
+RunResult run_bertkit_with_file_limit(std::uint64_t max_file_bytes, const std::vector<std::string>& args,
+                                      const std::string& input = "");
 
 // A fresh temporary directory, removed when the object dies.
 class TempDir {

@@ -1,6 +1,7 @@
 #include "tokenizer/loader.h"
 
 #include "core/error.h"
+#include "core/json.h"
 #include "tokenizer/default_vocab.h"
 
 #include <nlohmann/json.hpp>
@@ -24,14 +25,6 @@ std::optional<std::string> read_if_exists(const fs::path& path) {
   s << in.rdbuf();
   if (in.bad()) bad_input("cannot read {}", path.string());
   return std::move(s).str();
-}
-
-json parse_json(const std::string& text, const std::string& name) {
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
-    bad_input("{}: invalid JSON: {}", name, e.what());
-  }
 }
 
 // A special token in tokenizer_config.json / special_tokens_map.json: a string or an AddedToken dict.
@@ -109,7 +102,7 @@ std::vector<TemplatePiece> read_template(const json& pieces, const json& special
 }
 
 void read_tokenizer_json(const std::string& text, TokenizerSpec& spec, const std::string& where) {
-  json j = parse_json(text, where);
+  json j = core::parse_json(text, where);
   if (!j.is_object()) bad_input("{}: not a tokenizer.json object", where);
   const json& model = j.value("model", json::object());
   std::string type = get_or<std::string>(model, "type", "", where);
@@ -200,7 +193,7 @@ void read_special_tokens(const json& cfg, TokenizerSpec& spec, const std::string
 // defines them.
 void read_tokenizer_config(const std::string& text, TokenizerSpec& spec, const std::string& where,
                            bool has_tokenizer_json) {
-  json cfg = parse_json(text, where);
+  json cfg = core::parse_json(text, where);
   if (!cfg.is_object()) bad_input("{}: not a JSON object", where);
   // transformers' Bert tokenizers take these from tokenizer_config.json (with these defaults) and
   // rebuild the normaliser of tokenizer.json when they disagree with it.
@@ -283,7 +276,7 @@ TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
   }
   if (files.special_tokens_map_json) {
     std::string where = origin + "/special_tokens_map.json";
-    read_special_tokens(parse_json(*files.special_tokens_map_json, where), spec, where);
+    read_special_tokens(core::parse_json(*files.special_tokens_map_json, where), spec, where);
   }
   if (files.tokenizer_config_json)
     read_tokenizer_config(*files.tokenizer_config_json, spec, origin + "/tokenizer_config.json",

@@ -1,6 +1,7 @@
 #include "cli/io/jsonl_reader.h"
 
 #include "core/error.h"
+#include "core/json.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,29 +11,6 @@
 namespace bertkit::cli::io {
 
 namespace {
-
-// Deepest nesting of arrays and objects, counted outside strings.
-std::size_t nesting_depth(std::string_view json) {
-  std::size_t depth = 0, deepest = 0;
-  bool in_string = false, escaped = false;
-  for (char c : json) {
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return deepest;
-}
 
 bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
@@ -80,7 +58,7 @@ bool JsonlReader::read(Record& record) {
       return true;
     }
     if (!set_text(record, line_bytes_, valid_)) return true;
-    if (nesting_depth(valid_) > jsonl_.max_depth) {
+    if (core::json_nesting_depth(valid_) > jsonl_.max_depth) {
       reject(record, fmt::format("JSON nested deeper than {} levels", jsonl_.max_depth));
       return true;
     }

@@ -6,6 +6,7 @@
 // of a million '[' costs nothing. The first record is read when the reader is made: a --field missing
 // from it (the error lists the fields present) fails before any output file exists.
 #include "cli/io/reader_base.h"
+#include "core/json.h"
 
 #include <string>
 #include <vector>
@@ -15,7 +16,7 @@ namespace bertkit::cli::io {
 struct JsonlOptions {
   std::string field = "text";
   std::string pair_field;  // empty: no pair
-  std::size_t max_depth = 64;
+  std::size_t max_depth = core::kMaxJsonDepth;
 };
 
 class JsonlReader : public ReaderBase {

@@ -168,3 +168,15 @@ TEST_CASE("convert --verify: f32 against itself is exact; int8 stays within its 
     CHECK(!fs::exists(dir / "corpus.bk"));
   }
 }
+
+TEST_CASE("convert: a full disk ends with one error line, status 1, and no file at all") {
+  bktest::TempDir dir;
+  std::filesystem::create_directory(dir / "out");
+  const auto dest = dir / "out" / "model.bk";
+  auto r = bktest::run_bertkit_with_file_limit(
+      64 * 1024, {"convert", bktest::shared("fixtures/models/bert-cased-cls").string(), dest.string()});
+  CHECK(r.exit_code == 1);
+  CHECK(bktest::count_lines(r.err) == 1);
+  CHECK(r.err.find(dest.string()) != std::string::npos);
+  CHECK(std::filesystem::is_empty(dir / "out"));  // neither the file nor a temporary one
+}

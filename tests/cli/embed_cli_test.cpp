@@ -422,3 +422,58 @@ TEST_CASE("embed: Ctrl-C leaves a valid output holding every finished record") {
     }
   }
 }
+
+TEST_CASE("embed: a full disk ends with one error line, status 1, and -o holds whole records (jsonl, npy)") {
+  bktest::TempDir dir;
+  const std::vector<std::string> lines = corpus(500);
+  bktest::write_file(dir / "in.txt", join(lines));
+  for (const std::string format : {"jsonl", "npy"}) {
+    CAPTURE(format);
+    const auto full = dir / ("full." + format), cut = dir / ("cut." + format);
+    auto args = [&](const std::filesystem::path& out) {
+      return std::vector<std::string>{"embed", "-m", minilm(), "-i", (dir / "in.txt").string(), "--format", format,
+                                      "--batch-size", "16", "-o", out.string()};
+    };
+    auto whole = bktest::run_bertkit(args(full));
+    REQUIRE(whole.exit_code == 0);
+    const std::string expected = bktest::read_file(full);
+    const std::uint64_t limit = expected.size() / 5;
+    auto r = bktest::run_bertkit_with_file_limit(limit, args(cut));
+    CHECK(r.exit_code == 1);
+    CHECK(bktest::count_lines(r.err) == 1);
+    CHECK(r.err.find("cannot write " + cut.string()) != std::string::npos);
+    const std::string bytes = bktest::read_file(cut);
+    REQUIRE(bytes.size() <= limit);
+    if (format == "npy") {
+      Npy whole_npy = parse_npy(expected), cut_npy = parse_npy(bytes);
+      CHECK(cut_npy.cols == whole_npy.cols);
+      CHECK(cut_npy.rows > 0);
+      CHECK(cut_npy.rows < lines.size());
+      CHECK(std::equal(cut_npy.data.begin(), cut_npy.data.end(), whole_npy.data.begin()));
+    } else {
+      REQUIRE(!bytes.empty());
+      CHECK(bytes.back() == '\n');
+      CHECK(expected.compare(0, bytes.size(), bytes) == 0);  // the first records, each whole
+    }
+  }
+}
+
+TEST_CASE("embed: a reader that closes stdout early ends the program quietly") {
+  bktest::TempDir dir;
+  std::vector<std::string> lines = corpus(500);
+  std::string input;
+  for (int rep = 0; rep < 10; ++rep) input += join(lines);
+  bktest::write_file(dir / "in.txt", input);
+  const std::string err = (dir / "err.txt").string();
+  const std::string command =
+      "'" BERTKIT_BINARY "' embed -m '" + minilm() + "' -i '" + (dir / "in.txt").string() + "' 2>'" + err + "'";
+  FILE* p = popen(command.c_str(), "r");
+  REQUIRE(p);
+  char buf[4096];
+  REQUIRE(std::fgets(buf, sizeof buf, p));
+  CHECK(std::string(buf).rfind("{\"text\":", 0) == 0);
+  int status = pclose(p);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(bktest::read_file(err).empty());
+}

@@ -462,3 +462,25 @@ TEST_CASE("tokenize: a reader that closes stdout early ends the program quietly"
   CHECK(WEXITSTATUS(status) == 0);
   CHECK(bktest::read_file(err).empty());
 }
+
+TEST_CASE("tokenize: a full disk ends with one error line, status 1, and -o holds only whole records") {
+  bktest::TempDir dir;
+  std::string input;
+  const int lines = 20000;
+  for (int i = 0; i < lines; ++i) input += fmt::format("line {} of a text that fills the disk\n", i);
+  bktest::write_file(dir / "in.txt", input);
+  const auto out = dir / "out.jsonl";
+  const std::uint64_t limit = 1000000;  // a few batches of 1024 records
+  auto r = bktest::run_bertkit_with_file_limit(limit, {"tokenize", "-i", (dir / "in.txt").string(), "-o", out.string()});
+  CHECK(r.exit_code == 1);
+  CHECK(bktest::count_lines(r.err) == 1);
+  CHECK(r.err.find("cannot write " + out.string()) != std::string::npos);
+  const std::string bytes = bktest::read_file(out);
+  REQUIRE(!bytes.empty());
+  CHECK(bytes.size() <= limit);
+  CHECK(bytes.back() == '\n');
+  auto records = bktest::json_lines(bytes);
+  CHECK(records.size() < static_cast<std::size_t>(lines));
+  for (std::size_t i = 0; i < records.size(); ++i)
+    CHECK(records[i]["text"] == fmt::format("line {} of a text that fills the disk", i));
+}

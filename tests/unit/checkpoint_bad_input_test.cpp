@@ -68,6 +68,10 @@ TEST_CASE("checkpoint: broken safetensors files are refused with the file's name
   // Found by fuzz_safetensors: nlohmann throws out_of_range, not parse_error, for a number past a double.
   expect_bad_safetensors(bktest::safetensors_raw(R"({"t":{"data_offsets":[0,2e0000000000000000666]}})", k16Bytes),
                          "invalid JSON");
+  // nlohmann parses any depth but copies, prints and compares recursively: a deep header is refused first.
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  expect_bad_safetensors(bktest::safetensors_raw(tensor_entry("F32", deep, 0, 16), k16Bytes),
+                         "nested deeper than 64 levels");
 }
 
 TEST_CASE("checkpoint: broken torch zip archives are refused with the file's name") {

@@ -35,6 +35,8 @@ std::string with(const char* key, nlohmann::json value) {
 
 TEST_CASE("config: unsupported values are refused by name") {
   expect_config_refused("{\"model_type\": ", "invalid JSON");
+  expect_config_refused("{\"a\": " + std::string(100000, '[') + std::string(100000, ']') + "}",
+                        "nested deeper than 64 levels");
   expect_config_refused(with("model_type", "roberta"), "unsupported model_type \"roberta\"");
   expect_config_refused(with("hidden_act", "quick_gelu"), "\"quick_gelu\"");
   expect_config_refused(with("position_embedding_type", "relative_key"), "\"relative_key\"");

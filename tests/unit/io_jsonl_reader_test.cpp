@@ -135,3 +135,18 @@ TEST_CASE("jsonl reader: several inputs, and empty ones") {
   JsonlReader none({empty.string()}, field("text"));
   CHECK(read_all(none).empty());
 }
+
+TEST_CASE("jsonl reader: a line over the record limit is refused with file and line, and reading goes on") {
+  bktest::TempDir dir;
+  auto path = write(dir / "long.jsonl", "{\"text\": \"a\"}\n{\"text\": \"" + std::string(100, 'x') + "\"}\n{\"text\": \"b\"}\n");
+  ReaderOptions options;
+  options.max_record_bytes = 50;
+  options.on_bad_record = OnBadRecord::Flag;
+  JsonlReader reader({path.string()}, field("text"), options);
+  auto records = read_all(reader);
+  REQUIRE(records.size() == 3);
+  CHECK(records[0].text == "a");
+  CHECK(records[1].error == path.string() + ":2: line longer than the limit of 50 bytes");
+  CHECK(records[2].text == "b");
+  CHECK(records[2].line == 3);
+}

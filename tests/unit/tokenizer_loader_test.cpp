@@ -158,6 +158,8 @@ TEST_CASE("tokenizer.json: another kind of model is named in the error") {
   CHECK_THROWS_WITH_AS(load(dir / "tokenizer.json"), doctest::Contains("ByteLevel"), bertkit::Error);
   write(dir / "tokenizer.json", "{\"model\": ");
   CHECK_THROWS_WITH_AS(load(dir / "tokenizer.json"), doctest::Contains("invalid JSON"), bertkit::Error);
+  write(dir / "tokenizer.json", "{\"model\": " + std::string(100000, '[') + std::string(100000, ']') + "}");
+  CHECK_THROWS_WITH_AS(load(dir / "tokenizer.json"), doctest::Contains("nested deeper than 64 levels"), bertkit::Error);
   j = tokenizer_json();
   j["model"]["vocab"]["hello"] = 1;  // the id of [UNK] as well
   write(dir / "tokenizer.json", j.dump());
