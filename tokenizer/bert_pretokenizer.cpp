@@ -23,6 +23,10 @@ BertPreTokenizer::BertPreTokenizer(UnicodeProfile profile) : table_(CharTable::g
   }
 }
 
+namespace {
+const ByteRange16 kNonAscii(0x80, 0xFF);
+}  // namespace
+
 void BertPreTokenizer::split(std::string_view text, std::uint32_t from, std::uint32_t to,
                              std::vector<ByteSpan>& words) const {
   using namespace charflag;
@@ -31,26 +35,36 @@ void BertPreTokenizer::split(std::string_view text, std::uint32_t from, std::uin
   std::uint32_t i = from;
   while (i < to) {
     if (static_cast<unsigned char>(text[i]) < 0x80) {
-      // Up to 63 ASCII bytes at once (63: a mark in the last one ends at bit 63): classify them into bit
-      // masks, then pair the k-th start of a word or mark with the k-th end, without a branch per byte.
-      const auto n = static_cast<std::uint32_t>(ascii_prefix(text.substr(i, std::min<std::uint32_t>(to - i, 63))));
-      const auto* bytes = reinterpret_cast<const unsigned char*>(text.data()) + i;
+      // Up to 48 ASCII bytes at once (whole 16-byte chunks, and fewer than 64 so that a mark in the last
+      // one ends at bit 63 at most): classify them into bit masks, then pair the k-th start of a word or
+      // mark with the k-th end, without a branch per byte.
+      const std::uint32_t limit = std::min<std::uint32_t>(to - i, 48);
+      const char* bytes = text.data() + i;
       std::uint64_t separator = 0, punct = 0;
-      std::uint32_t k = 0;
-      for (; k + 16 <= n; k += 16) {
-        const Bytes16 v = load16(text.data() + i + k);
+      std::uint32_t n = 0;  // the ASCII bytes classified
+      bool non_ascii = false;
+      for (; n + 16 <= limit; n += 16) {
+        const Bytes16 v = load16(bytes + n);
         Bytes16 space{}, mark{};
         for (const ByteRange16& r : space_ranges_) space |= in_range(v, r);
         for (const ByteRange16& r : mark_ranges_) mark |= in_range(v, r);
-        separator |= static_cast<std::uint64_t>(lane_bits(space | mark)) << k;
-        punct |= static_cast<std::uint64_t>(lane_bits(mark)) << k;
+        separator |= static_cast<std::uint64_t>(lane_bits(space | mark)) << n;
+        punct |= static_cast<std::uint64_t>(lane_bits(mark)) << n;
+        if (const std::uint32_t high = lane_bits(in_range(v, kNonAscii))) {
+          n += static_cast<std::uint32_t>(__builtin_ctz(high));
+          non_ascii = true;
+          break;
+        }
       }
-      for (; k < n; ++k) {
-        std::uint8_t c = ascii_[bytes[k]];
-        separator |= static_cast<std::uint64_t>(c & kSeparator) << k;
-        punct |= static_cast<std::uint64_t>(c >> 1) << k;
+      for (; !non_ascii && n < limit && static_cast<unsigned char>(bytes[n]) < 0x80; ++n) {
+        std::uint8_t c = ascii_[static_cast<unsigned char>(bytes[n])];
+        separator |= static_cast<std::uint64_t>(c & kSeparator) << n;
+        punct |= static_cast<std::uint64_t>(c >> 1) << n;
       }
-      const std::uint64_t word = ~separator & ((std::uint64_t{1} << n) - 1);
+      const std::uint64_t classified = (std::uint64_t{1} << n) - 1;
+      separator &= classified;
+      punct &= classified;
+      const std::uint64_t word = ~separator & classified;
       const std::uint64_t after_word = (word << 1) | (in_word ? 1 : 0);  // bit k: byte k-1 is in a word
       std::uint64_t starts = (word & ~after_word) | punct;
       std::uint64_t ends = (separator & after_word) | (punct << 1);
