@@ -1,9 +1,11 @@
 #include "tokenizer/bert_pretokenizer.h"
 
+#include "core/error.h"
 #include "tokenizer/byte_vectors.h"
 #include "tokenizer/utf8.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace bertkit::tok {
 
@@ -13,19 +15,20 @@ BertPreTokenizer::BertPreTokenizer(UnicodeProfile profile) : table_(CharTable::g
     std::uint8_t f = table_.flags(c);
     ascii_[c] = static_cast<std::uint8_t>(((f & (kWhitespace | kPunct)) ? kSeparator : 0) | ((f & kPunct) ? kMark : 0));
   }
+  std::size_t spaces = 0, marks = 0;
   for (unsigned c = 0; c < 128;) {
     unsigned end = c + 1;
     while (end < 128 && ascii_[end] == ascii_[c]) ++end;
-    if (ascii_[c] != 0)
-      (ascii_[c] & kMark ? mark_ranges_ : space_ranges_)
-          .emplace_back(static_cast<unsigned char>(c), static_cast<unsigned char>(end - 1));
+    const ByteRange16 range(static_cast<unsigned char>(c), static_cast<unsigned char>(end - 1));
+    if (ascii_[c] == kSeparator && spaces < space_ranges_.size())
+      space_ranges_[spaces++] = range;
+    else if (ascii_[c] != 0 && marks < mark_ranges_.size())
+      mark_ranges_[marks++] = range;
+    else if (ascii_[c] != 0)
+      runtime_error("the pre-tokenizer's ASCII classes have more ranges than its fast path holds");
     c = end;
   }
 }
-
-namespace {
-const ByteRange16 kNonAscii(0x80, 0xFF);
-}  // namespace
 
 void BertPreTokenizer::split(std::string_view text, std::uint32_t from, std::uint32_t to,
                              std::vector<ByteSpan>& words) const {
@@ -42,28 +45,23 @@ void BertPreTokenizer::split(std::string_view text, std::uint32_t from, std::uin
       const char* bytes = text.data() + i;
       std::uint64_t separator = 0, punct = 0;
       std::uint32_t n = 0;  // the ASCII bytes classified
-      bool non_ascii = false;
       for (; n + 16 <= limit; n += 16) {
+        std::uint64_t halves[2];
+        std::memcpy(halves, bytes + n, 16);
+        if ((halves[0] | halves[1]) & 0x8080808080808080ull) break;  // the loop below stops at it
         const Bytes16 v = load16(bytes + n);
         Bytes16 space{}, mark{};
         for (const ByteRange16& r : space_ranges_) space |= in_range(v, r);
         for (const ByteRange16& r : mark_ranges_) mark |= in_range(v, r);
         separator |= static_cast<std::uint64_t>(lane_bits(space | mark)) << n;
         punct |= static_cast<std::uint64_t>(lane_bits(mark)) << n;
-        if (const std::uint32_t high = lane_bits(in_range(v, kNonAscii))) {
-          n += static_cast<std::uint32_t>(__builtin_ctz(high));
-          non_ascii = true;
-          break;
-        }
       }
-      for (; !non_ascii && n < limit && static_cast<unsigned char>(bytes[n]) < 0x80; ++n) {
+      for (; n < limit && static_cast<unsigned char>(bytes[n]) < 0x80; ++n) {
         std::uint8_t c = ascii_[static_cast<unsigned char>(bytes[n])];
         separator |= static_cast<std::uint64_t>(c & kSeparator) << n;
         punct |= static_cast<std::uint64_t>(c >> 1) << n;
       }
       const std::uint64_t classified = (std::uint64_t{1} << n) - 1;
-      separator &= classified;
-      punct &= classified;
       const std::uint64_t word = ~separator & classified;
       const std::uint64_t after_word = (word << 1) | (in_word ? 1 : 0);  // bit k: byte k-1 is in a word
       std::uint64_t starts = (word & ~after_word) | punct;

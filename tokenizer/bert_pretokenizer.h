@@ -4,6 +4,7 @@
 #include "tokenizer/byte_vectors.h"
 #include "tokenizer/unicode.h"
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -26,8 +27,10 @@ class BertPreTokenizer {
   // kMark for punctuation.
   static constexpr std::uint8_t kSeparator = 1, kMark = 2;
   std::uint8_t ascii_[128];
-  // The same classes as runs of byte values, tested sixteen bytes at a time.
-  std::vector<ByteRange16> space_ranges_, mark_ranges_;
+  // The same classes as runs of byte values, tested sixteen bytes at a time. A fixed number, so the
+  // tests unroll: both references' tables have two runs of ASCII whitespace and four of marks.
+  std::array<ByteRange16, 2> space_ranges_;
+  std::array<ByteRange16, 4> mark_ranges_;
 };
 
 }  // namespace bertkit::tok

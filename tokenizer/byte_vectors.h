@@ -20,6 +20,7 @@ inline void store16(char* p, Bytes16 v) { std::memcpy(p, &v, sizeof v); }
 // A range of byte values lo..hi, as vectors ready for in_range.
 struct ByteRange16 {
   Bytes16 lo, width;  // every lane lo, every lane hi - lo
+  ByteRange16() : ByteRange16(0xFF, 0xFF) {}  // 0xFF: a byte that valid UTF-8 never holds
   ByteRange16(unsigned char lo_byte, unsigned char hi_byte)
       : lo(Bytes16{} + lo_byte), width(Bytes16{} + static_cast<unsigned char>(hi_byte - lo_byte)) {}
 };

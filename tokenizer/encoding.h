@@ -26,9 +26,9 @@ struct Encoding {
   void reserve(std::size_t n);
   void push(std::int32_t id, std::int32_t type_id, Offsets offsets, std::int32_t word, std::int8_t seq,
             bool special);
-  // Appends the tokens of one text in two steps, for the tokenizer's inner loop: id, offsets and word
-  // one token at a time, then, for all of them at once, what every token of a text shares (type id 0,
-  // the sequence, not special, attended). In between, the other arrays are shorter than `ids`.
+  // Appends the tokens of one text in two steps: ids, offsets and words (push_text_token, or the arrays
+  // directly), then, for all of them at once, what every token of a text shares (type id 0, the
+  // sequence, not special, attended). In between, the other arrays are shorter than `ids`.
   void push_text_token(std::int32_t id, Offsets off, std::int32_t word) {
     ids.push_back(id);
     offsets.push_back(off);
