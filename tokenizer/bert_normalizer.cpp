@@ -1,5 +1,7 @@
 #include "tokenizer/bert_normalizer.h"
 
+#include "tokenizer/byte_vectors.h"
+
 namespace bertkit::tok {
 
 using namespace charflag;
@@ -17,6 +19,12 @@ BertNormalizer::BertNormalizer(NormalizerOptions options, UnicodeProfile profile
                     : (f & kCleanSpace)  ? ' '
                     : (f & kLowerChange) ? static_cast<unsigned char>(c + 32)
                                          : static_cast<unsigned char>(c);
+  }
+  upper_delta_ = static_cast<unsigned char>(ascii_map_['A'] - 'A');
+  printable_simple_ = true;
+  for (unsigned c = 0x20; c <= 0x7E; ++c) {
+    unsigned delta = c >= 'A' && c <= 'Z' ? upper_delta_ : 0;
+    printable_simple_ = printable_simple_ && ascii_map_[c] == c + delta;
   }
 }
 
@@ -42,34 +50,44 @@ void BertNormalizer::push_transformed(char32_t c, std::uint32_t b, std::uint32_t
   }
 }
 
+namespace {
+const ByteRange16 kPrintable(0x20, 0x7E), kUpper('A', 'Z');
+}  // namespace
+
 void BertNormalizer::normalize(std::string_view original, std::uint32_t base, NormalizedText& out) const {
   std::size_t i = 0;
   const std::size_t n = original.size();
   while (i < n) {
     if (static_cast<unsigned char>(original[i]) < 0x80) {
-      // A run of ASCII: one table lookup and three stores per byte.
-      std::size_t run = i;
-      while (run < n && static_cast<unsigned char>(original[run]) < 0x80) ++run;
-      std::size_t at = out.text.size();
-      out.text.resize(at + (run - i));
-      out.begin.resize(at + (run - i));
-      out.end.resize(at + (run - i));
-      char* text = out.text.data() + at;
-      std::uint32_t* begin = out.begin.data() + at;
-      std::uint32_t* end = out.end.data() + at;
-      std::size_t k = 0;
-      for (; i < run; ++i) {
-        unsigned char mapped = ascii_map_[static_cast<unsigned char>(original[i])];
-        if (mapped == kDropped) continue;
-        auto b = base + static_cast<std::uint32_t>(i);
-        text[k] = static_cast<char>(mapped);
-        begin[k] = b;
-        end[k] = b + 1;
-        ++k;
+      // A run of ASCII maps byte for byte (sixteen printable bytes at a time, else through the table),
+      // with no alignment to store; a byte that clean_text deletes (rare) sends the run down a
+      // byte-at-a-time path that records the gap.
+      const std::size_t run = i + ascii_prefix(original.substr(i));
+      const std::size_t at = out.text.size();
+      char* text = out.append_one_to_one(run - i, base + static_cast<std::uint32_t>(i));
+      std::size_t k = i;
+      if (printable_simple_) {
+        for (; k + 16 <= run; k += 16) {
+          const Bytes16 v = load16(original.data() + k);
+          if (lane_bits(~in_range(v, kPrintable))) break;  // a control byte: the table below
+          store16(text + (k - i), v + (in_range(v, kUpper) & upper_delta_));
+        }
       }
-      out.text.resize(at + k);
-      out.begin.resize(at + k);
-      out.end.resize(at + k);
+      unsigned char high_bits = 0;  // kDropped is the only mapped value with the high bit set
+      for (; k < run; ++k) {
+        unsigned char mapped = ascii_map_[static_cast<unsigned char>(original[k])];
+        text[k - i] = static_cast<char>(mapped);
+        high_bits |= mapped;
+      }
+      if (high_bits & 0x80) {
+        out.truncate(at);
+        for (std::size_t j = i; j < run; ++j) {
+          unsigned char mapped = ascii_map_[static_cast<unsigned char>(original[j])];
+          auto b = base + static_cast<std::uint32_t>(j);
+          if (mapped != kDropped) out.push_ascii(static_cast<char>(mapped), b, b + 1);
+        }
+      }
+      i = run;
       continue;
     }
     auto b = base + static_cast<std::uint32_t>(i);

@@ -37,6 +37,10 @@ class BertNormalizer : public Normalizer {
   // What each ASCII byte becomes (kDropped: deleted), so ASCII runs take a table-driven loop.
   static constexpr unsigned char kDropped = 0xFF;
   unsigned char ascii_map_[128];
+  // When the map keeps every printable ASCII byte (0x20-0x7E) except A-Z, which it moves by
+  // upper_delta_ (32 when lower-casing, else 0), runs of printable bytes take a 16-byte path.
+  bool printable_simple_ = false;
+  unsigned char upper_delta_ = 0;
 };
 
 }  // namespace bertkit::tok

@@ -36,6 +36,13 @@ void Encoding::push(std::int32_t id, std::int32_t type_id, Offsets off, std::int
   attention_mask.push_back(1);
 }
 
+void Encoding::finish_text_tokens(std::int8_t seq) {
+  type_ids.resize(ids.size(), 0);
+  sequence.resize(ids.size(), seq);
+  special_mask.resize(ids.size(), 0);
+  attention_mask.resize(ids.size(), 1);
+}
+
 void Encoding::append(const Encoding& other, std::size_t from, std::size_t to) {
   auto copy = [&](auto& dst, const auto& src) { dst.insert(dst.end(), src.begin() + from, src.begin() + to); };
   copy(ids, other.ids);

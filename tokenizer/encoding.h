@@ -26,6 +26,15 @@ struct Encoding {
   void reserve(std::size_t n);
   void push(std::int32_t id, std::int32_t type_id, Offsets offsets, std::int32_t word, std::int8_t seq,
             bool special);
+  // Appends the tokens of one text in two steps: ids, offsets and words (push_text_token, or the arrays
+  // directly), then, for all of them at once, what every token of a text shares (type id 0, the
+  // sequence, not special, attended). In between, the other arrays are shorter than `ids`.
+  void push_text_token(std::int32_t id, Offsets off, std::int32_t word) {
+    ids.push_back(id);
+    offsets.push_back(off);
+    words.push_back(word);
+  }
+  void finish_text_tokens(std::int8_t seq);
   // Appends tokens [from, to) of `other`.
   void append(const Encoding& other, std::size_t from, std::size_t to);
   void set_type_ids(std::int32_t type_id);

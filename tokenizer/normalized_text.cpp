@@ -2,16 +2,62 @@
 
 namespace bertkit::tok {
 
-void NormalizedText::push_original(std::string_view original, std::uint32_t base) {
-  std::size_t i = 0;
-  while (i < original.size()) {
-    std::size_t start = i;
-    next_code_point(original, i);
-    for (std::size_t k = start; k < i; ++k) {
-      text.push_back(original[k]);
-      begin.push_back(base + static_cast<std::uint32_t>(start));
-      end.push_back(base + static_cast<std::uint32_t>(i));
+void NormalizedText::materialize() {
+  begin_.resize(text.size());
+  end_.resize(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    begin_[i] = base_ + static_cast<std::uint32_t>(i);
+    end_[i] = begin_[i] + 1;
+  }
+  one_to_one_ = false;
+}
+
+char* NormalizedText::append_one_to_one(std::size_t n, std::uint32_t orig_begin) {
+  const std::size_t at = text.size();
+  if (one_to_one_ && (at == 0 || base_ + at == orig_begin)) {
+    if (at == 0) base_ = orig_begin;
+  } else {
+    make_explicit();
+    begin_.resize(at + n);
+    end_.resize(at + n);
+    for (std::size_t k = 0; k < n; ++k) {
+      begin_[at + k] = orig_begin + static_cast<std::uint32_t>(k);
+      end_[at + k] = begin_[at + k] + 1;
     }
+  }
+  text.resize(at + n);
+  return text.data() + at;
+}
+
+void NormalizedText::truncate(std::size_t size) {
+  text.resize(size);
+  if (!one_to_one_) {
+    begin_.resize(size);
+    end_.resize(size);
+  }
+}
+
+void NormalizedText::append_aligned(std::string_view bytes, std::uint32_t orig_begin, std::uint32_t orig_end) {
+  make_explicit();
+  text.append(bytes);
+  begin_.resize(text.size(), orig_begin);
+  end_.resize(text.size(), orig_end);
+}
+
+void NormalizedText::append_from(const NormalizedText& other, std::size_t from, std::size_t to) {
+  make_explicit();
+  for (std::size_t i = from; i < to; ++i) {
+    text.push_back(other.text[i]);
+    begin_.push_back(other.begin_of(i));
+    end_.push_back(other.end_of(i));
+  }
+}
+
+void NormalizedText::realign(std::size_t from, std::uint32_t orig_begin, std::uint32_t orig_end) {
+  make_explicit();
+  for (std::size_t i = from; i < text.size(); ++i) {
+    begin_[i] = orig_begin;
+    end_[i] = orig_end;
   }
 }
 

@@ -5,32 +5,67 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace bertkit::tok {
 
-struct NormalizedText {
+class NormalizedText {
+ public:
   std::string text;
-  std::vector<std::uint32_t> begin;  // per byte of `text`: original byte offset where its char starts
-  std::vector<std::uint32_t> end;    // ... and ends
+
+  // The original span of byte i of `text`: where its character starts and ends.
+  std::uint32_t begin_of(std::size_t i) const {
+    return one_to_one_ ? base_ + static_cast<std::uint32_t>(i) : begin_[i];
+  }
+  std::uint32_t end_of(std::size_t i) const {
+    return one_to_one_ ? base_ + static_cast<std::uint32_t>(i) + 1 : end_[i];
+  }
 
   void clear() {
     text.clear();
-    begin.clear();
-    end.clear();
+    begin_.clear();
+    end_.clear();
+    one_to_one_ = true;
   }
   void push(char32_t c, std::uint32_t orig_begin, std::uint32_t orig_end) {
+    make_explicit();
     append_utf8(text, c);
-    begin.resize(text.size(), orig_begin);
-    end.resize(text.size(), orig_end);
+    begin_.resize(text.size(), orig_begin);
+    end_.resize(text.size(), orig_end);
   }
   void push_ascii(char c, std::uint32_t orig_begin, std::uint32_t orig_end) {
+    make_explicit();
     text.push_back(c);
-    begin.push_back(orig_begin);
-    end.push_back(orig_end);
+    begin_.push_back(orig_begin);
+    end_.push_back(orig_end);
   }
-  // Appends original text unchanged (no normalisation), aligned one to one.
-  void push_original(std::string_view original, std::uint32_t base);
+  // Appends `bytes`, every one aligned to the original span [orig_begin, orig_end).
+  void append_aligned(std::string_view bytes, std::uint32_t orig_begin, std::uint32_t orig_end);
+  // Appends bytes [from, to) of `other` with their alignment.
+  void append_from(const NormalizedText& other, std::size_t from, std::size_t to);
+  // Aligns bytes [from, size) to the original span [orig_begin, orig_end).
+  void realign(std::size_t from, std::uint32_t orig_begin, std::uint32_t orig_end);
+
+  // Appends n bytes that replace original bytes [orig_begin, orig_begin + n) one for one (ASCII changed in
+  // place) and returns where the caller writes them. Text made only of such runs, one after another in
+  // the original, stores no alignment at all: the common case of ASCII text costs one byte a byte.
+  char* append_one_to_one(std::size_t n, std::uint32_t orig_begin);
+  // Drops the bytes from `size` on (undoes the end of an append).
+  void truncate(std::size_t size);
+
+ private:
+  // Switches to per-byte alignment arrays (once; pushes that change lengths need them).
+  void make_explicit() {
+    if (one_to_one_) materialize();
+  }
+  void materialize();
+
+  // One to one: byte i came from original byte base_ + i, and begin_/end_ are unused.
+  bool one_to_one_ = true;
+  std::uint32_t base_ = 0;
+  std::vector<std::uint32_t> begin_;  // otherwise, per byte: original offset where its char starts
+  std::vector<std::uint32_t> end_;    // ... and ends
 };
 
 }  // namespace bertkit::tok

@@ -79,10 +79,7 @@ void PythonBertNormalizer::normalize(std::string_view original, std::uint32_t ba
     next_code_point(composed.text, k);
     std::size_t before = out.text.size();
     strip_.normalize(std::string_view(composed.text).substr(start, k - start), 0, out);
-    for (std::size_t j = before; j < out.text.size(); ++j) {
-      out.begin[j] = composed.begin[start];
-      out.end[j] = composed.end[k - 1];
-    }
+    out.realign(before, composed.begin_of(start), composed.end_of(k - 1));
   }
 }
 
@@ -99,21 +96,17 @@ void PythonBertNormalizer::compose(const NormalizedText& in, NormalizedText& out
     }
     std::string_view cluster = text.substr(start, i - start);
     if (cluster.size() == 1) {
-      out.push_ascii(cluster[0], in.begin[start], in.end[start]);
+      out.push_ascii(cluster[0], in.begin_of(start), in.end_of(start));
       continue;
     }
     std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> nfc(
         utf8proc_NFC(reinterpret_cast<const utf8proc_uint8_t*>(std::string(cluster).c_str())), &std::free);
     std::string_view composed = nfc ? reinterpret_cast<const char*>(nfc.get()) : cluster;
     if (composed == cluster) {
-      out.text.append(cluster);
-      out.begin.insert(out.begin.end(), in.begin.begin() + start, in.begin.begin() + i);
-      out.end.insert(out.end.end(), in.end.begin() + start, in.end.begin() + i);
+      out.append_from(in, start, i);
     } else {
       // The composed characters stand for the whole cluster.
-      out.text.append(composed);
-      out.begin.resize(out.text.size(), in.begin[start]);
-      out.end.resize(out.text.size(), in.end[i - 1]);
+      out.append_aligned(composed, in.begin_of(start), in.end_of(i - 1));
     }
   }
 }

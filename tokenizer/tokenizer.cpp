@@ -38,10 +38,13 @@ class WordCache {
   }
   // The table is larger than the core's cache: ask for a word's entry a few words before it is needed.
   void prefetch(std::uint64_t hash) const { __builtin_prefetch(&entries_[hash & (kEntries - 1)]); }
-  bool find(std::string_view word, std::uint64_t hash, std::vector<Piece>& out) const {
+  // Calls emit(id, begin, end) for each piece of `word` if its split is cached; returns whether it was.
+  template <typename Emit>
+  bool emit(std::string_view word, std::uint64_t hash, Emit&& emit) const {
     const Entry& e = entries_[hash & (kEntries - 1)];
-    if (e.hash != hash || e.length != word.size() || std::memcmp(e.word, word.data(), word.size()) != 0) return false;
-    for (std::uint8_t i = 0; i < e.count; ++i) out.push_back({e.pieces[i].id, e.pieces[i].begin, e.pieces[i].end});
+    if (e.hash != hash || e.length != word.size() || !TokenIndex::same_bytes(e.word, word.data(), word.size()))
+      return false;
+    for (std::uint8_t i = 0; i < e.count; ++i) emit(e.pieces[i].id, e.pieces[i].begin, e.pieces[i].end);
     return true;
   }
   void store(std::string_view word, std::uint64_t hash, const std::vector<Piece>& pieces) {
@@ -80,6 +83,10 @@ struct Scratch {
   std::vector<std::uint64_t> hashes;  // of `words`
   std::vector<Piece> pieces;
   WordCache cache;
+  // The tokens of a piece of text before they join the encoding (grown, never shrunk, so writing them
+  // needs no capacity check a token).
+  std::vector<std::int32_t> token_ids, token_words;
+  std::vector<Offsets> token_offsets;
 };
 thread_local Scratch t_scratch;
 
@@ -123,40 +130,62 @@ bool Tokenizer::is_special_id(std::int32_t id) const {
 }
 
 void Tokenizer::encode_words(const NormalizedText& normalized, std::uint32_t from, std::uint32_t to,
-                             int sequence_id, std::int32_t& word, Encoding& out) const {
+                             std::int32_t& word, Encoding& out) const {
   Scratch& s = t_scratch;
   s.words.clear();
   pretokenizer_.split(normalized.text, from, to, s.words);
   s.cache.reset(serial_);
-  auto word_text = [&](const ByteSpan& w) { return std::string_view(normalized.text).substr(w.begin, w.end - w.begin); };
-  s.hashes.resize(s.words.size());
-  for (std::size_t i = 0; i < s.words.size(); ++i) s.hashes[i] = TokenIndex::hash(word_text(s.words[i]));
+  const char* text = normalized.text.data();
+  auto word_text = [&](const ByteSpan& w) { return std::string_view(text + w.begin, w.end - w.begin); };
+  // Locals, not the thread's scratch: the stores below would make the compiler reload it every word.
+  const ByteSpan* spans = s.words.data();
+  const std::size_t n = s.words.size();
+  s.hashes.resize(n);
+  std::uint64_t* hashes = s.hashes.data();
+  WordCache& cache = s.cache;
+  for (std::size_t i = 0; i < n; ++i) hashes[i] = TokenIndex::hash(word_text(spans[i]));
   constexpr std::size_t kAhead = 4;
-  for (std::size_t i = 0; i < std::min(kAhead, s.words.size()); ++i) s.cache.prefetch(s.hashes[i]);
-  for (std::size_t i = 0; i < s.words.size(); ++i) {
-    if (i + kAhead < s.words.size()) s.cache.prefetch(s.hashes[i + kAhead]);
-    const ByteSpan& w = s.words[i];
-    s.pieces.clear();
-    std::string_view text = word_text(w);
-    const std::uint64_t hash = s.hashes[i];
-    if (!s.cache.find(text, hash, s.pieces)) {
-      wordpiece_.tokenize(text, s.pieces);
-      s.cache.store(text, hash, s.pieces);
-    }
-    for (const Piece& p : s.pieces) {
-      Offsets off{normalized.begin[w.begin + p.begin], normalized.end[w.begin + p.end - 1]};
-      out.push(p.id, 0, off, word, static_cast<std::int8_t>(sequence_id), false);
-    }
-    ++word;
+  for (std::size_t i = 0; i < std::min(kAhead, n); ++i) cache.prefetch(hashes[i]);
+  // At most one token per byte.
+  if (s.token_ids.size() < to - from) {
+    s.token_ids.resize(to - from);
+    s.token_offsets.resize(to - from);
+    s.token_words.resize(to - from);
   }
+  std::int32_t* ids = s.token_ids.data();
+  Offsets* offsets = s.token_offsets.data();
+  std::int32_t* words = s.token_words.data();
+  std::size_t count = 0;
+  std::int32_t word_index = word;
+  for (std::size_t i = 0; i < n; ++i, ++word_index) {
+    if (i + kAhead < n) cache.prefetch(hashes[i + kAhead]);
+    const ByteSpan w = spans[i];
+    // Inlined at both calls, cached or not: a call per token costs a fifth of the time (English text).
+    auto emit = [&](std::int32_t id, std::uint32_t begin, std::uint32_t end) __attribute__((always_inline)) {
+      ids[count] = id;
+      offsets[count] = {normalized.begin_of(w.begin + begin), normalized.end_of(w.begin + end - 1)};
+      words[count] = word_index;
+      ++count;
+    };
+    const std::string_view piece_text = word_text(w);
+    if (!cache.emit(piece_text, hashes[i], emit)) {
+      s.pieces.clear();
+      wordpiece_.tokenize(piece_text, s.pieces);
+      cache.store(piece_text, hashes[i], s.pieces);
+      for (const Piece& p : s.pieces) emit(p.id, p.begin, p.end);
+    }
+  }
+  word = word_index;
+  out.ids.insert(out.ids.end(), ids, ids + count);
+  out.offsets.insert(out.offsets.end(), offsets, offsets + count);
+  out.words.insert(out.words.end(), words, words + count);
 }
 
 void Tokenizer::encode_sequence(std::string_view text, int sequence_id, Encoding& out) const {
   Scratch& s = t_scratch;
   std::int32_t word = 0;
-  auto seq = static_cast<std::int8_t>(sequence_id);
   auto push_added = [&](const Segment& seg, Offsets off) {
-    out.push(added_.tokens()[static_cast<std::size_t>(seg.token)].id, 0, off, word++, seq, false);
+    out.push_text_token(added_.tokens()[static_cast<std::size_t>(seg.token)].id, off, word++);
   };
   s.raw_segments.clear();
   added_.split(text, 0, static_cast<std::uint32_t>(text.size()), false, s.raw_segments);
@@ -169,18 +198,19 @@ void Tokenizer::encode_sequence(std::string_view text, int sequence_id, Encoding
     normalizer_->normalize(text.substr(seg.begin, seg.end - seg.begin), seg.begin, s.normalized);
     auto n = static_cast<std::uint32_t>(s.normalized.text.size());
     if (!added_.has(true)) {
-      encode_words(s.normalized, 0, n, sequence_id, word, out);
+      encode_words(s.normalized, 0, n, word, out);
       continue;
     }
     s.normalized_segments.clear();
     added_.split(s.normalized.text, 0, n, true, s.normalized_segments);
     for (const Segment& ns : s.normalized_segments) {
       if (ns.token >= 0)
-        push_added(ns, {s.normalized.begin[ns.begin], s.normalized.end[ns.end - 1]});
+        push_added(ns, {s.normalized.begin_of(ns.begin), s.normalized.end_of(ns.end - 1)});
       else
-        encode_words(s.normalized, ns.begin, ns.end, sequence_id, word, out);
+        encode_words(s.normalized, ns.begin, ns.end, word, out);
     }
   }
+  out.finish_text_tokens(static_cast<std::int8_t>(sequence_id));
 }
 
 Encoding Tokenizer::encode(std::string_view a, std::optional<std::string_view> b,
@@ -230,8 +260,7 @@ std::string Tokenizer::decode(std::span<const std::int32_t> ids, bool skip_speci
 }
 
 void to_char_offsets(std::string_view text, std::span<Offsets> offsets) {
-  bool ascii = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-  if (ascii) return;
+  if (ascii_prefix(text) == text.size()) return;
   thread_local std::vector<std::uint32_t> chars_before;
   chars_before.resize(text.size() + 1);
   std::uint32_t count = 0;

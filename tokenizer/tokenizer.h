@@ -68,8 +68,8 @@ class Tokenizer {
   std::size_t vocab_size() const { return spec_.vocab->size(); }
 
  private:
-  void encode_words(const NormalizedText& normalized, std::uint32_t from, std::uint32_t to, int sequence_id,
-                    std::int32_t& word, Encoding& out) const;
+  void encode_words(const NormalizedText& normalized, std::uint32_t from, std::uint32_t to, std::int32_t& word,
+                    Encoding& out) const;
 
   TokenizerSpec spec_;
   std::unique_ptr<Normalizer> normalizer_;

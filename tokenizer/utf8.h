@@ -3,6 +3,7 @@
 // Python's bytes.decode("utf-8", errors="replace") does, so every later stage can assume valid UTF-8.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -43,6 +44,19 @@ inline char32_t next_code_point(std::string_view s, std::size_t& i) {
 inline std::size_t utf8_length(char32_t c) { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4; }
 
 void append_utf8(std::string& out, char32_t c);
+
+// Length of the leading run of ASCII bytes of `s` (== s.size() when all of it is ASCII).
+inline std::size_t ascii_prefix(std::string_view s) {
+  std::size_t i = 0;
+  // Eight bytes at a time: a run of ASCII has no high bit set.
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t v;
+    std::memcpy(&v, s.data() + i, 8);
+    if (v & 0x8080808080808080ull) break;
+  }
+  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+  return i;
+}
 
 // Number of code points in valid UTF-8.
 std::size_t count_code_points(std::string_view s);

@@ -41,7 +41,7 @@ std::string norm(const NormalizerOptions& o, std::string_view text, UnicodeProfi
 // "b:e" of the original span behind each normalised byte.
 std::string alignment(const NormalizedText& n) {
   std::string s;
-  for (std::size_t i = 0; i < n.text.size(); ++i) s += fmt::format("{}{}:{}", i ? " " : "", n.begin[i], n.end[i]);
+  for (std::size_t i = 0; i < n.text.size(); ++i) s += fmt::format("{}{}:{}", i ? " " : "", n.begin_of(i), n.end_of(i));
   return s;
 }
 

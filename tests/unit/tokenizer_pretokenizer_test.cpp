@@ -55,3 +55,31 @@ TEST_CASE("pre-tokenizer: splits only the given range, with offsets into the who
   CHECK(words[1].begin == 9);
   CHECK(words[1].end == 10);
 }
+
+TEST_CASE("pre-tokenizer: words and marks across the 63-byte blocks of the ASCII path") {
+  // A long text built from known words, marks and separators of every length, so words start, end
+  // and run on at every position of a block, and non-ASCII characters interrupt ASCII runs.
+  const std::vector<std::string> words = {"a", "bb", "word", "\xC3\xA9t\xC3\xA9", "x\xE2\x82\xA4y",
+                                          std::string(62, 'l'), std::string(63, 'm'), std::string(64, 'n'),
+                                          std::string(130, 'o')};
+  const std::vector<std::string> marks = {",", "!", "\xC2\xBF"};
+  const std::vector<std::string> separators = {" ", "  ", std::string(61, ' '), "\xE3\x80\x80", " \xE3\x80\x80 "};
+  std::string text, expected;
+  std::uint32_t state = 12345;
+  auto next = [&](std::size_t n) {
+    state = state * 1103515245u + 12345u;
+    return static_cast<std::size_t>(state >> 16) % n;
+  };
+  bool after_word = false;
+  for (int k = 0; k < 2000; ++k) {
+    const bool mark = next(3) == 0;
+    const std::string& token = mark ? marks[next(marks.size())] : words[next(words.size())];
+    // Two words need a separator between them; beside a mark one is optional.
+    if ((after_word && !mark) || next(2) == 0) text += separators[next(separators.size())];
+    text += token;
+    if (!expected.empty()) expected += ' ';
+    expected += token;
+    after_word = !mark;
+  }
+  CHECK(split(text) == expected);
+}
