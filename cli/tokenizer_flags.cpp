@@ -37,11 +37,7 @@ void add_tokenizer_flags(CLI::App& sub, TokenizerFlags& f) {
 namespace {
 
 tok::TokenizerFiles files_of(const core::LoadedModel& loaded) {
-  tok::TokenizerFiles files;
-  files.vocab_txt = loaded.tokenizer.vocab_txt;
-  files.tokenizer_json = loaded.tokenizer.tokenizer_json;
-  files.tokenizer_config_json = loaded.tokenizer.tokenizer_config_json;
-  files.special_tokens_map_json = loaded.tokenizer.special_tokens_map_json;
+  tok::TokenizerFiles files = loaded.tokenizer;
   files.origin = loaded.location.string();
   return files;
 }

@@ -2,6 +2,7 @@
 // Building a TokenizerSpec from a model's tokenizer files, read the way transformers reads them:
 // tokenizer.json (BERT's WordPiece subset), else vocab.txt; tokenizer_config.json (old layout and the
 // newer one with added_tokens_decoder) and special_tokens_map.json on top.
+#include "core/checkpoint/tokenizer_files.h"
 #include "tokenizer/tokenizer.h"
 
 #include <filesystem>
@@ -10,14 +11,7 @@
 
 namespace bertkit::tok {
 
-// The raw texts of a model's tokenizer files; any may be absent. A converted model carries the same.
-struct TokenizerFiles {
-  std::optional<std::string> vocab_txt;
-  std::optional<std::string> tokenizer_json;
-  std::optional<std::string> tokenizer_config_json;
-  std::optional<std::string> special_tokens_map_json;
-  std::string origin;  // the folder or file they came from, for messages
-};
+using TokenizerFiles = core::TokenizerFiles;
 
 // A folder (also its 0_Transformer/ subfolder, sentence-transformers' old layout), a tokenizer.json or a
 // vocab.txt. Throws BadInput naming the path when nothing usable is there.

@@ -1,6 +1,7 @@
 #pragma once
 // Everything `-m/--model` names, loaded: a Hugging Face folder, a sentence-transformers folder, a
 // converted bertkit file, or a model id found in the local Hugging Face cache.
+#include "core/checkpoint/tokenizer_files.h"
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
 
@@ -12,14 +13,6 @@
 #include <vector>
 
 namespace bertkit::core {
-
-// The tokenizer files as text; the tokenizer (tokenizer/) is built from them.
-struct TokenizerFiles {
-  std::optional<std::string> vocab_txt;
-  std::optional<std::string> tokenizer_json;
-  std::optional<std::string> tokenizer_config_json;
-  std::optional<std::string> special_tokens_map_json;
-};
 
 // sentence-transformers' Pooling module (1_Pooling/config.json); several modes are concatenated in
 // this order: cls, max, mean, mean_sqrt_len, weighted_mean, last_token.
