@@ -3,7 +3,10 @@
 set -euo pipefail
 packages=(build-essential cmake pkg-config libdnnl-dev libcli11-dev libfmt-dev libutf8proc-dev doctest-dev
           nlohmann-json3-dev zlib1g-dev libedit-dev
-          ocl-icd-opencl-dev)  # dnnl-config.cmake looks for OpenCL (a Recommends that --no-install-recommends skips)
+          ocl-icd-opencl-dev  # dnnl-config.cmake looks for OpenCL (a Recommends that --no-install-recommends skips)
+          # tests/run.sh's sanitizer stages: clang, its sanitizer and libFuzzer runtimes (only Recommended
+          # by clang), and its OpenMP runtime with Archer, which ThreadSanitizer needs to see OpenMP's sync
+          clang libclang-rt-14-dev libomp-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

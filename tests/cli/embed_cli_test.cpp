@@ -262,7 +262,7 @@ TEST_CASE("embed: JSONL input keeps its fields; stdin equals a file; --pairs") {
   CHECK(p["embedding"] != bktest::json_lines(run_bertkit({"embed", "-m", minilm(), "a question"}).out).at(0)["embedding"]);
 }
 
-TEST_CASE("embed: the order and the vectors do not depend on threads or batch sizes") {
+TEST_CASE("embed: the order and the vectors do not depend on threads or batch sizes" * doctest::test_suite("threads")) {
   auto lines = corpus(300);
   const std::string input = join(lines);
   auto one = run_bertkit({"--threads", "1", "embed", "-m", minilm()}, input);

@@ -323,7 +323,7 @@ TEST_CASE("tokenize: --compat python against a recorded difference of the slow t
   CHECK(run_bertkit({"tokenize", "--compat", "java", "x"}).exit_code == 2);
 }
 
-TEST_CASE("tokenize: --threads N before or after the subcommand gives the same output as 1 thread") {
+TEST_CASE("tokenize: --threads N before or after the subcommand gives the same output as 1 thread" * doctest::test_suite("threads")) {
   bktest::TempDir dir;
   auto lines = corpus_lines(4000);
   REQUIRE(lines.size() >= 3000);

@@ -44,7 +44,7 @@ void check_close(const json& got, const json& expected) {
 
 }  // namespace
 
-TEST_CASE("embed: minilm-embed sentence embeddings equal sentence-transformers'") {
+TEST_CASE("embed: minilm-embed sentence embeddings equal sentence-transformers'" * doctest::test_suite("threads")) {
   const json se = bktest::fixture_goldens("minilm-embed")["sentence_embeddings"];
   const std::string input = sentences_jsonl(se["sentences"]);
   const std::string m = bktest::fixture_path("minilm-embed");
@@ -100,7 +100,8 @@ TEST_CASE("embed: f16, bf16 and int8 converted files stay within their accuracy 
   const json& expected = se["normalized_batched"];
   bktest::TempDir dir;
   for (const auto& [dtype, bound] : std::vector<std::pair<std::string, double>>{{"f16", 0.9999}, {"bf16", 0.999}, {"int8", 0.99}}) {
-    CAPTURE(dtype);
+    const std::string& type = dtype;  // clang 14 cannot capture a structured binding in CAPTURE's lambda
+    CAPTURE(type);
     const std::string file = (dir / (dtype + ".bk")).string();
     auto converted = bktest::run_bertkit({"-q", "convert", "--dtype", dtype, bktest::fixture_path("minilm-embed"), file});
     REQUIRE_MESSAGE(converted.exit_code == 0, converted.err);

@@ -46,7 +46,7 @@ TEST_CASE("similarity: minilm-embed pairs give sentence-transformers' cosine") {
   CHECK(std::abs(two[0]["score"].get<double>() - first["cosine"].get<double>()) < kTolerance);
 }
 
-TEST_CASE("similarity: search over a corpus ranks by the cosine matrix") {
+TEST_CASE("similarity: search over a corpus ranks by the cosine matrix" * doctest::test_suite("threads")) {
   const json se = bktest::fixture_goldens("minilm-embed")["sentence_embeddings"];
   const json& sentences = se["sentences"];
   const json& matrix = se["cosine_matrix"];

@@ -42,9 +42,9 @@ TEST_CASE("name map: Hugging Face names onto canonical names") {
       {"discriminator_predictions.dense.weight", "discriminator.dense.weight"},
       {"discriminator_predictions.dense_prediction.bias", "discriminator.out.bias"},
   };
-  for (const auto& [from, to] : cases) {
-    INFO(from);
-    CHECK(canonical_name(from) == std::optional<std::string>(to));
+  for (const auto& c : cases) {  // not a structured binding: clang 14 cannot capture one in INFO's lambda
+    INFO(c.first);
+    CHECK(canonical_name(c.first) == std::optional<std::string>(c.second));
   }
   CHECK(canonical_name("bert.embeddings.position_ids") == std::optional<std::string>(""));
   for (const char* unknown : {"cls.seq_relationship.weight", "encoder.layer.x.output.dense.weight",

@@ -12,7 +12,7 @@
 
 using namespace bertkit::core;
 
-TEST_CASE("encoder: a sequence's output does not depend on batch size, order or neighbours") {
+TEST_CASE("encoder: a sequence's output does not depend on batch size, order or neighbours" * doctest::test_suite("threads")) {
   ModelShape shape{"test", 2, 128, 2, 512};  // head size 64
   auto config = config_of(shape);
   auto weights = std::make_shared<const Weights>(random_weights(config, 5));

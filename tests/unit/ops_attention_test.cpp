@@ -62,7 +62,7 @@ void check_attention(int heads, std::int64_t d) {
 }  // namespace
 
 // Head sizes 32 and 64 take the AVX-512 kernels where the CPU has them, others oneDNN's sgemm.
-TEST_CASE("self-attention of packed sequences matches a double reference per sequence and head") {
+TEST_CASE("self-attention of packed sequences matches a double reference per sequence and head" * doctest::test_suite("threads")) {
   check_attention(3, 8);
   check_attention(2, 32);
   check_attention(2, 64);

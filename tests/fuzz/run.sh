@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS, JOBS at a time, each on a scratch copy of its seed corpus, and
+# prints each one's final libFuzzer line (executions, cov, ft). Fails when any target finds a crash, a
+# leak or a timeout; the input that did it is left as BUILD_DIR/fuzz-artifacts/TARGET-crash-<hash>.
+# usage: tests/fuzz/run.sh BUILD_DIR SECONDS [JOBS] [WORK_DIR (corpora and logs; default: a temporary one)] [TARGET...]
+# FUZZ_TIMEOUT (seconds, default 10) is the time one input may take: raise it when the fuzzers share a
+# busy machine at low priority, where a starved process looks hung.
+set -euo pipefail
+build=$1 seconds=$2 jobs=${3:-2}
+only=("${@:5}")
+timeout=${FUZZ_TIMEOUT:-10}
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -n "${4:-}" ]; then
+  work=$4
+  mkdir -p "$work"
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
+artifacts=$build/fuzz-artifacts
+mkdir -p "$artifacts"
+
+# target:seed folder:largest input (the tokenizer files and converted headers are up to 20 KB)
+targets=(fuzz_csv_reader:csv:4096 fuzz_jsonl_reader:jsonl:4096 fuzz_line_reader:lines:4096
+         fuzz_tokenizer:tokenizer:4096 fuzz_vocab:vocab:4096 fuzz_model_config:model_config:4096
+         fuzz_safetensors:safetensors:4096 fuzz_zip_archive:zip:4096 fuzz_pickle:pickle:4096
+         fuzz_tokenizer_files:tokenizer_files:20000 fuzz_converted_file:converted:20000)
+
+run_one() {
+  local name=$1 seeds=$2 max_len=$3
+  mkdir -p "$work/corpus-$name"
+  cp -n "$here/corpus/$seeds"/* "$work/corpus-$name/"
+  "$build/tests/fuzz/$name" -max_total_time="$seconds" -max_len="$max_len" -timeout="$timeout" -print_final_stats=1 \
+    -artifact_prefix="$artifacts/$name-" "$work/corpus-$name" >"$work/$name.log" 2>&1
+}
+
+failed=0
+pids=() names=()
+for t in "${targets[@]}"; do
+  IFS=: read -r name seeds max_len <<<"$t"
+  if ((${#only[@]})) && [[ ! " ${only[*]} " =~ " $name " ]]; then continue; fi
+  while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+  run_one "$name" "$seeds" "$max_len" &
+  pids+=($!) names+=("$name")
+done
+for i in "${!pids[@]}"; do
+  name=${names[$i]}
+  if wait "${pids[$i]}"; then status=ok; else status=FAILED failed=1; fi
+  # "#123456 DONE cov: 1234 ft: 5678 corp: ..." is libFuzzer's last status line.
+  final=$(grep -E '^#[0-9]+' "$work/$name.log" | tail -1 || true)
+  printf '%-22s %-6s %s\n' "$name" "$status" "$final"
+  if [ "$status" = FAILED ]; then tail -40 "$work/$name.log"; fi
+done
+exit "$failed"
