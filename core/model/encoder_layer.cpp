@@ -4,8 +4,17 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+#include <utility>
+
 namespace bertkit::core {
 namespace {
+
+// The layer's matrices under the names their packed forms are stored by (relative to the layer).
+constexpr const char* kQkvWeight = "attention.self.qkv.weight";
+constexpr const char* kAttentionOutWeight = "attention.output.dense.weight";
+constexpr const char* kFfnInWeight = "intermediate.dense.weight";
+constexpr const char* kFfnOutWeight = "output.dense.weight";
 
 // Scratch grows to the largest batch seen; later batches allocate nothing.
 float* scratch(FloatBuffer& buffer, std::int64_t n) { return buffer.reserve(static_cast<std::size_t>(n)); }
@@ -22,24 +31,50 @@ EncoderLayer::EncoderLayer(const ModelConfig& config, const Weights& weights, in
   const std::string p = fmt::format("encoder.layer.{}.", index);
   auto tensor = [&](const std::string& name, Shape shape) { return weights.require(p + name, shape).f32(); };
 
+  // Each Linear from its packed weights when the file holds them in this machine's layout (nothing
+  // read, copied or reordered), else packed now from the plain ones.
+  auto linear = [&](const std::string& weight, std::span<const float> bias, std::int64_t out, std::int64_t in,
+                    Eltwise act, LinearOutput output, const std::function<std::span<const float>()>& plain) {
+    if (const PackedView* packed = weights.find_packed(p + weight))
+      if (auto layer = Linear::from_packed({packed->layout, {packed->data, packed->nbytes}}, bias, out, in, act, output))
+        return std::move(*layer);
+    return Linear(plain(), bias, out, in, act, output);
+  };
+
   std::vector<float> qkv_weight, qkv_bias;
-  qkv_weight.reserve(static_cast<std::size_t>(3 * h * h));
   qkv_bias.reserve(static_cast<std::size_t>(3 * h));
   for (const char* part : {"query", "key", "value"}) {
-    auto w = tensor(fmt::format("attention.self.{}.weight", part), {h, h});
     auto b = tensor(fmt::format("attention.self.{}.bias", part), {h});
-    qkv_weight.insert(qkv_weight.end(), w.begin(), w.end());
     qkv_bias.insert(qkv_bias.end(), b.begin(), b.end());
   }
-  qkv_ = Linear(qkv_weight, qkv_bias, 3 * h, h);
-  attention_out_ = Linear(tensor("attention.output.dense.weight", {h, h}), tensor("attention.output.dense.bias", {h}),
-                          h, h, Eltwise::Identity, LinearOutput::Accumulate);
+  qkv_ = linear(kQkvWeight, qkv_bias, 3 * h, h, Eltwise::Identity, LinearOutput::Overwrite, [&] {
+    qkv_weight.reserve(static_cast<std::size_t>(3 * h * h));  // stacked: one matmul instead of three
+    for (const char* part : {"query", "key", "value"}) {
+      auto w = tensor(fmt::format("attention.self.{}.weight", part), {h, h});
+      qkv_weight.insert(qkv_weight.end(), w.begin(), w.end());
+    }
+    return std::span<const float>(qkv_weight);
+  });
+  attention_out_ = linear(kAttentionOutWeight, tensor("attention.output.dense.bias", {h}), h, h, Eltwise::Identity,
+                          LinearOutput::Accumulate, [&] { return tensor(kAttentionOutWeight, {h, h}); });
   attention_norm_ = LayerNormWeights(weights, p + "attention.output.LayerNorm", h, config.layer_norm_eps);
-  ffn_in_ = Linear(tensor("intermediate.dense.weight", {inter, h}), tensor("intermediate.dense.bias", {inter}), inter,
-                   h, eltwise_for(config.hidden_act));
-  ffn_out_ = Linear(tensor("output.dense.weight", {h, inter}), tensor("output.dense.bias", {h}), h, inter,
-                    Eltwise::Identity, LinearOutput::Accumulate);
+  ffn_in_ = linear(kFfnInWeight, tensor("intermediate.dense.bias", {inter}), inter, h, eltwise_for(config.hidden_act),
+                   LinearOutput::Overwrite, [&] { return tensor(kFfnInWeight, {inter, h}); });
+  ffn_out_ = linear(kFfnOutWeight, tensor("output.dense.bias", {h}), h, inter, Eltwise::Identity,
+                    LinearOutput::Accumulate, [&] { return tensor(kFfnOutWeight, {h, inter}); });
   output_norm_ = LayerNormWeights(weights, p + "output.LayerNorm", h, config.layer_norm_eps);
+}
+
+void EncoderLayer::add_packed_to(Weights& weights, int index) const {
+  const std::string p = fmt::format("encoder.layer.{}.", index);
+  const std::pair<const char*, const Linear*> layers[] = {
+      {kQkvWeight, &qkv_}, {kAttentionOutWeight, &attention_out_}, {kFfnInWeight, &ffn_in_}, {kFfnOutWeight, &ffn_out_}};
+  for (const auto& [name, layer] : layers) {
+    auto layout = layer->packed_layout();
+    if (!layout) continue;  // a layout no format tag names cannot be recognised later: the load packs it
+    auto bytes = layer->packed_bytes();
+    weights.add_packed_owned(p + name, *layout, {bytes.begin(), bytes.end()});
+  }
 }
 
 void EncoderLayer::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s) const {
