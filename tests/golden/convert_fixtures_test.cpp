@@ -99,6 +99,13 @@ TEST_CASE("convert: an f32 file holds the encoder's matrices packed, used in pla
   CHECK(a.last() == b.last());  // the same packed bytes, the same kernels: identical numbers
   auto check = check_converted_file(file);
   CHECK(check.bytes == fs::file_size(file));
+
+  // A reduced file converted back to f32 is packed from its widened values.
+  const auto int8 = dir / "int8.bk", widened = dir / "widened.bk";
+  REQUIRE(bktest::run_bertkit({"convert", "--dtype", "int8", folder.string(), int8.string()}).exit_code == 0);
+  auto back = bktest::run_bertkit({"convert", int8.string(), widened.string()});
+  REQUIRE_MESSAGE(back.exit_code == 0, back.err);
+  CHECK(load_model(widened.string()).weights.packed().size() == 4 * static_cast<std::size_t>(original.config.num_layers));
 }
 
 TEST_CASE("convert: f16, bf16 and int8 files hold reduced Linear weights within their rounding error") {
