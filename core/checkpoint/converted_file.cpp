@@ -125,6 +125,7 @@ struct ParsedFile {
     std::uint64_t offset = 0, nbytes = 0;
   };
   std::vector<Entry> files, tensors;
+  std::vector<std::pair<Entry, std::string>> packed;  // with its layout name
 };
 
 ParsedFile parse_file(const fs::path& path) {
@@ -180,6 +181,15 @@ ParsedFile parse_file(const fs::path& path) {
     if (!names.insert(entry.name).second) r.fail(fmt::format("tensor {} appears twice", entry.name));
     pf.tensors.push_back(std::move(entry));
   }
+  // Packed weights (f32 files since they were added; absent in older files).
+  if (auto packed = r.optional<json>(pf.header, "packed"))
+    for (const json& e : *packed) {
+      ParsedFile::Entry entry;
+      place(e, entry);
+      auto layout = r.get<std::string>(e, "layout");
+      if (!names.insert("packed " + entry.name).second) r.fail(fmt::format("packed {} appears twice", entry.name));
+      pf.packed.emplace_back(std::move(entry), std::move(layout));
+    }
   std::sort(ranges.begin(), ranges.end());
   for (std::size_t i = 1; i < ranges.size(); ++i)
     if (ranges[i].first < ranges[i - 1].second) r.fail("two entries overlap");
@@ -331,6 +341,17 @@ void write_converted_file(const LoadedModel& m, const fs::path& destination, Sto
     }
   }
 
+  // Packed forms of f32 weights (Encoder::add_packed_to), after every tensor: a reduced file has none.
+  std::vector<Planned> packed;
+  std::vector<std::string> packed_layouts;
+  if (type == StoreType::F32)
+    for (const auto& [name, view] : m.weights.packed()) {
+      Planned p{name, DType::U8, {}, 0, view.nbytes, [view](const auto& out) { out(std::span(view.data, view.nbytes)); }};
+      place(p);
+      packed.push_back(std::move(p));
+      packed_layouts.push_back(view.layout);
+    }
+
   json header = {{"format", "bertkit-model"},
                  {"bertkit_version", BERTKIT_VERSION},
                  {"source", m.name},
@@ -348,6 +369,10 @@ void write_converted_file(const LoadedModel& m, const fs::path& destination, Sto
   for (const auto& p : tensors)
     jt.push_back({{"name", p.name}, {"dtype", dtype_name(p.dtype)}, {"shape", p.shape}, {"offset", p.offset},
                   {"nbytes", p.nbytes}});
+  json& jp = header["packed"] = json::array();
+  for (std::size_t i = 0; i < packed.size(); ++i)
+    jp.push_back({{"name", packed[i].name}, {"layout", packed_layouts[i]}, {"offset", packed[i].offset},
+                  {"nbytes", packed[i].nbytes}});
   std::string header_text = header.dump();
 
   AtomicFile file(destination);
@@ -368,7 +393,7 @@ void write_converted_file(const LoadedModel& m, const fs::path& destination, Sto
   out(std::as_bytes(std::span(&header_len, 1)));
   out(std::as_bytes(std::span(header_text.data(), header_text.size())));
   const std::uint64_t data_start = align_up(kPrefix + header_len);
-  for (auto* list : {&files, &tensors})
+  for (auto* list : {&files, &tensors, &packed})
     for (const auto& p : *list) {
       pad_to(data_start + p.offset);
       std::uint64_t before = file.size();
@@ -406,6 +431,7 @@ LoadedModel load_converted_file(const fs::path& path, std::string_view spec) {
   if (const json& st = r.get<json>(pf.header, "sentence_transformer"); !st.is_null())
     m.sentence_transformer = st_from_json(st, r);
   for (const auto& t : pf.tensors) m.weights.add(t.name, TensorView{t.dtype, t.shape, data + t.offset, t.nbytes});
+  for (const auto& [p, layout] : pf.packed) m.weights.add_packed(p.name, {layout, data + p.offset, p.nbytes});
   for (const auto& [alias, target] : r.get<std::map<std::string, std::string>>(pf.header, "aliases")) {
     const TensorView* t = m.weights.find(target);
     if (!t) r.fail(fmt::format("alias {} names a missing tensor {}", alias, target));

@@ -7,7 +7,9 @@
 //   [16, 24)  header length H (u64)
 //   [24, 24+H) JSON header: bertkit version, source, architecture, dtype, the config.json text,
 //             sentence-transformers settings, and a table of blobs (tokenizer files) and tensors with
-//             offsets relative to the data section
+//             offsets relative to the data section; in f32 files also "packed": the encoder's matrices
+//             in the oneDNN layout the converting machine wanted, each with its layout's name (see
+//             Linear::from_packed), used in place where the same layout is wanted, ignored elsewhere
 //   data section, starting at the next multiple of 64: every blob and tensor 64-byte aligned
 //   trailer: XXH64 of every byte before it (u64), then "BKSUM\0\0\0"
 //

@@ -34,6 +34,19 @@ void Weights::keep_owners_of(const Weights& other) {
   owners_.insert(owners_.end(), other.owners_.begin(), other.owners_.end());
 }
 
+void Weights::add_packed(std::string name, PackedView view) { packed_[std::move(name)] = std::move(view); }
+
+void Weights::add_packed_owned(std::string name, std::string layout, std::vector<std::byte> bytes) {
+  auto owned = std::make_shared<std::vector<std::byte>>(std::move(bytes));
+  add_packed(std::move(name), {std::move(layout), owned->data(), owned->size()});
+  keep(std::move(owned));
+}
+
+const PackedView* Weights::find_packed(std::string_view name) const {
+  auto it = packed_.find(name);
+  return it == packed_.end() ? nullptr : &it->second;
+}
+
 const TensorView* Weights::find(std::string_view name) const {
   auto it = tensors_.find(name);
   return it == tensors_.end() ? nullptr : &it->second;

@@ -17,6 +17,14 @@
 
 namespace bertkit::core {
 
+// A Linear weight also stored packed, in a oneDNN layout named as core/dnnl/layout_names.h names it:
+// a converted f32 file holds them for the machine that converted it (see Linear::from_packed).
+struct PackedView {
+  std::string layout;
+  const std::byte* data = nullptr;
+  std::size_t nbytes = 0;
+};
+
 class Weights {
  public:
   // The view's bytes must stay valid as long as this object: pass their owner to keep().
@@ -27,6 +35,12 @@ class Weights {
   void add_f32(std::string name, const TensorView& view);
   void keep(std::shared_ptr<const void> owner);
   void keep_owners_of(const Weights& other);  // before adding views of other's tensors
+  // Packed weights under the name of the weight they pack (the fused Q|K|V projection of layer N is
+  // "encoder.layer.N.attention.self.qkv.weight"); the bytes live as add()'s do.
+  void add_packed(std::string name, PackedView view);
+  void add_packed_owned(std::string name, std::string layout, std::vector<std::byte> bytes);
+  const PackedView* find_packed(std::string_view name) const;
+  const std::map<std::string, PackedView, std::less<>>& packed() const { return packed_; }
 
   const TensorView* find(std::string_view name) const;
   // Throws BadInput naming the tensor (and both shapes when they differ) if absent or mis-shaped.
@@ -42,6 +56,7 @@ class Weights {
 
  private:
   std::map<std::string, TensorView, std::less<>> tensors_;
+  std::map<std::string, PackedView, std::less<>> packed_;
   std::vector<std::shared_ptr<const void>> owners_;
 };
 

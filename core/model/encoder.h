@@ -44,6 +44,10 @@ class Encoder {
 
   const ModelConfig& config() const { return config_; }
 
+  // Adds every layer's matrices, packed as this machine's oneDNN wants them, to `weights`: a converted
+  // file stores them, and a later load on a machine that wants the same layouts maps them in place.
+  void add_packed_to(Weights& weights) const;
+
  private:
   ModelConfig config_;
   std::shared_ptr<const Weights> weights_;  // the embedding tables are views into it

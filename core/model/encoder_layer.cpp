@@ -5,8 +5,18 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+#include <optional>
+#include <utility>
+
 namespace bertkit::core {
 namespace {
+
+// The layer's matrices under the names their packed forms are stored by (relative to the layer).
+constexpr const char* kQkvWeight = "attention.self.qkv.weight";
+constexpr const char* kAttentionOutWeight = "attention.output.dense.weight";
+constexpr const char* kFfnInWeight = "intermediate.dense.weight";
+constexpr const char* kFfnOutWeight = "output.dense.weight";
 
 // Scratch grows to the largest batch seen; later batches allocate nothing.
 float* scratch(FloatBuffer& buffer, std::int64_t n) { return buffer.reserve(static_cast<std::size_t>(n)); }
@@ -26,6 +36,16 @@ EncoderLayer::EncoderLayer(const ModelConfig& config, const Weights& weights, in
     return linear_weight(weights, p + name, out, in);
   };
 
+  // Each Linear from its packed weights when the file holds them in this machine's layout (nothing
+  // read, copied or reordered), else packed now from the plain ones, in their own type.
+  auto linear = [&](const std::string& weight, std::span<const float> bias, std::int64_t out, std::int64_t in,
+                    Eltwise act, LinearOutput output, const std::function<LinearWeight()>& plain) {
+    if (const PackedView* packed = weights.find_packed(p + weight))
+      if (auto layer = Linear::from_packed({packed->layout, {packed->data, packed->nbytes}}, bias, out, in, act, output))
+        return std::move(*layer);
+    return Linear(plain(), bias, out, in, act, output);
+  };
+
   std::vector<std::string> qkv_names;
   std::vector<float> qkv_bias;
   qkv_bias.reserve(static_cast<std::size_t>(3 * h));
@@ -34,15 +54,30 @@ EncoderLayer::EncoderLayer(const ModelConfig& config, const Weights& weights, in
     auto b = bias(fmt::format("attention.self.{}.bias", part), h);
     qkv_bias.insert(qkv_bias.end(), b.begin(), b.end());
   }
-  qkv_ = Linear(StackedWeight(weights, qkv_names, h, h).view(), qkv_bias, 3 * h, h);
-  attention_out_ = Linear(weight("attention.output.dense.weight", h, h), bias("attention.output.dense.bias", h), h, h,
-                          Eltwise::Identity, LinearOutput::Accumulate);
+  std::optional<StackedWeight> qkv_weight;  // stacked: one matmul instead of three
+  qkv_ = linear(kQkvWeight, qkv_bias, 3 * h, h, Eltwise::Identity, LinearOutput::Overwrite, [&] {
+    return qkv_weight.emplace(weights, qkv_names, h, h).view();
+  });
+  attention_out_ = linear(kAttentionOutWeight, bias("attention.output.dense.bias", h), h, h, Eltwise::Identity,
+                          LinearOutput::Accumulate, [&] { return weight(kAttentionOutWeight, h, h); });
   attention_norm_ = LayerNormWeights(weights, p + "attention.output.LayerNorm", h, config.layer_norm_eps);
-  ffn_in_ = Linear(weight("intermediate.dense.weight", inter, h), bias("intermediate.dense.bias", inter), inter, h,
-                   eltwise_for(config.hidden_act));
-  ffn_out_ = Linear(weight("output.dense.weight", h, inter), bias("output.dense.bias", h), h, inter, Eltwise::Identity,
-                    LinearOutput::Accumulate);
+  ffn_in_ = linear(kFfnInWeight, bias("intermediate.dense.bias", inter), inter, h, eltwise_for(config.hidden_act),
+                   LinearOutput::Overwrite, [&] { return weight(kFfnInWeight, inter, h); });
+  ffn_out_ = linear(kFfnOutWeight, bias("output.dense.bias", h), h, inter, Eltwise::Identity, LinearOutput::Accumulate,
+                    [&] { return weight(kFfnOutWeight, h, inter); });
   output_norm_ = LayerNormWeights(weights, p + "output.LayerNorm", h, config.layer_norm_eps);
+}
+
+void EncoderLayer::add_packed_to(Weights& weights, int index) const {
+  const std::string p = fmt::format("encoder.layer.{}.", index);
+  const std::pair<const char*, const Linear*> layers[] = {
+      {kQkvWeight, &qkv_}, {kAttentionOutWeight, &attention_out_}, {kFfnInWeight, &ffn_in_}, {kFfnOutWeight, &ffn_out_}};
+  for (const auto& [name, layer] : layers) {
+    auto layout = layer->packed_layout();
+    if (!layout) continue;  // a layout no format tag names cannot be recognised later: the load packs it
+    auto bytes = layer->packed_bytes();
+    weights.add_packed_owned(p + name, *layout, {bytes.begin(), bytes.end()});
+  }
 }
 
 void EncoderLayer::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s) const {

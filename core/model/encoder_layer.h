@@ -26,13 +26,16 @@ class EncoderLayer {
  public:
   EncoderLayer(const ModelConfig& config, const Weights& weights, int index);
 
+  // Adds this layer's packed matrices to `weights` (copies), for a converted file to store.
+  void add_packed_to(Weights& weights, int index) const;
+
   // hidden: [tokens, hidden_size], updated in place; sequences as in SelfAttention::forward.
   void forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch) const;
 
  private:
   std::int64_t hidden_size_, intermediate_size_;
   int heads_;
-  Linear qkv_;        // Q, K and V weights stacked at load: one matmul instead of three
+  Linear qkv_;        // Q, K and V weights stacked: one matmul instead of three
   Linear attention_out_;  // accumulates into the residual
   Linear ffn_in_;     // with the activation fused
   Linear ffn_out_;    // accumulates into the residual

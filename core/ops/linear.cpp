@@ -1,6 +1,7 @@
 #include "core/ops/linear.h"
 
 #include "core/dnnl/context.h"
+#include "core/dnnl/layout_names.h"
 #include "core/error.h"
 #include "core/ops/buffer.h"
 #include "core/ops/reduced_activations.h"
@@ -41,6 +42,20 @@ thread_local FloatBuffer reduced_input;
 
 }  // namespace
 
+void Linear::init(std::span<const float> bias, std::int64_t out, std::int64_t in, Eltwise activation,
+                  LinearOutput output, dt weights_type) {
+  if (out <= 0 || in <= 0) runtime_error("linear layer [{}, {}] has no weights", out, in);
+  if (!bias.empty() && static_cast<std::int64_t>(bias.size()) != out)
+    runtime_error("linear layer with {} outputs given {} biases", out, bias.size());
+  if (output == LinearOutput::Accumulate && activation != Eltwise::Identity)
+    runtime_error("a residual linear layer cannot have an activation");
+  kind_ = {in, out, !bias.empty(), weights_type, dnnl_algorithm(activation), output == LinearOutput::Accumulate};
+  if (kind_.bias) {
+    bias_ = dnnl::memory({{1, out}, dt::f32, tag::ab}, dnnl_context().engine);
+    std::copy(bias.begin(), bias.end(), static_cast<float*>(bias_.get_data_handle()));
+  }
+}
+
 Linear::Linear(std::span<const float> weight, std::span<const float> bias, std::int64_t out, std::int64_t in,
                Eltwise activation, LinearOutput output)
     : Linear(LinearWeight{DType::F32, weight.data(), {}}, bias, out, in, activation, output) {
@@ -50,19 +65,14 @@ Linear::Linear(std::span<const float> weight, std::span<const float> bias, std::
 
 Linear::Linear(const LinearWeight& weight, std::span<const float> bias, std::int64_t out, std::int64_t in,
                Eltwise activation, LinearOutput output) {
-  if (out <= 0 || in <= 0) runtime_error("linear layer [{}, {}]", out, in);
-  if (!bias.empty() && static_cast<std::int64_t>(bias.size()) != out)
-    runtime_error("linear layer with {} outputs given {} biases", out, bias.size());
-  if (output == LinearOutput::Accumulate && activation != Eltwise::Identity)
-    runtime_error("a residual linear layer cannot have an activation");
-  std::vector<float> widened;  // f16 is computed in f32
+  const DType type = weight.dtype == DType::F16 ? DType::F32 : weight.dtype;  // f16 is computed in f32
+  init(bias, out, in, activation, output, dnnl_type(type));
+  std::vector<float> widened;
   const void* data = weight.data;
-  DType type = weight.dtype;
-  if (type == DType::F16) {
+  if (weight.dtype == DType::F16) {
     widened = to_f32(TensorView{DType::F16, {out, in}, static_cast<const std::byte*>(data), static_cast<std::size_t>(out * in * 2)});
-    data = widened.data(), type = DType::F32;
+    data = widened.data();
   }
-  kind_ = {in, out, !bias.empty(), dnnl_type(type), dnnl_algorithm(activation), output == LinearOutput::Accumulate};
   if (type == DType::I8) {
     if (static_cast<std::int64_t>(weight.scales.size()) != out)
       runtime_error("int8 linear layer with {} outputs given {} scales", out, weight.scales.size());
@@ -77,10 +87,23 @@ Linear::Linear(const LinearWeight& weight, std::span<const float> bias, std::int
   weights_ = dnnl::memory(packed_weights_desc(kind_), ctx.engine);
   dnnl::reorder(source, weights_).execute(ctx.stream, source, weights_);
   ctx.stream.wait();
-  if (kind_.bias) {
-    bias_ = dnnl::memory({{1, out}, dt::f32, tag::ab}, ctx.engine);
-    std::copy(bias.begin(), bias.end(), static_cast<float*>(bias_.get_data_handle()));
-  }
+}
+
+std::optional<Linear> Linear::from_packed(const PackedWeights& packed, std::span<const float> bias, std::int64_t out,
+                                          std::int64_t in, Eltwise activation, LinearOutput output) {
+  Linear layer;
+  layer.init(bias, out, in, activation, output, dt::f32);
+  const dnnl::memory::desc wanted = packed_weights_desc(layer.kind_);
+  const auto stored = layout_from_name({in, out}, packed.layout);
+  if (!stored || *stored != wanted || packed.bytes.size() != wanted.get_size()) return std::nullopt;
+  layer.weights_ = dnnl::memory(wanted, dnnl_context().engine, const_cast<std::byte*>(packed.bytes.data()));
+  return layer;
+}
+
+std::optional<std::string> Linear::packed_layout() const { return layout_name(weights_.get_desc()); }
+
+std::span<const std::byte> Linear::packed_bytes() const {
+  return {static_cast<const std::byte*>(weights_.get_data_handle()), weights_.get_desc().get_size()};
 }
 
 void Linear::forward(const float* x, std::int64_t rows, float* y) const {

@@ -1,7 +1,9 @@
 #pragma once
 // A linear layer on oneDNN: y = act(x · Wᵀ + b), or y += x · Wᵀ + b for a residual connection.
-// The weights are reordered once, here, into the packed layout oneDNN picks; bias, activation and the
-// residual sum run as post-ops of the matmul, so the output is written once.
+// The weights are reordered once, here, into the packed layout oneDNN picks, unless they come already
+// packed in exactly that layout (a converted file stores them so): then they are used in place, and a
+// memory-mapped model needs no copy and no work at load. Bias, activation and the residual sum run as
+// post-ops of the matmul, so the output is written once.
 //
 // The weights' type is the compute type: f32; bf16 (x rounded to bf16 per call, bf16 dot products
 // accumulated in f32); int8 with one f32 scale per output channel (x quantised per call to u8 over the
@@ -12,8 +14,12 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace bertkit::core {
@@ -30,6 +36,12 @@ struct LinearWeight {
   std::span<const float> scales;  // I8 only: [out], value = int8 · scale of its row
 };
 
+// The same f32 weights already in a packed layout, named as layout_names.h names it.
+struct PackedWeights {
+  std::string_view layout;
+  std::span<const std::byte> bytes;  // must outlive the layer
+};
+
 class Linear {
  public:
   Linear() = default;
@@ -38,14 +50,27 @@ class Linear {
          Eltwise activation = Eltwise::Identity, LinearOutput output = LinearOutput::Overwrite);
   Linear(std::span<const float> weight, std::span<const float> bias, std::int64_t out, std::int64_t in,
          Eltwise activation = Eltwise::Identity, LinearOutput output = LinearOutput::Overwrite);
+  // The layer on weights already packed, used in place, when their layout is exactly the one this
+  // machine's oneDNN picks for it; nullopt otherwise (packed on another CPU or by another oneDNN): then
+  // build it from the plain weights.
+  static std::optional<Linear> from_packed(const PackedWeights& packed, std::span<const float> bias, std::int64_t out,
+                                           std::int64_t in, Eltwise activation = Eltwise::Identity,
+                                           LinearOutput output = LinearOutput::Overwrite);
 
   // x: [rows, in], y: [rows, out], both row-major and not overlapping.
   void forward(const float* x, std::int64_t rows, float* y) const;
 
   std::int64_t in_features() const { return kind_.k; }
   std::int64_t out_features() const { return kind_.n; }
+  // The packed weights as this layer uses them, for storing: nullopt when no tag names their layout.
+  std::optional<std::string> packed_layout() const;
+  std::span<const std::byte> packed_bytes() const;
 
  private:
+  // Checks the sizes, sets kind_ and copies the bias.
+  void init(std::span<const float> bias, std::int64_t out, std::int64_t in, Eltwise activation, LinearOutput output,
+            dnnl::memory::data_type weights_type);
+
   MatmulKind kind_;
   dnnl::memory weights_;
   dnnl::memory bias_;

@@ -4,11 +4,13 @@
 
 #include "core/checkpoint/converted_file.h"
 #include "core/checkpoint/model_source.h"
+#include "core/model/encoder.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 using namespace bertkit::core;
 namespace fs = std::filesystem;
@@ -67,6 +69,43 @@ TEST_CASE("convert: every fixture converted to f32 loads back with the same byte
     CHECK(check.bytes == fs::file_size(file));
     CHECK(check.dtype == "f32");
   }
+}
+
+TEST_CASE("convert: an f32 file holds the encoder's matrices packed, used in place with the same results") {
+  bktest::TempDir dir;
+  const auto folder = bktest::shared("fixtures/models/bert-uncased-mlm");
+  const auto file = dir / "packed.bk";
+  auto r = bktest::run_bertkit({"convert", folder.string(), file.string()});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  LoadedModel original = load_model(folder.string());
+  LoadedModel converted = load_model(file.string());
+  CHECK(original.weights.packed().empty());
+  // Q|K|V, attention output, feed-forward in and out of every layer.
+  CHECK(converted.weights.packed().size() == 4 * static_cast<std::size_t>(converted.config.num_layers));
+  for (const auto& [name, view] : converted.weights.packed()) {
+    INFO(name);
+    CHECK(name.starts_with("encoder.layer."));
+    CHECK(!view.layout.empty());
+    CHECK(reinterpret_cast<std::uintptr_t>(view.data) % 64 == 0);
+  }
+  auto weights_a = std::make_shared<const Weights>(std::move(original.weights));
+  auto weights_b = std::make_shared<const Weights>(std::move(converted.weights));
+  Encoder from_folder(original.config, weights_a), from_file(converted.config, weights_b);
+  const std::vector<std::int32_t> ids = {101, 7592, 1010, 2088, 999, 102};
+  const std::vector<TokenSequence> batch = {{ids, {}}};
+  EncoderOutput a, b;
+  from_folder.forward(batch, a);
+  from_file.forward(batch, b);
+  CHECK(a.last() == b.last());  // the same packed bytes, the same kernels: identical numbers
+  auto check = check_converted_file(file);
+  CHECK(check.bytes == fs::file_size(file));
+
+  // A reduced file converted back to f32 is packed from its widened values.
+  const auto int8 = dir / "int8.bk", widened = dir / "widened.bk";
+  REQUIRE(bktest::run_bertkit({"convert", "--dtype", "int8", folder.string(), int8.string()}).exit_code == 0);
+  auto back = bktest::run_bertkit({"convert", int8.string(), widened.string()});
+  REQUIRE_MESSAGE(back.exit_code == 0, back.err);
+  CHECK(load_model(widened.string()).weights.packed().size() == 4 * static_cast<std::size_t>(original.config.num_layers));
 }
 
 TEST_CASE("convert: f16, bf16 and int8 files hold reduced Linear weights within their rounding error") {

@@ -120,3 +120,30 @@ TEST_CASE("linear: bf16 and int8 weights, with every epilogue, match the referen
     }
   }
 }
+
+TEST_CASE("linear: weights stored packed rebuild the same layer in place; another layout is refused") {
+  const std::int64_t in = 64, out = 96;
+  auto w = bktest::random_floats(in * out, 11);
+  auto b = bktest::random_floats(out, 12);
+  Linear packed_now(w, b, out, in, Eltwise::Gelu);
+  auto layout = packed_now.packed_layout();
+  REQUIRE(layout.has_value());
+  auto bytes = packed_now.packed_bytes();
+  std::vector<std::byte> stored(bytes.begin(), bytes.end());  // as a converted file holds them
+
+  auto in_place = Linear::from_packed({*layout, stored}, b, out, in, Eltwise::Gelu);
+  REQUIRE(in_place.has_value());
+  CHECK(in_place->packed_bytes().data() == stored.data());  // used where it lies, not copied
+  auto x = bktest::random_floats(5 * in, 13, -2.0f, 2.0f);
+  std::vector<float> y1(5 * out), y2(5 * out);
+  packed_now.forward(x.data(), 5, y1.data());
+  in_place->forward(x.data(), 5, y2.data());
+  CHECK(y1 == y2);
+
+  // Packed for another machine or by another oneDNN: the caller packs the plain weights instead.
+  CHECK_FALSE(Linear::from_packed({"ab", stored}, b, out, in, Eltwise::Gelu).has_value());
+  CHECK_FALSE(Linear::from_packed({"no-such-layout", stored}, b, out, in, Eltwise::Gelu).has_value());
+  CHECK_FALSE(Linear::from_packed({*layout, std::span(stored).first(stored.size() - 64)}, b, out, in, Eltwise::Gelu)
+                  .has_value());
+  CHECK_FALSE(Linear::from_packed({*layout, stored}, b, out, in + 16, Eltwise::Gelu).has_value());  // another shape
+}
