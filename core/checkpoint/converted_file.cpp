@@ -346,7 +346,8 @@ void write_converted_file(const LoadedModel& m, const fs::path& destination, Sto
   std::vector<std::string> packed_layouts;
   if (type == StoreType::F32)
     for (const auto& [name, view] : m.weights.packed()) {
-      Planned p{name, DType::U8, {}, 0, view.nbytes, [view](const auto& out) { out(std::span(view.data, view.nbytes)); }};
+      const std::span<const std::byte> bytes(view.data, view.nbytes);  // clang 14 captures no structured binding
+      Planned p{name, DType::U8, {}, 0, view.nbytes, [bytes](const auto& out) { out(bytes); }};
       place(p);
       packed.push_back(std::move(p));
       packed_layouts.push_back(view.layout);
