@@ -82,7 +82,8 @@ TEST_CASE("convert: an f32 file holds the encoder's matrices packed, used in pla
   CHECK(original.weights.packed().empty());
   // Q|K|V, attention output, feed-forward in and out of every layer.
   CHECK(converted.weights.packed().size() == 4 * static_cast<std::size_t>(converted.config.num_layers));
-  for (const auto& [name, view] : converted.weights.packed()) {
+  for (const auto& [packed_name, view] : converted.weights.packed()) {
+    const std::string& name = packed_name;  // clang 14 cannot capture a structured binding in INFO's lambda
     INFO(name);
     CHECK(name.starts_with("encoder.layer."));
     CHECK(!view.layout.empty());

@@ -90,7 +90,9 @@ void fill_mask(core::StoreType type, Agreement& a, std::size_t& tied) {
 }  // namespace
 
 TEST_CASE("reduced types: top-1 of classification and fill-mask pipeline records within each type's bound") {
-  for (auto [type, bound] : {std::pair{core::StoreType::BF16, 0.99}, std::pair{core::StoreType::Int8, 0.98}}) {
+  for (const auto& type_bound : {std::pair{core::StoreType::BF16, 0.99}, std::pair{core::StoreType::Int8, 0.98}}) {
+    const auto type = type_bound.first;  // named, not bound: clang 14's CAPTURE cannot capture a binding
+    const double bound = type_bound.second;
     CAPTURE(core::store_type_name(type));
     Agreement classes, masks;
     std::size_t tied = 0;
@@ -109,7 +111,9 @@ TEST_CASE("reduced types: --dtype at run time gives the numbers of a file conver
   bktest::TempDir dir;
   const std::string input = "A man is eating food.\nThe quick brown fox jumps over the lazy dog.\nThanks!\n";
   for (const char* dtype : {"bf16", "int8"}) {
-    for (auto [name, command] : {std::pair{"minilm-embed", "embed"}, std::pair{"distilbert-uncased-cls", "classify"}}) {
+    for (const auto& name_command : {std::pair{"minilm-embed", "embed"}, std::pair{"distilbert-uncased-cls", "classify"}}) {
+      const char* name = name_command.first;
+      const char* command = name_command.second;
       CAPTURE(dtype);
       CAPTURE(name);
       const std::string folder = bktest::fixture_path(name), file = (dir / (std::string(name) + dtype + ".bk")).string();
