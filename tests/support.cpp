@@ -128,6 +128,20 @@ RunResult run_bertkit(const std::vector<std::string>& args, const std::string& i
   return result;
 }
 
+ClosedPipeRun run_bertkit_reading_one_line(const std::string& shell_args, const std::filesystem::path& scratch_dir) {
+  const std::string err = (scratch_dir / "closed-pipe-stderr.txt").string();
+  const std::string command = "'" BERTKIT_BINARY "' " + shell_args + " 2>'" + err + "'";
+  FILE* p = popen(command.c_str(), "r");
+  if (!p) throw std::runtime_error("popen failed: " + command);
+  ClosedPipeRun run;
+  char buf[4096];
+  if (std::fgets(buf, sizeof buf, p)) run.first_line = buf;
+  const int status = pclose(p);
+  if (WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
+  run.err = read_file(err);
+  return run;
+}
+
 RunResult run_bertkit_with_file_limit(std::uint64_t max_file_bytes, const std::vector<std::string>& args,
                                       const std::string& input) {
   // posix_spawn's child inherits both the limit and the ignored signal; this process writes no file meanwhile.

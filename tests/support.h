@@ -36,6 +36,14 @@ struct RunResult {
 };
 // Runs build/bertkit with the arguments (no shell), feeding `input` on stdin.
 RunResult run_bertkit(const std::vector<std::string>& args, const std::string& input = "");
+// Runs `bertkit ARGS` (ARGS already shell-quoted) with stdout on a pipe that is closed after the first
+// line, as `bertkit ARGS | head -1` does: that line, the exit code and everything written to stderr.
+struct ClosedPipeRun {
+  std::string first_line;
+  int exit_code = -1;  // -1: not a normal exit (killed by SIGPIPE, say)
+  std::string err;
+};
+ClosedPipeRun run_bertkit_reading_one_line(const std::string& shell_args, const std::filesystem::path& scratch_dir);
 // The same with files limited to `max_file_bytes` (RLIMIT_FSIZE, SIGXFSZ ignored): a write past the
 // limit fails with EFBIG as on a full disk.
 RunResult run_bertkit_with_file_limit(std::uint64_t max_file_bytes, const std::vector<std::string>& args,

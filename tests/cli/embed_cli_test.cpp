@@ -464,16 +464,8 @@ TEST_CASE("embed: a reader that closes stdout early ends the program quietly") {
   std::string input;
   for (int rep = 0; rep < 10; ++rep) input += join(lines);
   bktest::write_file(dir / "in.txt", input);
-  const std::string err = (dir / "err.txt").string();
-  const std::string command =
-      "'" BERTKIT_BINARY "' embed -m '" + minilm() + "' -i '" + (dir / "in.txt").string() + "' 2>'" + err + "'";
-  FILE* p = popen(command.c_str(), "r");
-  REQUIRE(p);
-  char buf[4096];
-  REQUIRE(std::fgets(buf, sizeof buf, p));
-  CHECK(std::string(buf).rfind("{\"text\":", 0) == 0);
-  int status = pclose(p);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
-  CHECK(bktest::read_file(err).empty());
+  auto r = bktest::run_bertkit_reading_one_line("embed -m '" + minilm() + "' -i '" + (dir / "in.txt").string() + "'", dir.path());
+  CHECK(r.first_line.rfind("{\"text\":", 0) == 0);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.empty());
 }

@@ -450,17 +450,10 @@ TEST_CASE("tokenize: a reader that closes stdout early ends the program quietly"
   std::string input;
   for (int i = 0; i < 50000; ++i) input += "the quick brown fox jumps over the lazy dog\n";
   bktest::write_file(dir / "in.txt", input);
-  const std::string err = (dir / "err.txt").string();
-  const std::string command = fmt::format("'{}' tokenize -i '{}' 2>'{}'", BERTKIT_BINARY, (dir / "in.txt").string(), err);
-  FILE* p = popen(command.c_str(), "r");
-  REQUIRE(p);
-  char buf[4096];
-  REQUIRE(std::fgets(buf, sizeof buf, p));
-  CHECK(std::string(buf).rfind("{\"text\":\"the quick brown fox", 0) == 0);
-  int status = pclose(p);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
-  CHECK(bktest::read_file(err).empty());
+  auto r = bktest::run_bertkit_reading_one_line("tokenize -i '" + (dir / "in.txt").string() + "'", dir.path());
+  CHECK(r.first_line.rfind("{\"text\":\"the quick brown fox", 0) == 0);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.empty());
 }
 
 TEST_CASE("tokenize: a full disk ends with one error line, status 1, and -o holds only whole records") {
