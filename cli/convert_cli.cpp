@@ -44,7 +44,7 @@ void print_agreement(std::string_view what, const std::optional<cmd::HeadAgreeme
 }
 
 // SRC in f32 against the reduced model: DST when one was written, else SRC converted at load.
-void run_verify(const ConvertOptions& o) {
+void run_verify(const ConvertOptions& o, const std::vector<std::string>& texts) {
   TaskFlags reference_flags, reduced_flags;
   reference_flags.model = o.paths[0];
   reference_flags.dtype = "f32";
@@ -52,7 +52,6 @@ void run_verify(const ConvertOptions& o) {
   if (o.paths.size() == 1) reduced_flags.dtype = o.dtype;
   TaskModel reference = load_task_model(reference_flags);
   TaskModel reduced = load_task_model(reduced_flags);
-  const auto texts = verify_texts(o.corpus);
   tok::EncodeOptions encode;
   encode.truncation = tok::TruncationParams{reference.max_length};
   std::vector<tok::Encoding> encodings;
@@ -77,11 +76,14 @@ int run_convert(const ConvertOptions& o) {
                result.bytes, result.checksum);
     return 0;
   }
-  if (o.verify && o.paths.size() == 1) {
-    run_verify(o);
+  if (o.paths.size() != 2 && !(o.verify && o.paths.size() == 1))
+    usage_error("convert takes a source model and a destination file");
+  // The corpus is read before anything is written: an unreadable one leaves no converted file behind.
+  const auto texts = o.verify ? verify_texts(o.corpus) : std::vector<std::string>{};
+  if (o.paths.size() == 1) {
+    run_verify(o, texts);
     return 0;
   }
-  if (o.paths.size() != 2) usage_error("convert takes a source model and a destination file");
   auto summary = cmd::convert_model(o.paths[0], o.paths[1], core::parse_store_type(o.dtype));
   if (!summary.unused_tensors.empty())
     warn("{} tensors of {} are not used by the model and were left out: {}", summary.unused_tensors.size(), o.paths[0],
@@ -89,7 +91,7 @@ int run_convert(const ConvertOptions& o) {
   if (!quiet())
     fmt::print(stderr, "bertkit: wrote {} ({} tensors, {}, {} bytes)\n", o.paths[1], summary.tensors, o.dtype,
                summary.bytes);
-  if (o.verify) run_verify(o);
+  if (o.verify) run_verify(o, texts);
   return 0;
 }
 

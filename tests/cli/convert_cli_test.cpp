@@ -167,6 +167,16 @@ TEST_CASE("convert --verify: f32 against itself is exact; int8 stays within its 
     CHECK(r.out.find("fill-mask (middle token masked) top-1 agreement: ") != std::string::npos);
     CHECK(!fs::exists(dir / "corpus.bk"));
   }
+  SUBCASE("a corpus that cannot be read: one error line naming it, nothing written") {
+    const auto missing = (dir / "no-such-corpus.txt").string();
+    auto r = bktest::run_bertkit({"convert", "--verify", "--dtype", "int8", "--corpus", missing,
+                                  bktest::shared("fixtures/models/minilm-embed").string(), (dir / "out.bk").string()});
+    CHECK(r.exit_code != 0);
+    CHECK(r.out.empty());
+    CHECK(bktest::count_lines(r.err) == 1);
+    CHECK(r.err.find(missing) != std::string::npos);
+    CHECK(!fs::exists(dir / "out.bk"));
+  }
 }
 
 TEST_CASE("convert: a full disk ends with one error line, status 1, and no file at all") {
