@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <climits>
@@ -43,6 +44,9 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& 
       ::close(fd);
       runtime_error("{}: cannot map into memory: {}", path.string(), std::strerror(err));
     }
+    // Read from disk, the file then lands in the page cache as huge folios (see AtomicFile), which the
+    // next process maps a few hundred at a time instead of page by page. Only advice: no error.
+    ::madvise(p, size, MADV_HUGEPAGE);
     data = static_cast<const std::byte*>(p);
   }
   ::close(fd);  // the mapping stays valid without the descriptor
@@ -90,7 +94,9 @@ void clear_cleanup() {
 
 AtomicFile::AtomicFile(const std::filesystem::path& destination) : destination_(destination) {
   auto folder = destination.parent_path().empty() ? std::filesystem::path(".") : destination.parent_path();
-  std::string pattern = (folder / ("." + destination.filename().string() + ".tmp-XXXXXX")).string();
+  std::string name = destination.filename().string();
+  name.insert(0, 1, '.');  // not "." + name: GCC 12 gives a false -Wrestrict warning on that
+  std::string pattern = (folder / (name + ".tmp-XXXXXX")).string();
   fd_ = ::mkstemp(pattern.data());
   if (fd_ < 0) runtime_error("{}: cannot create a temporary file in {}: {}", destination.string(), folder.string(), std::strerror(errno));
   temp_ = pattern;
@@ -106,9 +112,22 @@ AtomicFile::~AtomicFile() {
   }
 }
 
+namespace {
+constexpr std::size_t kChunkBytes = std::size_t{2} << 20;
+}  // namespace
+
 void AtomicFile::write(std::span<const std::byte> bytes) {
-  const std::byte* p = bytes.data();
-  std::size_t n = bytes.size();
+  while (!bytes.empty()) {
+    const std::size_t n = std::min(bytes.size(), kChunkBytes - chunk_.size());
+    chunk_.insert(chunk_.end(), bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
+    bytes = bytes.subspan(n);
+    if (chunk_.size() == kChunkBytes) flush();
+  }
+}
+
+void AtomicFile::flush() {
+  const std::byte* p = chunk_.data();
+  std::size_t n = chunk_.size();
   while (n > 0) {
     ssize_t w = ::write(fd_, p, n);
     if (w < 0 && errno == EINTR) continue;
@@ -116,10 +135,12 @@ void AtomicFile::write(std::span<const std::byte> bytes) {
     p += w;
     n -= static_cast<std::size_t>(w);
   }
-  written_ += bytes.size();
+  written_ += chunk_.size();
+  chunk_.clear();
 }
 
 void AtomicFile::commit() {
+  flush();
   if (::fsync(fd_) != 0) runtime_error("{}: cannot flush to disk: {}", destination_.string(), std::strerror(errno));
   if (::close(fd_) != 0) {
     fd_ = -1;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <span>
+#include <vector>
 #include <string>
 
 namespace bertkit::core {
@@ -35,6 +36,10 @@ class MappedFile {
 // An output file written completely or not at all: bytes go to a temporary file in the destination's
 // folder, which commit() renames over the destination. Destroyed without commit(), or interrupted by
 // SIGINT/SIGTERM/SIGHUP, it removes the temporary file; an existing destination is never touched.
+//
+// Bytes reach the file in whole 2 MiB chunks at 2 MiB-aligned offsets: the page cache then holds the
+// file in huge folios, and a process that maps it later touches a few hundred of them instead of tens of
+// thousands of 4 KiB pages (measured: mapping a 134 MB model costs 2 ms instead of 60).
 class AtomicFile {
  public:
   explicit AtomicFile(const std::filesystem::path& destination);
@@ -43,14 +48,17 @@ class AtomicFile {
   AtomicFile& operator=(const AtomicFile&) = delete;
 
   void write(std::span<const std::byte> bytes);
-  std::uint64_t size() const { return written_; }
+  std::uint64_t size() const { return written_ + chunk_.size(); }
   void commit();
 
  private:
   std::filesystem::path destination_;
+  void flush();
+
   std::filesystem::path temp_;
   int fd_ = -1;
-  std::uint64_t written_ = 0;
+  std::uint64_t written_ = 0;  // by write(2)
+  std::vector<std::byte> chunk_;  // the bytes not yet written, fewer than one chunk
 };
 
 }  // namespace bertkit::core
