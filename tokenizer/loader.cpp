@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "tokenizer/default_vocab.h"
+#include "tokenizer/tokenizer_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -102,7 +103,8 @@ std::vector<TemplatePiece> read_template(const json& pieces, const json& special
 }
 
 void read_tokenizer_json(const std::string& text, TokenizerSpec& spec, const std::string& where) {
-  json j = core::parse_json(text, where);
+  TokenizerJson file = parse_tokenizer_json(text, where);
+  const json& j = file.rest;
   if (!j.is_object()) bad_input("{}: not a tokenizer.json object", where);
   const json& model = j.value("model", json::object());
   std::string type = get_or<std::string>(model, "type", "", where);
@@ -110,15 +112,8 @@ void read_tokenizer_json(const std::string& text, TokenizerSpec& spec, const std
   if (type != "WordPiece")
     bad_input("{}: the tokenizer model is {}, but bertkit runs BERT-family models, whose tokenizer is WordPiece",
               where, type.empty() ? "of no known kind" : type);
-  const json& vocab = model.value("vocab", json());
-  if (!vocab.is_object()) bad_input("{}: the WordPiece model has no vocab", where);
-  std::vector<std::pair<std::string, std::int64_t>> entries;
-  entries.reserve(vocab.size());
-  for (auto it = vocab.begin(); it != vocab.end(); ++it) {
-    if (!it.value().is_number_integer()) bad_input("{}: vocab entry '{}' has no integer id", where, it.key());
-    entries.emplace_back(it.key(), it.value().get<std::int64_t>());
-  }
-  spec.vocab = std::make_shared<Vocab>(Vocab::from_pairs(std::move(entries), where));
+  if (!file.vocab) bad_input("{}: the WordPiece model has no vocab", where);
+  spec.vocab = std::make_shared<Vocab>(Vocab::from_pairs(std::move(*file.vocab), where));
   spec.wordpiece.unk_token = get_or<std::string>(model, "unk_token", "[UNK]", where);
   spec.wordpiece.continuing_subword_prefix = get_or<std::string>(model, "continuing_subword_prefix", "##", where);
   spec.wordpiece.max_input_chars_per_word = get_or<std::size_t>(model, "max_input_chars_per_word", 100, where);
