@@ -2,6 +2,7 @@
 
 #include "core/checkpoint/model_source.h"
 #include "core/model/encoder.h"
+#include "tokenizer/loader.h"
 
 #include <memory>
 
@@ -9,6 +10,7 @@ namespace bertkit::cmd {
 
 ConvertSummary convert_model(const std::string& source, const std::filesystem::path& destination, core::StoreType type) {
   core::LoadedModel model = core::load_model(source);
+  model.tokenizer = tok::compact_tokenizer_files(model.tokenizer);
   if (type == core::StoreType::F32) {
     // The encoder's matrices packed for this machine go in the file too: loaded here (or on any machine
     // whose oneDNN wants the same layouts) they are used in place, with nothing to copy or reorder.

@@ -102,7 +102,8 @@ std::vector<TemplatePiece> read_template(const json& pieces, const json& special
   return out;
 }
 
-void read_tokenizer_json(const std::string& text, TokenizerSpec& spec, const std::string& where) {
+void read_tokenizer_json(const std::string& text, const std::optional<std::string>& vocab_txt, TokenizerSpec& spec,
+                         const std::string& where, const std::string& vocab_txt_where) {
   TokenizerJson file = parse_tokenizer_json(text, where);
   const json& j = file.rest;
   if (!j.is_object()) bad_input("{}: not a tokenizer.json object", where);
@@ -112,8 +113,12 @@ void read_tokenizer_json(const std::string& text, TokenizerSpec& spec, const std
   if (type != "WordPiece")
     bad_input("{}: the tokenizer model is {}, but bertkit runs BERT-family models, whose tokenizer is WordPiece",
               where, type.empty() ? "of no known kind" : type);
-  if (!file.vocab) bad_input("{}: the WordPiece model has no vocab", where);
-  spec.vocab = std::make_shared<Vocab>(Vocab::from_pairs(std::move(*file.vocab), where));
+  if (file.vocab)
+    spec.vocab = std::make_shared<Vocab>(Vocab::from_pairs(std::move(*file.vocab), where));
+  else if (vocab_txt)
+    spec.vocab = std::make_shared<Vocab>(Vocab::from_text(*vocab_txt, vocab_txt_where));
+  else
+    bad_input("{}: the WordPiece model has no vocab", where);
   spec.wordpiece.unk_token = get_or<std::string>(model, "unk_token", "[UNK]", where);
   spec.wordpiece.continuing_subword_prefix = get_or<std::string>(model, "continuing_subword_prefix", "##", where);
   spec.wordpiece.max_input_chars_per_word = get_or<std::size_t>(model, "max_input_chars_per_word", 100, where);
@@ -262,10 +267,12 @@ TokenizerFiles builtin_tokenizer_files() {
 TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
   TokenizerSpec spec;
   const std::string& origin = files.origin;
+  const std::string vocab_txt_where = files.tokenizer_json || files.tokenizer_config_json ? origin + "/vocab.txt" : origin;
   if (files.tokenizer_json) {
-    read_tokenizer_json(*files.tokenizer_json, spec, origin + (files.vocab_txt || files.tokenizer_config_json ? "/tokenizer.json" : ""));
+    read_tokenizer_json(*files.tokenizer_json, files.vocab_txt, spec,
+                        origin + (files.vocab_txt || files.tokenizer_config_json ? "/tokenizer.json" : ""), vocab_txt_where);
   } else if (files.vocab_txt) {
-    spec.vocab = std::make_shared<Vocab>(Vocab::from_text(*files.vocab_txt, files.tokenizer_config_json ? origin + "/vocab.txt" : origin));
+    spec.vocab = std::make_shared<Vocab>(Vocab::from_text(*files.vocab_txt, vocab_txt_where));
   } else {
     bad_input("{}: no tokenizer.json or vocab.txt", origin);
   }
@@ -279,6 +286,27 @@ TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
   spec.wordpiece.unk_token = spec.special.unk;
   if (!files.tokenizer_json) add_missing_special_tokens(spec);
   return spec;
+}
+
+TokenizerFiles compact_tokenizer_files(const TokenizerFiles& files) {
+  if (!files.tokenizer_json) return files;
+  TokenizerJson file = parse_tokenizer_json(*files.tokenizer_json, files.origin + "/tokenizer.json");
+  if (!file.vocab || file.vocab->empty()) return files;
+  std::vector<const std::string*> by_id(file.vocab->size(), nullptr);
+  for (const auto& [token, id] : *file.vocab) {
+    if (id < 0 || static_cast<std::size_t>(id) >= by_id.size() || by_id[static_cast<std::size_t>(id)] || token.empty() ||
+        token.find('\n') != std::string::npos)
+      return files;
+    by_id[static_cast<std::size_t>(id)] = &token;
+  }
+  // Vocab::from_text drops a byte-order mark at the start of the file.
+  if (by_id[0]->starts_with("\xEF\xBB\xBF")) return files;
+  std::string lines;
+  for (const std::string* token : by_id) lines.append(*token).push_back('\n');
+  TokenizerFiles compact = files;
+  compact.vocab_txt = std::move(lines);
+  compact.tokenizer_json = file.rest.dump();
+  return compact;
 }
 
 }  // namespace bertkit::tok
