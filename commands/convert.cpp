@@ -3,6 +3,7 @@
 #include "core/checkpoint/model_source.h"
 #include "core/model/encoder.h"
 #include "tokenizer/loader.h"
+#include "tokenizer/wordpiece_image.h"
 
 #include <memory>
 
@@ -11,6 +12,11 @@ namespace bertkit::cmd {
 ConvertSummary convert_model(const std::string& source, const std::filesystem::path& destination, core::StoreType type) {
   core::LoadedModel model = core::load_model(source);
   model.tokenizer = tok::compact_tokenizer_files(model.tokenizer);
+  if (model.tokenizer.vocab_txt) {
+    // Building the tokenizer here also refuses a broken vocabulary now rather than at every use.
+    const tok::Tokenizer tokenizer(tok::build_tokenizer_spec(model.tokenizer));
+    model.tokenizer.wordpiece_image = tok::write_wordpiece_image(tokenizer);
+  }
   if (type == core::StoreType::F32) {
     // The encoder's matrices packed for this machine go in the file too: loaded here (or on any machine
     // whose oneDNN wants the same layouts) they are used in place, with nothing to copy or reorder.

@@ -4,6 +4,7 @@
 #include "core/json.h"
 #include "tokenizer/default_vocab.h"
 #include "tokenizer/tokenizer_json.h"
+#include "tokenizer/wordpiece_image.h"
 
 #include <nlohmann/json.hpp>
 
@@ -102,7 +103,30 @@ std::vector<TemplatePiece> read_template(const json& pieces, const json& special
   return out;
 }
 
-void read_tokenizer_json(const std::string& text, const std::optional<std::string>& vocab_txt, TokenizerSpec& spec,
+// The vocabulary of vocab.txt, with the token index and WordPiece's tries from bertkit's compiled image
+// when the files have one.
+std::shared_ptr<Vocab> vocab_from_lines(const TokenizerFiles& files, const std::string& where, TokenizerSpec& spec) {
+  if (files.wordpiece_image) {
+    const std::string image_where = files.origin + "/wordpiece.bin";
+    if (auto tables = read_wordpiece_image(*files.wordpiece_image, image_where)) {
+      auto vocab = std::make_shared<Vocab>(Vocab::from_text(*files.vocab_txt, where, std::move(tables->index)));
+      if (vocab->size() != tables->vocab_size)
+        bad_input("{}: corrupt compiled tokenizer: built for {} tokens, vocab.txt has {}", image_where, tables->vocab_size,
+                  vocab->size());
+      // Every token finding its own id is a tenth of building the table, and a damaged table is then
+      // refused here instead of surfacing as a missing special token or wrong ids.
+      const auto& tokens = vocab->tokens();
+      for (std::size_t i = 0; i < tokens.size(); ++i)
+        if (!tokens[i].empty() && vocab->find(tokens[i]) != static_cast<std::int32_t>(i))
+          bad_input("{}: corrupt compiled tokenizer: its token table does not match vocab.txt (line {})", image_where, i + 1);
+      spec.compiled = std::make_shared<const WordPieceTables>(std::move(*tables));
+      return vocab;
+    }
+  }
+  return std::make_shared<Vocab>(Vocab::from_text(*files.vocab_txt, where));
+}
+
+void read_tokenizer_json(const std::string& text, const TokenizerFiles& files, TokenizerSpec& spec,
                          const std::string& where, const std::string& vocab_txt_where) {
   TokenizerJson file = parse_tokenizer_json(text, where);
   const json& j = file.rest;
@@ -115,8 +139,8 @@ void read_tokenizer_json(const std::string& text, const std::optional<std::strin
               where, type.empty() ? "of no known kind" : type);
   if (file.vocab)
     spec.vocab = std::make_shared<Vocab>(Vocab::from_pairs(std::move(*file.vocab), where));
-  else if (vocab_txt)
-    spec.vocab = std::make_shared<Vocab>(Vocab::from_text(*vocab_txt, vocab_txt_where));
+  else if (files.vocab_txt)
+    spec.vocab = vocab_from_lines(files, vocab_txt_where, spec);
   else
     bad_input("{}: the WordPiece model has no vocab", where);
   spec.wordpiece.unk_token = get_or<std::string>(model, "unk_token", "[UNK]", where);
@@ -269,10 +293,10 @@ TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
   const std::string& origin = files.origin;
   const std::string vocab_txt_where = files.tokenizer_json || files.tokenizer_config_json ? origin + "/vocab.txt" : origin;
   if (files.tokenizer_json) {
-    read_tokenizer_json(*files.tokenizer_json, files.vocab_txt, spec,
+    read_tokenizer_json(*files.tokenizer_json, files, spec,
                         origin + (files.vocab_txt || files.tokenizer_config_json ? "/tokenizer.json" : ""), vocab_txt_where);
   } else if (files.vocab_txt) {
-    spec.vocab = std::make_shared<Vocab>(Vocab::from_text(*files.vocab_txt, vocab_txt_where));
+    spec.vocab = vocab_from_lines(files, vocab_txt_where, spec);
   } else {
     bad_input("{}: no tokenizer.json or vocab.txt", origin);
   }

@@ -1,5 +1,7 @@
 #include "tokenizer/prefix_trie.h"
 
+#include "tokenizer/image_io.h"
+
 #include <algorithm>
 #include <array>
 #include <utility>
@@ -81,6 +83,29 @@ void PrefixTrie::build(const std::vector<std::pair<std::string_view, std::int32_
     n.child_count = static_cast<std::uint32_t>(order.size()) - n.first_child;
     nodes_.push_back(n);
   }
+}
+
+void PrefixTrie::write(ImageWriter& out) const {
+  out.array(root_child_, 256);
+  out.array(nodes_.data(), nodes_.size());
+  out.array(labels_.data(), labels_.size());
+}
+
+PrefixTrie PrefixTrie::read(ImageReader& in, std::int32_t ids) {
+  PrefixTrie t;
+  const auto root = in.array<std::uint32_t>(256);
+  t.nodes_ = in.array<Node>(std::size_t{1} << 30);
+  t.labels_ = in.array<unsigned char>(t.nodes_.size());
+  const auto n = static_cast<std::uint64_t>(t.nodes_.size());
+  if (root.size() != 256 || t.labels_.size() != n) in.fail("a trie's tables disagree in size");
+  for (std::size_t b = 0; b < 256; ++b) {
+    if (root[b] != kNone && root[b] >= n) in.fail("a trie's root points outside it");
+    t.root_child_[b] = root[b];
+  }
+  for (const Node& node : t.nodes_)
+    if (std::uint64_t{node.first_child} + node.child_count > n || node.id < -1 || node.id >= ids)
+      in.fail("a trie node points outside the trie or the vocabulary");
+  return t;
 }
 
 }  // namespace bertkit::tok

@@ -9,9 +9,16 @@
 
 namespace bertkit::tok {
 
+class ImageReader;
+class ImageWriter;
+
 class PrefixTrie {
  public:
   void build(const std::vector<std::pair<std::string_view, std::int32_t>>& entries);
+  // The built tables, for a compiled tokenizer; read() checks that every index and id is in range
+  // (ids below `ids`), so a walk never leaves the tables whatever the image holds.
+  void write(ImageWriter& out) const;
+  static PrefixTrie read(ImageReader& in, std::int32_t ids);
 
   struct Match {
     std::uint32_t length = 0;  // 0: no prefix of the text is in the vocabulary

@@ -10,9 +10,16 @@
 
 namespace bertkit::tok {
 
+class ImageReader;
+class ImageWriter;
+
 class TokenIndex {
  public:
   TokenIndex() = default;
+  // The built table, for a compiled tokenizer; read() checks that the table has an empty slot (a
+  // lookup ends) and that every key lies in the stored bytes and maps to an id below `ids`.
+  void write(ImageWriter& out) const;
+  static TokenIndex read(ImageReader& in, std::int32_t ids);
   // Keys are copied. Returns the ids of the first key given twice (the first id, then the second); the
   // table then maps that key to its first id.
   std::optional<std::pair<std::int32_t, std::int32_t>> build(

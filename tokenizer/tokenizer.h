@@ -10,6 +10,7 @@
 #include "tokenizer/truncation.h"
 #include "tokenizer/vocab.h"
 #include "tokenizer/wordpiece.h"
+#include "tokenizer/wordpiece_image.h"
 
 #include <memory>
 #include <optional>
@@ -34,6 +35,7 @@ struct TokenizerSpec {
   SpecialTokens special;
   std::optional<std::size_t> model_max_length;
   UnicodeProfile profile = UnicodeProfile::Rust;
+  std::shared_ptr<const WordPieceTables> compiled;  // WordPiece's tries as `convert` stored them, if any
 };
 
 struct EncodeOptions {
@@ -65,6 +67,7 @@ class Tokenizer {
   std::int32_t pad_id() const { return pad_id_; }
   std::int32_t mask_id() const { return mask_id_; }
   const TokenizerSpec& spec() const { return spec_; }
+  const WordPiece& wordpiece() const { return wordpiece_; }
   std::size_t vocab_size() const { return spec_.vocab->size(); }
 
  private:

@@ -7,15 +7,20 @@
 
 namespace bertkit::tok {
 
-Vocab::Vocab(std::vector<std::string> tokens, std::string_view source, bool from_lines) : tokens_(std::move(tokens)) {
+Vocab::Vocab(std::vector<std::string> tokens, std::string_view source, bool from_lines, std::optional<TokenIndex> index)
+    : tokens_(std::move(tokens)) {
   std::vector<std::pair<std::string_view, std::int32_t>> entries;
-  entries.reserve(tokens_.size());
+  if (!index) entries.reserve(tokens_.size());
   for (std::size_t i = 0; i < tokens_.size(); ++i) {
     // transformers refuses such a file when decoding it; a partial UTF-8 sequence would also let
     // WordPiece match inside a character.
     if (valid_utf8_prefix(tokens_[i]) != tokens_[i].size())
       bad_input("{}:{}: token is not valid UTF-8", source, from_lines ? i + 1 : i);
-    if (!tokens_[i].empty()) entries.emplace_back(tokens_[i], static_cast<std::int32_t>(i));
+    if (!index && !tokens_[i].empty()) entries.emplace_back(tokens_[i], static_cast<std::int32_t>(i));
+  }
+  if (index) {  // built from this vocabulary when it was compiled, duplicates refused then
+    index_ = std::move(*index);
+    return;
   }
   if (auto dup = index_.build(entries)) {
     auto [first, second] = *dup;
@@ -26,7 +31,7 @@ Vocab::Vocab(std::vector<std::string> tokens, std::string_view source, bool from
   }
 }
 
-Vocab Vocab::from_text(std::string_view text, std::string_view source) {
+std::vector<std::string> Vocab::lines(std::string_view text, std::string_view source) {
   std::vector<std::string> tokens;
   tokens.reserve(text.size() / 6);
   std::size_t start = 0;
@@ -38,7 +43,13 @@ Vocab Vocab::from_text(std::string_view text, std::string_view source) {
     start = nl + 1;
   }
   if (tokens.empty()) bad_input("{}: the vocabulary is empty", source);
-  return Vocab(std::move(tokens), source, true);
+  return tokens;
+}
+
+Vocab Vocab::from_text(std::string_view text, std::string_view source) { return Vocab(lines(text, source), source, true); }
+
+Vocab Vocab::from_text(std::string_view text, std::string_view source, TokenIndex index) {
+  return Vocab(lines(text, source), source, true, std::move(index));
 }
 
 Vocab Vocab::from_pairs(std::vector<std::pair<std::string, std::int64_t>> entries, std::string_view source) {

@@ -1,7 +1,9 @@
 #include "tokenizer/wordpiece.h"
 
 #include "core/error.h"
+#include "tokenizer/image_io.h"
 #include "tokenizer/utf8.h"
+#include "tokenizer/wordpiece_image.h"
 
 #include <algorithm>
 
@@ -11,11 +13,17 @@ namespace {
 bool is_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 }  // namespace
 
-WordPiece::WordPiece(const Vocab& vocab, WordPieceOptions options) : vocab_(vocab), options_(std::move(options)) {
+WordPiece::WordPiece(const Vocab& vocab, WordPieceOptions options, const WordPieceTables* compiled)
+    : vocab_(vocab), options_(std::move(options)) {
   auto unk = vocab_.find(options_.unk_token);
   if (!unk) bad_input("the unknown token '{}' is not in the vocabulary", options_.unk_token);
   unk_id_ = *unk;
   const std::string& prefix = options_.continuing_subword_prefix;
+  if (compiled && compiled->continuing_subword_prefix == prefix && compiled->vocab_size == vocab_.size()) {
+    initial_ = compiled->initial;
+    continuations_ = compiled->continuations;
+    return;
+  }
   std::vector<std::pair<std::string_view, std::int32_t>> initial, continuations;
   const auto& tokens = vocab_.tokens();
   for (std::size_t i = 0; i < tokens.size(); ++i) {
@@ -52,6 +60,11 @@ void WordPiece::tokenize(std::string_view word, std::vector<Piece>& out) const {
     out.push_back({m.id, start, start + m.length});
     start += m.length;
   }
+}
+
+void WordPiece::write(ImageWriter& out) const {
+  initial_.write(out);
+  continuations_.write(out);
 }
 
 }  // namespace bertkit::tok

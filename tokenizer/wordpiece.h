@@ -22,14 +22,19 @@ struct WordPieceOptions {
   std::size_t max_input_chars_per_word = 100;
 };
 
+class ImageWriter;
+struct WordPieceTables;
+
 class WordPiece {
  public:
-  // Throws BadInput when the unknown token is not in the vocabulary.
-  WordPiece(const Vocab& vocab, WordPieceOptions options);
+  // Throws BadInput when the unknown token is not in the vocabulary. The tries are taken from
+  // `compiled` when it was built for this continuation prefix, else built here.
+  WordPiece(const Vocab& vocab, WordPieceOptions options, const WordPieceTables* compiled = nullptr);
 
   void tokenize(std::string_view word, std::vector<Piece>& out) const;
   std::int32_t unk_id() const { return unk_id_; }
   const WordPieceOptions& options() const { return options_; }
+  void write(ImageWriter& out) const;  // the two tries, for a compiled tokenizer
 
  private:
   const Vocab& vocab_;

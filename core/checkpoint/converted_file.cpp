@@ -29,7 +29,7 @@ constexpr char kTrailerMagic[8] = {'B', 'K', 'S', 'U', 'M', '\0', '\0', '\0'};
 constexpr std::uint32_t kVersion = 1;
 constexpr std::size_t kPrefix = 24, kTrailer = 16, kAlign = 64;
 constexpr const char* kTokenizerFiles[] = {"vocab.txt", "tokenizer.json", "tokenizer_config.json",
-                                           "special_tokens_map.json"};
+                                           "special_tokens_map.json", "wordpiece.bin"};
 
 std::uint64_t align_up(std::uint64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
@@ -38,6 +38,7 @@ auto& tokenizer_slot(Files& t, std::string_view name) {
   if (name == "vocab.txt") return t.vocab_txt;
   if (name == "tokenizer.json") return t.tokenizer_json;
   if (name == "tokenizer_config.json") return t.tokenizer_config_json;
+  if (name == "wordpiece.bin") return t.wordpiece_image;
   return t.special_tokens_map_json;
 }
 

@@ -12,6 +12,7 @@ struct TokenizerFiles {
   std::optional<std::string> tokenizer_json;
   std::optional<std::string> tokenizer_config_json;
   std::optional<std::string> special_tokens_map_json;
+  std::optional<std::string> wordpiece_image;  // bertkit's compiled tables (tok::write_wordpiece_image)
   std::string origin;  // the folder or file they came from, for messages
 };
 

@@ -1,4 +1,5 @@
 // `bertkit convert` and `bertkit info` end to end.
+#include "core/checkpoint/converted_file.h"
 #include "support.h"
 #include "unit/checkpoint_builders.h"
 
@@ -31,6 +32,13 @@ TEST_CASE("convert/info: a converted fixture is checked and described like its f
   auto check = bktest::run_bertkit({"convert", "--check", file});
   CHECK(check.exit_code == 0);
   CHECK(check.out.find(": ok (") != std::string::npos);
+  // The tokenizer goes in compiled: tokenizer.json without its vocabulary, which is in vocab.txt, and
+  // WordPiece's tables in wordpiece.bin (tokenized the same: tokenizer_compact_test, tokenizer_image_test).
+  const auto converted = bertkit::core::load_converted_file(file, file);
+  REQUIRE(converted.tokenizer.tokenizer_json.has_value());
+  CHECK_FALSE(nlohmann::json::parse(*converted.tokenizer.tokenizer_json)["model"].contains("vocab"));
+  CHECK(converted.tokenizer.vocab_txt.has_value());
+  CHECK(converted.tokenizer.wordpiece_image.has_value());
 
   auto goldens = bktest::read_json(bktest::shared("fixtures/models/bert-cased-cls/goldens.json"));
   for (const auto& model : {folder, file}) {

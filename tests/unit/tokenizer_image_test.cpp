@@ -1,0 +1,91 @@
+// A compiled tokenizer (wordpiece.bin in converted files): the token index and WordPiece's tries written
+// by write_wordpiece_image and read back give the same tokens as the tables built from vocab.txt, for
+// every vocabulary in ../shared; an image of another version is ignored; a damaged one is refused with
+// the file named, never used.
+#include "expect_bad_input.h"
+#include "support.h"
+#include "tokenizer/loader.h"
+#include "tokenizer/wordpiece_image.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using bertkit::tok::build_tokenizer_spec;
+using bertkit::tok::Tokenizer;
+using bertkit::tok::TokenizerFiles;
+
+namespace {
+
+TokenizerFiles vocab_files(const std::string& vocab) {
+  TokenizerFiles files;
+  files.origin = "model";
+  files.vocab_txt = vocab;
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("compiled tokenizer: the stored tables tokenize every corpus line as the built ones") {
+  std::vector<std::string> texts;
+  for (const char* corpus : {"corpora/en_agnews.txt", "corpora/udhr.txt", "corpora/blns.txt", "corpora/man_de.txt",
+                             "corpora/debian_reference_zh_cn.txt", "corpora/long_tokens_base64.txt"}) {
+    auto lines = bktest::read_lines(bktest::shared(corpus));
+    texts.insert(texts.end(), lines.begin(), lines.begin() + std::min<std::size_t>(lines.size(), 200));
+  }
+  for (const char* name : {"bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased", "bert-base-chinese"}) {
+    TokenizerFiles files = vocab_files(bktest::read_file(bktest::shared(std::string("vocab/") + name + "/vocab.txt")));
+    const Tokenizer built(build_tokenizer_spec(files));
+    files.wordpiece_image = bertkit::tok::write_wordpiece_image(built);
+    const Tokenizer compiled(build_tokenizer_spec(files));
+    REQUIRE(compiled.spec().compiled != nullptr);
+    CHECK(built.spec().compiled == nullptr);
+    REQUIRE(compiled.vocab_size() == built.vocab_size());
+    for (std::int32_t id = 0; id < static_cast<std::int32_t>(built.vocab_size()); ++id)
+      REQUIRE(compiled.token_id(built.token(id)) == built.token_id(built.token(id)));
+    bertkit::tok::EncodeOptions options;
+    for (const std::string& text : texts) {
+      auto a = built.encode(text, std::nullopt, options), b = compiled.encode(text, std::nullopt, options);
+      REQUIRE_MESSAGE(a.ids == b.ids, name);
+      CHECK(a.offsets == b.offsets);
+    }
+  }
+}
+
+TEST_CASE("compiled tokenizer: another version is ignored, another vocabulary or damage is refused") {
+  const std::string vocab = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nhello\nworld\n##s\nun\n##aff\n##able\n";
+  TokenizerFiles files = vocab_files(vocab);
+  const std::string image = bertkit::tok::write_wordpiece_image(Tokenizer(build_tokenizer_spec(files)));
+  const std::filesystem::path where = "model/wordpiece.bin";
+
+  std::string other_version = image;
+  other_version[4] = 2;
+  files.wordpiece_image = other_version;
+  CHECK(build_tokenizer_spec(files).compiled == nullptr);
+
+  files.vocab_txt = vocab + "extra\n";
+  files.wordpiece_image = image;
+  bktest::expect_bad_input([&] { build_tokenizer_spec(files); }, where, "built for 11 tokens, vocab.txt has 12");
+  files.vocab_txt = vocab;
+
+  // Every truncation, and every byte changed to 0xFF: refused, or (where the byte did not matter or the
+  // tables still hold together) a tokenizer that keeps its ids inside the vocabulary.
+  for (std::size_t n = 0; n < image.size(); n += 4) {
+    files.wordpiece_image = image.substr(0, n);
+    bktest::expect_bad_input([&] { build_tokenizer_spec(files); }, where, "corrupt compiled tokenizer");
+  }
+  int refused = 0;
+  for (std::size_t i = 0; i < image.size(); ++i) {
+    files.wordpiece_image = image;
+    (*files.wordpiece_image)[i] = '\xFF';
+    try {
+      const Tokenizer t(build_tokenizer_spec(files));
+      for (std::int32_t id : t.encode("hello worlds unaffable", std::nullopt, {}).ids)
+        REQUIRE((id >= 0 && id < static_cast<std::int32_t>(t.vocab_size())));
+    } catch (const bertkit::Error& e) {
+      CHECK(std::string(e.what()).find(where.string()) != std::string::npos);
+      ++refused;
+    }
+  }
+  CHECK(refused > 0);
+}

@@ -1,0 +1,70 @@
+#pragma once
+// Reading and writing a compiled tokenizer's tables (see wordpiece_image.h): arrays of plain integers in
+// this machine's byte order, each preceded by its element count. Reading checks every size against the
+// bytes there are; what the values mean is checked by each table.
+#include "core/error.h"
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace bertkit::tok {
+
+static_assert(std::endian::native == std::endian::little, "compiled tokenizer images are little-endian");
+
+class ImageWriter {
+ public:
+  void u32(std::uint32_t v) { append(&v, sizeof v); }
+  template <typename T>
+  void array(const T* data, std::size_t count) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    u32(static_cast<std::uint32_t>(count));
+    append(data, count * sizeof(T));
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  void append(const void* p, std::size_t n) {
+    out_.append(static_cast<const char*>(p), n);
+    out_.append((4 - out_.size() % 4) % 4, '\0');  // every field starts 4-byte aligned
+  }
+  std::string out_;
+};
+
+class ImageReader {
+ public:
+  ImageReader(std::string_view bytes, std::string_view where) : in_(bytes), where_(where) {}
+  std::uint32_t u32() {
+    std::uint32_t v;
+    take(&v, sizeof v);
+    return v;
+  }
+  template <typename T>
+  std::vector<T> array(std::size_t max_count) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const std::uint32_t count = u32();
+    if (count > max_count || count * sizeof(T) > in_.size() - pos_) fail("a table is larger than the image");
+    std::vector<T> v(count);
+    take(v.data(), count * sizeof(T));
+    return v;
+  }
+  bool at_end() const { return pos_ == in_.size(); }
+  [[noreturn]] void fail(std::string_view what) const { bad_input("{}: corrupt compiled tokenizer: {}", where_, what); }
+
+ private:
+  void take(void* p, std::size_t n) {
+    if (n > in_.size() - pos_) fail("it ends early");
+    std::memcpy(p, in_.data() + pos_, n);
+    pos_ += (n + 3) / 4 * 4;
+    if (pos_ > in_.size()) pos_ = in_.size();
+  }
+  std::string_view in_;
+  std::string_view where_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace bertkit::tok

@@ -1,0 +1,30 @@
+#pragma once
+// A compiled WordPiece model: the tables every start builds from the vocabulary (the token index and
+// the two prefix tries, ~20 M instructions and a few MB of fresh memory), written once by `convert`
+// into the model file and read back by a copy. The vocabulary itself stays in vocab.txt.
+#include "tokenizer/prefix_trie.h"
+#include "tokenizer/token_index.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace bertkit::tok {
+
+class Tokenizer;
+
+struct WordPieceTables {
+  std::uint32_t vocab_size = 0;
+  std::string continuing_subword_prefix;  // what the continuation trie was built for
+  TokenIndex index;
+  PrefixTrie initial, continuations;
+};
+
+// The tables of a tokenizer whose vocabulary came from vocab.txt.
+std::string write_wordpiece_image(const Tokenizer& tokenizer);
+// nullopt for an image in another format version (the tables are then built as usual); BadInput naming
+// `where` when the image is corrupt.
+std::optional<WordPieceTables> read_wordpiece_image(std::string_view bytes, std::string_view where);
+
+}  // namespace bertkit::tok
