@@ -110,10 +110,6 @@ dnnl::matmul matmul_primitive(const MatmulKind& kind, std::int64_t m) {
   return primitive;
 }
 
-}  // namespace bertkit::core
-
-namespace bertkit::core {
-
 dnnl::binary int8_epilogue(const MatmulKind& kind, std::int64_t m) {
   Cache& c = cache();
   std::lock_guard lock(c.mutex);

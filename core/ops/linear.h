@@ -3,7 +3,8 @@
 // The weights are reordered once, here, into the packed layout oneDNN picks, unless they come already
 // packed in exactly that layout (a converted file stores them so): then they are used in place, and a
 // memory-mapped model needs no copy and no work at load. Bias, activation and the residual sum run as
-// post-ops of the matmul, so the output is written once.
+// post-ops of the matmul, so the output is written once (int8: by a second oneDNN pass over the output
+// that also applies the per-row scales, which oneDNN 2.6's fast int8 matmul cannot take).
 //
 // The weights' type is the compute type: f32; bf16 (x rounded to bf16 per call, bf16 dot products
 // accumulated in f32); int8 with one f32 scale per output channel (x quantised per call to s8 with one
