@@ -46,7 +46,7 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
   sub.add_option("--compat", f.compat, "Tokenizer: fast (Hugging Face's default) or python (the slow BertTokenizer)")
       ->capture_default_str();
   sub.add_option("--dtype", f.dtype,
-                 "Compute type: f32, bf16 (half the weight memory) or int8 (per-channel weights, u8 activations); "
+                 "Compute type: f32, bf16 (half the weight memory) or int8 (per-channel weights, per-token activations); "
                  "default: the type the model file stores (f16 files compute in f32)")
       ->check(CLI::IsMember({"f32", "bf16", "int8"}));
   sub.add_option("--batch-size", f.batch_size, "Records read and computed together")

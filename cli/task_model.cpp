@@ -28,7 +28,7 @@ TokenizerFlags tokenizer_flags(const TaskFlags& flags, std::size_t max_length) {
 std::string dtype_setting(const TaskFlags& flags, core::DType stored) {
   const std::string_view file = core::stored_dtype_name(stored);
   const std::string_view type = flags.dtype.empty() ? (file == "f16" ? "f32" : file) : flags.dtype;
-  std::string how = type == "int8"   ? "int8 weights per output channel, u8 activations per batch, s32 sums"
+  std::string how = type == "int8"   ? "int8 weights per output channel, s8 activations per token, s32 sums"
                     : type == "bf16" ? "bf16 weights and activations, f32 sums"
                                      : "f32";
   std::string from = type == file ? "as stored" : fmt::format("the file is {}, converted at load", file);

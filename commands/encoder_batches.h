@@ -1,7 +1,7 @@
 #pragma once
 // Running the encoder over a command's encodings in batches that respect a token budget. The encoder
-// packs sequences without padding, so how inputs are grouped never changes their results (int8
-// aside: it quantises activations per call); the budget bounds memory.
+// packs sequences without padding, so how inputs are grouped never changes their results (int8 too:
+// it quantises activations per token); the budget bounds memory.
 #include "core/model/batching.h"
 #include "core/model/encoder.h"
 #include "tokenizer/encoding.h"

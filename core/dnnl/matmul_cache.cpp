@@ -25,10 +25,9 @@ dnnl::primitive_attr attributes(const MatmulKind& kind) {
   dnnl::post_ops ops;
   dnnl::primitive_attr attr;
   if (int8(kind)) {
-    attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
-    dnnl::memory::desc row({1, kind.n}, dt::f32, tag::ab);
-    ops.append_binary(dnnl::algorithm::binary_mul, row);
-    if (kind.bias) ops.append_binary(dnnl::algorithm::binary_add, row);
+    ops.append_binary(dnnl::algorithm::binary_mul, dnnl::memory::desc({1, kind.n}, dt::f32, tag::ab));
+    attr.set_post_ops(ops);
+    return attr;  // the rest is the epilogue's
   }
   if (kind.accumulate) ops.append_sum(1.0f);
   if (kind.eltwise != dnnl::algorithm::undef) {
@@ -40,7 +39,7 @@ dnnl::primitive_attr attributes(const MatmulKind& kind) {
 }
 
 dnnl::matmul::primitive_desc make_desc(const MatmulKind& kind, std::int64_t m, const dnnl::memory::desc& weights) {
-  const dt source_type = int8(kind) ? dt::u8 : kind.weights;
+  const dt source_type = int8(kind) ? dt::s8 : kind.weights;
   dnnl::memory::desc src({m, kind.k}, source_type, tag::ab);
   dnnl::memory::desc dst({m, kind.n}, dt::f32, tag::ab);
   auto& engine = dnnl_context().engine;
@@ -51,10 +50,28 @@ dnnl::matmul::primitive_desc make_desc(const MatmulKind& kind, std::int64_t m, c
   return {dnnl::matmul::desc(src, weights, dst), attributes(kind), engine};
 }
 
+// oneDNN 2.6's matmul cannot take per-row scales as a fast post-op (a [m, 1] binary one sends it to its
+// reference kernel; posed in 3D, it repacks the weights at every call), but its binary primitive can.
+dnnl::binary make_epilogue(const MatmulKind& kind, std::int64_t m) {
+  dnnl::post_ops ops;
+  if (kind.bias) ops.append_binary(dnnl::algorithm::binary_add, dnnl::memory::desc({1, kind.n}, dt::f32, tag::ab));
+  if (kind.accumulate) ops.append_sum(1.0f);
+  if (kind.eltwise != dnnl::algorithm::undef) {
+    float alpha = kind.eltwise == dnnl::algorithm::eltwise_swish ? 1.0f : 0.0f;  // swish(1) = silu
+    ops.append_eltwise(1.0f, kind.eltwise, alpha, 0.0f);
+  }
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(ops);
+  dnnl::memory::desc rows({m, kind.n}, dt::f32, tag::ab);
+  dnnl::binary::desc desc(dnnl::algorithm::binary_mul, rows, dnnl::memory::desc({m, 1}, dt::f32, tag::ab), rows);
+  return dnnl::binary({desc, attr, dnnl_context().engine});
+}
+
 struct Cache {
   std::mutex mutex;
   std::map<MatmulKind, dnnl::memory::desc> layouts;
   std::map<std::tuple<MatmulKind, std::int64_t, int>, dnnl::matmul> primitives;
+  std::map<std::tuple<MatmulKind, std::int64_t, int>, dnnl::binary> epilogues;
 };
 
 Cache& cache() {
@@ -91,6 +108,16 @@ dnnl::matmul matmul_primitive(const MatmulKind& kind, std::int64_t m) {
   dnnl::matmul primitive(make_desc(kind, m, layout_locked(c, kind)));
   c.primitives.emplace(key, primitive);
   return primitive;
+}
+
+dnnl::binary int8_epilogue(const MatmulKind& kind, std::int64_t m) {
+  Cache& c = cache();
+  std::lock_guard lock(c.mutex);
+  auto key = std::make_tuple(kind, m, omp_get_max_threads());
+  auto it = c.epilogues.find(key);
+  if (it != c.epilogues.end()) return it->second;
+  if (c.epilogues.size() >= kMaxPrimitives) c.epilogues.clear();
+  return c.epilogues.emplace(key, make_epilogue(kind, m)).first->second;
 }
 
 }  // namespace bertkit::core

@@ -12,11 +12,9 @@ namespace bertkit::core {
 
 // y[M, n] = x[M, k] · W[k, n] (+ bias) then the epilogue fused by oneDNN.
 //
-// Weights f32: x is f32. bf16: x is bf16 (rounded by the caller). s8: x is u8 with a zero point given
-// at run time, and the f32 result is multiplied by a per-column scale (x's scale times the weight
-// column's) then has the bias added, both as binary post-ops taking their [1, n] rows at run time.
-// (oneDNN 2.6's runtime output scales send int8 matmul to its slower gemm kernel, and its bias would be
-// added before the scale.)
+// Weights f32: x is f32. bf16: x is bf16 (rounded by the caller). s8: x is s8, quantised symmetrically
+// per row, and the result is the s32 sum times the weight column's scale (a binary post-op taking the
+// [1, n] scales at run time); int8_epilogue then scales each row, adds the bias and applies the rest.
 struct MatmulKind {
   std::int64_t k = 0;
   std::int64_t n = 0;
@@ -31,11 +29,16 @@ struct MatmulKind {
 // The packed layout oneDNN picks for this kind's weights (format_tag::any).
 dnnl::memory::desc packed_weights_desc(const MatmulKind& kind);
 
-// The execute() argument ids of the s8 kind's run-time column scales and bias rows.
-constexpr int kInt8ScalesArg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1;
-constexpr int kInt8BiasArg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1;
+// The execute() argument ids of the s8 matmul's column scales and of its epilogue's bias.
+constexpr int kInt8ColumnScalesArg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1;
+constexpr int kInt8BiasArg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1;
 
 // The primitive for `m` rows, created once per (kind, m, omp_get_max_threads()) and reused.
 dnnl::matmul matmul_primitive(const MatmulKind& kind, std::int64_t m);
+
+// The s8 kind's epilogue for `m` rows, cached as the matmuls are: y = act(x_r · scale_r + bias), or
+// y += x_r · scale_r + bias, with x, y [m, n] (the same memory when overwriting), the row scales
+// [m, 1] as SRC_1 and the bias [1, n] as kInt8BiasArg.
+dnnl::binary int8_epilogue(const MatmulKind& kind, std::int64_t m);
 
 }  // namespace bertkit::core

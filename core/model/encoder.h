@@ -2,7 +2,7 @@
 // The BERT / DistilBERT / ELECTRA encoder: embeddings, then every transformer layer, over a batch of
 // sequences of any lengths. Sequences are packed end to end (no padding): the matmuls run on all tokens
 // of the batch at once, attention runs per sequence, and so a sequence's result does not depend on the
-// batch it came in (except with int8 weights: activations are quantised over the whole call).
+// batch it came in (int8 included: activations are quantised per token).
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
 #include "core/model/embeddings.h"

@@ -37,8 +37,18 @@ dt dnnl_type(DType type) {
   }
 }
 
-// The matmul's input in its compute type, rewritten by every call (one thread runs the encoder).
+// The matmul's input in its compute type, and int8's row scales, rewritten by every call (one thread
+// runs the encoder).
 thread_local FloatBuffer reduced_input;
+thread_local FloatBuffer row_scales;
+thread_local FloatBuffer int8_product;
+
+// A [1, n] row of f32 values, as the matmul or its post-ops take it.
+dnnl::memory row_memory(std::span<const float> values) {
+  dnnl::memory row({{1, static_cast<std::int64_t>(values.size())}, dt::f32, tag::ab}, dnnl_context().engine);
+  std::copy(values.begin(), values.end(), static_cast<float*>(row.get_data_handle()));
+  return row;
+}
 
 }  // namespace
 
@@ -50,10 +60,7 @@ void Linear::init(std::span<const float> bias, std::int64_t out, std::int64_t in
   if (output == LinearOutput::Accumulate && activation != Eltwise::Identity)
     runtime_error("a residual linear layer cannot have an activation");
   kind_ = {in, out, !bias.empty(), weights_type, dnnl_algorithm(activation), output == LinearOutput::Accumulate};
-  if (kind_.bias) {
-    bias_ = dnnl::memory({{1, out}, dt::f32, tag::ab}, dnnl_context().engine);
-    std::copy(bias.begin(), bias.end(), static_cast<float*>(bias_.get_data_handle()));
-  }
+  if (kind_.bias) bias_ = row_memory(bias);
 }
 
 Linear::Linear(std::span<const float> weight, std::span<const float> bias, std::int64_t out, std::int64_t in,
@@ -76,8 +83,7 @@ Linear::Linear(const LinearWeight& weight, std::span<const float> bias, std::int
   if (type == DType::I8) {
     if (static_cast<std::int64_t>(weight.scales.size()) != out)
       runtime_error("int8 linear layer with {} outputs given {} scales", out, weight.scales.size());
-    weight_scales_.assign(weight.scales.begin(), weight.scales.end());
-    column_scales_.resize(static_cast<std::size_t>(out));
+    column_scales_ = row_memory(weight.scales);
   }
 
   auto& ctx = dnnl_context();
@@ -112,26 +118,31 @@ void Linear::forward(const float* x, std::int64_t rows, float* y) const {
   SerialScope serial(rows * kind_.k * kind_.n < kMinParallelWork);
   const auto elements = static_cast<std::size_t>(rows * kind_.k);
   void* input = const_cast<float*>(x);
-  std::int32_t zero_point = 0;
-  if (kind_.weights != dt::f32) input = reduced_input.reserve(elements / 2 + 1);  // bf16 or u8: at most 2 bytes each
+  if (kind_.weights != dt::f32) input = reduced_input.reserve(elements / 2 + 1);  // bf16 or s8: at most 2 bytes each
   if (kind_.weights == dt::bf16) round_to_bf16(x, elements, static_cast<std::uint16_t*>(input));
+  std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_WEIGHTS, weights_}};
   if (kind_.weights == dt::s8) {
-    U8Quantization q = quantize_u8(x, elements, static_cast<std::uint8_t*>(input));
-    zero_point = q.zero_point;
-    for (std::size_t j = 0; j < weight_scales_.size(); ++j) column_scales_[j] = q.scale * weight_scales_[j];
+    float* scales = row_scales.reserve(static_cast<std::size_t>(rows));
+    quantize_s8_rows(x, static_cast<std::size_t>(rows), static_cast<std::size_t>(kind_.k), static_cast<std::int8_t*>(input),
+                     scales);
+    // A residual layer's product goes to scratch, to be added to y; any other's is scaled in place.
+    float* product = kind_.accumulate ? int8_product.reserve(static_cast<std::size_t>(rows * kind_.n)) : y;
+    args.emplace(DNNL_ARG_SRC, dnnl::memory({{rows, kind_.k}, dt::s8, tag::ab}, ctx.engine, input));
+    args.emplace(DNNL_ARG_DST, dnnl::memory({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, product));
+    args.emplace(kInt8ColumnScalesArg, column_scales_);
+    matmul_primitive(kind_, rows).execute(ctx.stream, args);
+    std::unordered_map<int, dnnl::memory> epilogue{
+        {DNNL_ARG_SRC_0, dnnl::memory({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, product)},
+        {DNNL_ARG_SRC_1, dnnl::memory({{rows, 1}, dt::f32, tag::ab}, ctx.engine, scales)},
+        {DNNL_ARG_DST, dnnl::memory({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, y)}};
+    if (kind_.bias) epilogue.emplace(kInt8BiasArg, bias_);
+    int8_epilogue(kind_, rows).execute(ctx.stream, epilogue);
+    ctx.stream.wait();
+    return;
   }
-  const dt source_type = kind_.weights == dt::s8 ? dt::u8 : kind_.weights;
-  dnnl::memory src({{rows, kind_.k}, source_type, tag::ab}, ctx.engine, input);
-  dnnl::memory dst({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, y);
-  std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, dst}};
-  if (kind_.weights == dt::s8) {
-    args.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC,
-                 dnnl::memory({{1}, dt::s32, tag::x}, ctx.engine, &zero_point));
-    args.emplace(kInt8ScalesArg, dnnl::memory({{1, kind_.n}, dt::f32, tag::ab}, ctx.engine, column_scales_.data()));
-    if (kind_.bias) args.emplace(kInt8BiasArg, bias_);
-  } else if (kind_.bias) {
-    args.emplace(DNNL_ARG_BIAS, bias_);
-  }
+  args.emplace(DNNL_ARG_SRC, dnnl::memory({{rows, kind_.k}, kind_.weights, tag::ab}, ctx.engine, input));
+  args.emplace(DNNL_ARG_DST, dnnl::memory({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, y));
+  if (kind_.bias) args.emplace(DNNL_ARG_BIAS, bias_);
   matmul_primitive(kind_, rows).execute(ctx.stream, args);
   ctx.stream.wait();
 }

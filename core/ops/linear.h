@@ -3,11 +3,13 @@
 // The weights are reordered once, here, into the packed layout oneDNN picks, unless they come already
 // packed in exactly that layout (a converted file stores them so): then they are used in place, and a
 // memory-mapped model needs no copy and no work at load. Bias, activation and the residual sum run as
-// post-ops of the matmul, so the output is written once.
+// post-ops of the matmul, so the output is written once (int8: by a second oneDNN pass over the output
+// that also applies the per-row scales, which oneDNN 2.6's fast int8 matmul cannot take).
 //
 // The weights' type is the compute type: f32; bf16 (x rounded to bf16 per call, bf16 dot products
-// accumulated in f32); int8 with one f32 scale per output channel (x quantised per call to u8 over the
-// whole call, u8·s8 products accumulated in s32, then scaled to f32). x and y are f32 in every case.
+// accumulated in f32); int8 with one f32 scale per output channel (x quantised per call to s8 with one
+// scale per row, s8·s8 products accumulated in s32, then scaled to f32, so a row's result depends on
+// that row alone). x and y are f32 in every case.
 #include "core/dnnl/matmul_cache.h"
 #include "core/ops/eltwise.h"
 #include "core/tensor.h"
@@ -20,7 +22,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace bertkit::core {
 
@@ -74,8 +75,7 @@ class Linear {
   MatmulKind kind_;
   dnnl::memory weights_;
   dnnl::memory bias_;
-  std::vector<float> weight_scales_;          // int8: per output channel
-  mutable std::vector<float> column_scales_;  // int8: x's scale times weight_scales_, set per call
+  dnnl::memory column_scales_;  // int8: the weights' scale per output channel
 };
 
 }  // namespace bertkit::core

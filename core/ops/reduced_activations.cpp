@@ -20,23 +20,20 @@ namespace {
 // Elements below which a pass stays on the calling thread.
 constexpr std::size_t kMinParallelElements = std::size_t{1} << 16;
 
-BK_VECTOR_CLONES void min_max(const float* x, std::size_t n, float& lo, float& hi) {
-  float a = lo, b = hi;
-#pragma omp simd reduction(min : a) reduction(max : b)
-  for (std::size_t i = 0; i < n; ++i) {
-    a = std::min(a, x[i]);
-    b = std::max(b, x[i]);
-  }
-  lo = a, hi = b;
+BK_VECTOR_CLONES float max_abs(const float* x, std::size_t n) {
+  float m = 0;
+#pragma omp simd reduction(max : m)
+  for (std::size_t i = 0; i < n; ++i) m = std::max(m, std::abs(x[i]));
+  return m;
 }
 
-BK_VECTOR_CLONES void quantize_span(const float* x, std::size_t n, float inverse_scale, float zero_point, std::uint8_t* q) {
+BK_VECTOR_CLONES void quantize_span(const float* x, std::size_t n, float inverse_scale, std::int8_t* q) {
   constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to the nearest integer, ties to even
 #pragma omp simd
   for (std::size_t i = 0; i < n; ++i) {
-    float v = (x[i] * inverse_scale + kRound) - kRound + zero_point;
-    v = std::min(std::max(v, 0.0f), 255.0f);
-    q[i] = static_cast<std::uint8_t>(static_cast<std::int32_t>(v));
+    float v = (x[i] * inverse_scale + kRound) - kRound;
+    v = std::min(std::max(v, -127.0f), 127.0f);
+    q[i] = static_cast<std::int8_t>(static_cast<std::int32_t>(v));
   }
 }
 
@@ -49,45 +46,37 @@ BK_VECTOR_CLONES void bf16_span(const float* x, std::size_t n, std::uint16_t* ou
   }
 }
 
-// GCC leaves the loops above scalar (min/max) or 128 bits wide (u8 narrowing); these are the AVX-512
-// forms, with the same results: cvtps rounds to nearest even as the kRound trick does.
+// GCC leaves the loops above scalar (max) or 128 bits wide (s8 narrowing); these are the AVX-512
+// forms, with the same results: max is exact in any order, and cvtps rounds to nearest even as the
+// kRound trick does.
 #define BK_AVX512 __attribute__((target("avx512f")))
 
-BK_AVX512 void min_max_avx512(const float* x, std::size_t n, float& lo, float& hi) {
-  __m512 a = _mm512_set1_ps(lo), b = _mm512_set1_ps(hi);
+BK_AVX512 float max_abs_avx512(const float* x, std::size_t n) {
+  __m512 m = _mm512_setzero_ps();
   std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const __m512 v = _mm512_loadu_ps(x + i);
-    a = _mm512_min_ps(a, v);
-    b = _mm512_max_ps(b, v);
-  }
+  for (; i + 16 <= n; i += 16) m = _mm512_max_ps(m, _mm512_abs_ps(_mm512_loadu_ps(x + i)));
   if (i < n) {
-    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
-    const __m512 v = _mm512_maskz_loadu_ps(m, x + i);
-    a = _mm512_mask_min_ps(a, m, a, v);
-    b = _mm512_mask_max_ps(b, m, b, v);
+    const __mmask16 tail = static_cast<__mmask16>((1u << (n - i)) - 1);
+    m = _mm512_max_ps(m, _mm512_abs_ps(_mm512_maskz_loadu_ps(tail, x + i)));
   }
-  alignas(64) float lanes_lo[16], lanes_hi[16];
-  _mm512_store_ps(lanes_lo, a);
-  _mm512_store_ps(lanes_hi, b);
-  lo = *std::min_element(lanes_lo, lanes_lo + 16), hi = *std::max_element(lanes_hi, lanes_hi + 16);
+  alignas(64) float lanes[16];  // not _mm512_reduce_max_ps: GCC 12 warns in its header (see the pragma)
+  _mm512_store_ps(lanes, m);
+  return *std::max_element(lanes, lanes + 16);
 }
 
-BK_AVX512 inline __m512i quantize_16(__m512 v, __m512 inverse_scale, __m512i zero_point) {
-  __m512i i = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(v, inverse_scale)), zero_point);
-  return _mm512_min_epi32(_mm512_max_epi32(i, _mm512_setzero_si512()), _mm512_set1_epi32(255));
+BK_AVX512 inline __m512i quantize_16(__m512 v, __m512 inverse_scale) {
+  const __m512i i = _mm512_cvtps_epi32(_mm512_mul_ps(v, inverse_scale));
+  return _mm512_min_epi32(_mm512_max_epi32(i, _mm512_set1_epi32(-127)), _mm512_set1_epi32(127));
 }
 
-BK_AVX512 void quantize_avx512(const float* x, std::size_t n, float inverse_scale, std::int32_t zero_point,
-                               std::uint8_t* q) {
+BK_AVX512 void quantize_avx512(const float* x, std::size_t n, float inverse_scale, std::int8_t* q) {
   const __m512 inv = _mm512_set1_ps(inverse_scale);
-  const __m512i zero = _mm512_set1_epi32(zero_point);
   std::size_t i = 0;
   for (; i + 16 <= n; i += 16)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), _mm512_cvtepi32_epi8(quantize_16(_mm512_loadu_ps(x + i), inv, zero)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), _mm512_cvtepi32_epi8(quantize_16(_mm512_loadu_ps(x + i), inv)));
   if (i < n) {
-    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
-    _mm512_mask_cvtepi32_storeu_epi8(q + i, m, quantize_16(_mm512_maskz_loadu_ps(m, x + i), inv, zero));
+    const __mmask16 tail = static_cast<__mmask16>((1u << (n - i)) - 1);
+    _mm512_mask_cvtepi32_storeu_epi8(q + i, tail, quantize_16(_mm512_maskz_loadu_ps(tail, x + i), inv));
   }
 }
 
@@ -110,30 +99,23 @@ void for_chunks(std::size_t n, Body body) {
 
 }  // namespace
 
-U8Quantization quantize_u8(const float* x, std::size_t n, std::uint8_t* q) {
-  float lo = 0, hi = 0;
-  if (n < kMinParallelElements || omp_get_max_threads() == 1) {
-    (kAvx512 ? min_max_avx512 : min_max)(x, n, lo, hi);
-  } else {
-#pragma omp parallel reduction(min : lo) reduction(max : hi)
-    {
-      const auto threads = static_cast<std::size_t>(omp_get_num_threads());
-      const auto t = static_cast<std::size_t>(omp_get_thread_num());
-      const std::size_t begin = n * t / threads, end = n * (t + 1) / threads;
-      (kAvx512 ? min_max_avx512 : min_max)(x + begin, end - begin, lo, hi);
-    }
+void quantize_s8_rows(const float* x, std::size_t rows, std::size_t columns, std::int8_t* q, float* scales) {
+  // Each row alone, whatever the thread count, so a row's bytes and scale depend on that row only.
+  auto row = [&](std::size_t r) {
+    const float* in = x + r * columns;
+    const float largest = kAvx512 ? max_abs_avx512(in, columns) : max_abs(in, columns);
+    scales[r] = largest / 127.0f;
+    const float inverse = largest > 0 ? 127.0f / largest : 0.0f;  // an all-zero row: q = 0, scale 0
+    if (kAvx512) quantize_avx512(in, columns, inverse, q + r * columns);
+    else quantize_span(in, columns, inverse, q + r * columns);
+  };
+  if (rows * columns < kMinParallelElements || omp_get_max_threads() == 1) {
+    for (std::size_t r = 0; r < rows; ++r) row(r);
+    return;
   }
-  U8Quantization quant;
-  if (hi > lo) {
-    quant.scale = (hi - lo) / 255.0f;
-    quant.zero_point = std::clamp(static_cast<std::int32_t>(std::nearbyint(-lo / quant.scale)), 0, 255);
-  }
-  const float inverse = 1.0f / quant.scale, zero = static_cast<float>(quant.zero_point);
-  for_chunks(n, [&](std::size_t begin, std::size_t end) {
-    if (kAvx512) quantize_avx512(x + begin, end - begin, inverse, quant.zero_point, q + begin);
-    else quantize_span(x + begin, end - begin, inverse, zero, q + begin);
-  });
-  return quant;
+  const auto n = static_cast<std::int64_t>(rows);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t r = 0; r < n; ++r) row(static_cast<std::size_t>(r));
 }
 
 void round_to_bf16(const float* x, std::size_t n, std::uint16_t* out) {

@@ -92,14 +92,14 @@ TEST_CASE("embed --token-embeddings equals the feature-extraction pipeline") {
 
 // A converted file with reduced weights is usable by every command (computed in its type; f16 in f32)
 // and stays within its type's accuracy bound of sentence-transformers' embeddings: cosine similarity per
-// sentence at least 0.9999 for f16 (11-bit mantissa), 0.999 for bf16 (8-bit) and 0.99 for int8 (per
-// output channel, 8 bits).
+// sentence at least 0.9999 for f16 (11-bit mantissa), 0.999 for bf16 (8-bit) and 0.999 for int8 (8 bits
+// per output channel of the weights and per token of the activations; about 0.9997 measured).
 TEST_CASE("embed: f16, bf16 and int8 converted files stay within their accuracy bounds") {
   const json se = bktest::fixture_goldens("minilm-embed")["sentence_embeddings"];
   const std::string input = sentences_jsonl(se["sentences"]);
   const json& expected = se["normalized_batched"];
   bktest::TempDir dir;
-  for (const auto& [dtype, bound] : std::vector<std::pair<std::string, double>>{{"f16", 0.9999}, {"bf16", 0.999}, {"int8", 0.99}}) {
+  for (const auto& [dtype, bound] : std::vector<std::pair<std::string, double>>{{"f16", 0.9999}, {"bf16", 0.999}, {"int8", 0.999}}) {
     const std::string& type = dtype;  // clang 14 cannot capture a structured binding in CAPTURE's lambda
     CAPTURE(type);
     const std::string file = (dir / (dtype + ".bk")).string();

@@ -1,7 +1,8 @@
 // The reduced compute types against transformers' goldens: the top-1 label of every text-classification
 // pipeline record and the top-1 token of the fill-mask records, with the weights in bf16 and int8, agree
-// with the f32 goldens at least as often as each type promises (bf16 99%, int8 98%); and `--dtype` at run
-// time gives exactly the numbers of a file converted to that type.
+// with the f32 goldens at least as often as each type promises (bf16 99%, int8 98%); `--dtype` at run
+// time gives exactly the numbers of a file converted to that type; and an int8 record's numbers do not
+// depend on the other records of its batch.
 //
 // The fixtures' random weights spread fill-mask's probability almost evenly over the vocabulary: some
 // records' best two tokens differ by about 1% in probability, a tie that bf16's own rounding of the
@@ -127,5 +128,43 @@ TEST_CASE("reduced types: --dtype at run time gives the numbers of a file conver
       CHECK(at_load.out == from_file.out);
       CHECK(in_f32.out != from_file.out);  // the reduced type is really used
     }
+  }
+}
+
+// int8 quantises activations per token, so a text's numbers are exactly the same computed alone or in
+// one batch with longer texts of another range (corpus lines, numbers and symbols), on every command's
+// int8 path: encoder, pooling, BERT pooler, classification, MLM and QA heads.
+TEST_CASE("reduced types: an int8 record is bitwise the same alone or in a batch with other texts") {
+  std::vector<std::string> others = bktest::read_lines(bktest::shared("corpora/en_agnews.txt"));
+  others.resize(3);
+  others.push_back("9999999999 %%%% ~~~~ 0.000001 1e30 ZZZZZZ QQQQ !!!!!!!! ??? ### *** ^^^ $$$ 42424242");
+  struct Path {
+    const char* fixture;
+    const char* command;
+  };
+  for (const Path& path : {Path{"minilm-embed", "embed"}, Path{"bert-uncased-mlm", "embed"},
+                           Path{"bert-uncased-mlm", "fill-mask"}, Path{"distilbert-uncased-mlm", "fill-mask"},
+                           Path{"bert-cased-cls", "classify"}, Path{"distilbert-uncased-cls", "classify"},
+                           Path{"electra-cls", "classify"}, Path{"bert-uncased-qa", "qa"}, Path{"distilbert-uncased-qa", "qa"}}) {
+    const std::string fixture = path.fixture, command = path.command;
+    CAPTURE(fixture);
+    CAPTURE(command);
+    // Each line as the command reads it: fill-mask wants a mask, qa a question and its context.
+    auto line = [&](const std::string& text) {
+      if (command == "fill-mask") return "[MASK] " + text + "\n";  // first: long lines are cut
+      if (command == "qa") return "What is it about?\t" + text + "\n";
+      return text + "\n";
+    };
+    const std::string text = line("A man is eating food in the morning.");
+    std::string batch = text;
+    for (const std::string& other : others) batch += line(other);
+    const std::vector<std::string> args{command, "-m", bktest::fixture_path(fixture), "--dtype", "int8"};
+    auto alone = bktest::run_bertkit(args, text);
+    auto together = bktest::run_bertkit(args, batch);
+    REQUIRE_MESSAGE(alone.exit_code == 0, alone.err);
+    REQUIRE_MESSAGE(together.exit_code == 0, together.err);
+    const auto together_lines = bktest::split_lines(together.out);
+    REQUIRE(together_lines.size() == others.size() + 1);
+    CHECK(bktest::split_lines(alone.out).at(0) == together_lines[0]);
   }
 }

@@ -77,7 +77,7 @@ TEST_CASE("linear: mismatched sizes are refused") {
 }
 
 // bf16 and int8 layers against a double reference on the values their weights stand for: what is left
-// is the rounding of x per call (bf16: 8 bits of mantissa; u8 over the call's range), a relative RMS
+// is the rounding of x per call (bf16: 8 bits of mantissa; s8 over each row's range), a relative RMS
 // error well under 1%. A weight row of zeros (int8 scale 0) gives exactly the bias.
 TEST_CASE("linear: bf16 and int8 weights, with every epilogue, match the reference within their rounding") {
   using bertkit::core::DType;
@@ -146,4 +146,30 @@ TEST_CASE("linear: weights stored packed rebuild the same layer in place; anothe
   CHECK_FALSE(Linear::from_packed({*layout, std::span(stored).first(stored.size() - 64)}, b, out, in, Eltwise::Gelu)
                   .has_value());
   CHECK_FALSE(Linear::from_packed({*layout, stored}, b, out, in + 16, Eltwise::Gelu).has_value());  // another shape
+}
+
+// int8 quantises x per row: a row's output is bitwise the same computed alone or among rows of a far
+// larger range, with every epilogue (bias and activation, residual).
+TEST_CASE("linear: an int8 row's output does not depend on the other rows") {
+  using bertkit::core::DType;
+  const std::int64_t in = 96, out = 80, rows = 150;  // enough work for threads
+  auto w = bktest::random_floats(in * out, 41);
+  auto b = bktest::random_floats(out, 42);
+  auto int8 = bertkit::core::quantize_int8_rows(w, out, in);
+  auto x = bktest::random_floats(rows * in, 43, -2.0f, 2.0f);
+  for (std::int64_t i = 0; i < in; ++i) x[static_cast<std::size_t>(in + i)] *= 500.0f;  // row 1: an outlier
+  auto residual = bktest::random_floats(rows * out, 44);
+  for (bool accumulate : {false, true}) {
+    CAPTURE(accumulate);
+    Linear linear({DType::I8, int8.values.data(), int8.scales}, b, out, in, accumulate ? Eltwise::Identity : Eltwise::Gelu,
+                  accumulate ? LinearOutput::Accumulate : LinearOutput::Overwrite);
+    std::vector<float> all = residual;
+    linear.forward(x.data(), rows, all.data());
+    for (std::int64_t r : {0, 2, 149}) {
+      CAPTURE(r);
+      std::vector<float> one(residual.begin() + r * out, residual.begin() + (r + 1) * out);
+      linear.forward(x.data() + r * in, 1, one.data());
+      CHECK(std::equal(one.begin(), one.end(), all.begin() + r * out));
+    }
+  }
 }
