@@ -4,6 +4,7 @@
 #include "commands/encoder_batches.h"
 #include "core/bench/cpu_clock.h"
 #include "core/error.h"
+#include "tokenizer/utf8.h"
 
 #include <algorithm>
 #include <chrono>
@@ -57,10 +58,11 @@ CorpusTiming time_packed_feeding(core::Encoder& encoder, const CorpusText& corpu
 
 CorpusTiming time_padded_feeding(core::Encoder& encoder, const CorpusText& corpus, std::size_t batch_size,
                                  std::int32_t pad_id, int threads) {
-  std::vector<std::size_t> order(corpus.lines.size());
+  // sentence-transformers sorts by len(text), in characters, longest first.
+  std::vector<std::size_t> order(corpus.lines.size()), chars(corpus.lines.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return corpus.lines[a].size() > corpus.lines[b].size(); });
+  for (std::size_t i = 0; i < chars.size(); ++i) chars[i] = tok::count_code_points(corpus.lines[i]);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return chars[a] > chars[b]; });
   // Every batch padded to its longest sequence, built before timing (sentence-transformers pads in the
   // tokenizer, not in the model). Type ids of padding are 0, as the tokenizer pads them.
   std::vector<std::vector<std::int32_t>> ids, type_ids;
