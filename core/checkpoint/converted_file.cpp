@@ -218,7 +218,7 @@ void validate_weights(const LoadedModel& m, const std::string& where) {
   };
   for (const auto& [name, shape] : want) {
     const TensorView& t = require(name, shape);
-    if (t.dtype != DType::F32 && !reducible(name, t))
+    if (t.dtype != DType::F32 && !reducible(name, t, t.dtype))
       bad_input("{}: tensor {} is {}; only Linear weights may be reduced", where, name, dtype_name(t.dtype));
     if (t.dtype == DType::I8 && require(name + ".scale", {shape[0]}).dtype != DType::F32)
       bad_input("{}: scale of {} is not F32", where, name);
@@ -260,6 +260,16 @@ std::string_view store_type_name(StoreType type) {
   return "?";
 }
 
+DType store_dtype(StoreType type) {
+  switch (type) {
+    case StoreType::F32: return DType::F32;
+    case StoreType::F16: return DType::F16;
+    case StoreType::BF16: return DType::BF16;
+    case StoreType::Int8: return DType::I8;
+  }
+  return DType::F32;
+}
+
 void write_converted_file(const LoadedModel& m, const fs::path& destination, StoreType type) {
   // Plan every entry (offsets relative to the data section) before writing, so the header comes first.
   struct Planned {
@@ -299,7 +309,7 @@ void write_converted_file(const LoadedModel& m, const fs::path& destination, Sto
     }
     written_at.emplace(t.data, name);
     const Weights* weights = &m.weights;
-    bool reduce = type != StoreType::F32 && reducible(name, t);
+    bool reduce = type != StoreType::F32 && reducible(name, t, store_dtype(type));
     if (!reduce) {
       if (t.dtype == DType::F32) {
         Planned p{name, DType::F32, t.shape, 0, t.nbytes, [t](const auto& out) { out(std::span(t.data, t.nbytes)); }};

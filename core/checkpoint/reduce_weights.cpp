@@ -23,13 +23,15 @@ bool is_int8_scale(const Weights& w, const std::string& name) {
 
 }  // namespace
 
-bool reducible(const std::string& name, const TensorView& view) {
-  return view.shape.size() == 2 && name.ends_with(".weight") && !name.starts_with("embeddings.");
+bool reducible(const std::string& name, const TensorView& view, DType target) {
+  if (view.shape.size() != 2 || !name.ends_with(".weight")) return false;
+  if (name == "embeddings.word_embeddings.weight") return target == DType::BF16;
+  return !name.starts_with("embeddings.");
 }
 
 Weights with_store_type(const Weights& w, StoreType type) {
   if (type == StoreType::F32) return w.widened_to_f32();
-  const DType target = type == StoreType::Int8 ? DType::I8 : type == StoreType::BF16 ? DType::BF16 : DType::F16;
+  const DType target = store_dtype(type);
   Weights out;
   out.keep_owners_of(w);
   std::map<const std::byte*, std::string> first_with;  // tied tensors share their bytes
@@ -45,7 +47,7 @@ Weights with_store_type(const Weights& w, StoreType type) {
       }
     }
     first_with.emplace(t.data, name);
-    if (!reducible(name, t)) {
+    if (!reducible(name, t, target)) {
       out.add_f32(name, t);  // f32 already in every valid file
       continue;
     }

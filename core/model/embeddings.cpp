@@ -3,15 +3,21 @@
 
 #include "core/error.h"
 
+#include <bit>
+
 namespace bertkit::core {
 Embeddings::Embeddings(const ModelConfig& config, const Weights& weights)
     : width_(config.embedding_size > 0 ? config.embedding_size : config.hidden_size),
       vocab_size_(config.vocab_size),
       max_positions_(config.max_position_embeddings),
       type_vocab_size_(config.type_vocab_size),
-      word_(weights.require("embeddings.word_embeddings.weight", {vocab_size_, width_}).f32().data()),
       position_(weights.require("embeddings.position_embeddings.weight", {max_positions_, width_}).f32().data()),
       norm_(weights, "embeddings.LayerNorm", width_, config.layer_norm_eps) {
+  const TensorView& word = weights.require("embeddings.word_embeddings.weight", {vocab_size_, width_});
+  if (word.dtype == DType::BF16)
+    word_bf16_ = reinterpret_cast<const std::uint16_t*>(word.data);
+  else
+    word_ = word.f32().data();
   if (type_vocab_size_ > 0)
     token_type_ = weights.require("embeddings.token_type_embeddings.weight", {type_vocab_size_, width_}).f32().data();
   const std::int64_t hidden = config.hidden_size;
@@ -53,14 +59,21 @@ void Embeddings::forward(std::span<const TokenSequence> batch, std::span<const s
     const auto& seq = batch[static_cast<std::size_t>(s)];
     for (std::size_t p = 0; p < seq.ids.size(); ++p) {
       float* row = sums + (offsets[s] + static_cast<std::int64_t>(p)) * w;
-      const float* word = word_ + seq.ids[p] * w;
       const float* position = position_ + static_cast<std::int64_t>(p) * w;
+      const float* type = token_type_ ? token_type_ + (seq.type_ids.empty() ? 0 : seq.type_ids[p]) * w : nullptr;
       // Summed in transformers' order: (word + token type) + position.
-      if (token_type_) {
-        const float* type = token_type_ + (seq.type_ids.empty() ? 0 : seq.type_ids[p]) * w;
-        for (std::int64_t j = 0; j < w; ++j) row[j] = (word[j] + type[j]) + position[j];
+      auto sum = [&](auto word_at) {
+        if (type)
+          for (std::int64_t j = 0; j < w; ++j) row[j] = (word_at(j) + type[j]) + position[j];
+        else
+          for (std::int64_t j = 0; j < w; ++j) row[j] = word_at(j) + position[j];
+      };
+      if (word_bf16_) {
+        const std::uint16_t* word = word_bf16_ + seq.ids[p] * w;
+        sum([word](std::int64_t j) { return std::bit_cast<float>(static_cast<std::uint32_t>(word[j]) << 16); });
       } else {
-        for (std::int64_t j = 0; j < w; ++j) row[j] = word[j] + position[j];
+        const float* word = word_ + seq.ids[p] * w;
+        sum([word](std::int64_t j) { return word[j]; });
       }
     }
   }

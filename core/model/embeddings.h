@@ -8,6 +8,7 @@
 #include "core/ops/buffer.h"
 #include "core/ops/linear.h"
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
@@ -28,7 +29,8 @@ class Embeddings {
  private:
   std::int64_t width_;  // embedding_size
   std::int64_t vocab_size_, max_positions_, type_vocab_size_;
-  const float* word_;
+  const float* word_ = nullptr;
+  const std::uint16_t* word_bf16_ = nullptr;  // the table of a bf16 file, widened row by row
   const float* position_;
   const float* token_type_ = nullptr;
   LayerNormWeights norm_;
