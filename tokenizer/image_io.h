@@ -29,7 +29,7 @@ class ImageWriter {
 
  private:
   void append(const void* p, std::size_t n) {
-    out_.append(static_cast<const char*>(p), n);
+    if (n > 0) out_.append(static_cast<const char*>(p), n);  // an empty table's data() may be null
     out_.append((4 - out_.size() % 4) % 4, '\0');  // every field starts 4-byte aligned
   }
   std::string out_;
@@ -57,6 +57,7 @@ class ImageReader {
 
  private:
   void take(void* p, std::size_t n) {
+    if (n == 0) return;  // an empty table's data() may be null, which memcpy must not get
     if (n > in_.size() - pos_) fail("it ends early");
     std::memcpy(p, in_.data() + pos_, n);
     pos_ += (n + 3) / 4 * 4;
