@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what bertkit needs to build and test, from Debian 12's packages only.
 set -euo pipefail
-packages=(build-essential cmake pkg-config libdnnl-dev libcli11-dev libfmt-dev libutf8proc-dev doctest-dev
+packages=(build-essential cmake ninja-build pkg-config libdnnl-dev libcli11-dev libfmt-dev libutf8proc-dev doctest-dev
           nlohmann-json3-dev zlib1g-dev libedit-dev
           ocl-icd-opencl-dev  # dnnl-config.cmake looks for OpenCL (a Recommends that --no-install-recommends skips)
           # tests/run.sh's sanitizer stages: clang, its sanitizer and libFuzzer runtimes (only Recommended
