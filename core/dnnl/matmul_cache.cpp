@@ -88,6 +88,15 @@ dnnl::memory::desc layout_locked(Cache& c, const MatmulKind& kind) {
   return it->second;
 }
 
+// The primitive for (kind, m, this thread count), made by `make` the first time.
+template <typename Primitives, typename Make>
+typename Primitives::mapped_type cached_locked(Primitives& primitives, const MatmulKind& kind, std::int64_t m, Make&& make) {
+  auto key = std::make_tuple(kind, m, omp_get_max_threads());
+  if (auto it = primitives.find(key); it != primitives.end()) return it->second;
+  if (primitives.size() >= kMaxPrimitives) primitives.clear();
+  return primitives.emplace(key, make()).first->second;
+}
+
 }  // namespace
 
 dnnl::memory::desc packed_weights_desc(const MatmulKind& kind) {
@@ -99,25 +108,15 @@ dnnl::memory::desc packed_weights_desc(const MatmulKind& kind) {
 dnnl::matmul matmul_primitive(const MatmulKind& kind, std::int64_t m) {
   Cache& c = cache();
   std::lock_guard lock(c.mutex);
-  auto key = std::make_tuple(kind, m, omp_get_max_threads());
-  auto it = c.primitives.find(key);
-  if (it != c.primitives.end()) return it->second;
-  if (c.primitives.size() >= kMaxPrimitives) c.primitives.clear();
   // The weights are already packed: ask for exactly that layout. Should an implementation for this M
   // not support it, oneDNN still returns a (slower) one that does.
-  dnnl::matmul primitive(make_desc(kind, m, layout_locked(c, kind)));
-  c.primitives.emplace(key, primitive);
-  return primitive;
+  return cached_locked(c.primitives, kind, m, [&] { return dnnl::matmul(make_desc(kind, m, layout_locked(c, kind))); });
 }
 
 dnnl::binary int8_epilogue(const MatmulKind& kind, std::int64_t m) {
   Cache& c = cache();
   std::lock_guard lock(c.mutex);
-  auto key = std::make_tuple(kind, m, omp_get_max_threads());
-  auto it = c.epilogues.find(key);
-  if (it != c.epilogues.end()) return it->second;
-  if (c.epilogues.size() >= kMaxPrimitives) c.epilogues.clear();
-  return c.epilogues.emplace(key, make_epilogue(kind, m)).first->second;
+  return cached_locked(c.epilogues, kind, m, [&] { return make_epilogue(kind, m); });
 }
 
 }  // namespace bertkit::core
