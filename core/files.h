@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <memory>
 #include <span>
-#include <vector>
 #include <string>
+#include <vector>
 
 namespace bertkit::core {
 
@@ -38,8 +38,8 @@ class MappedFile {
 // SIGINT/SIGTERM/SIGHUP, it removes the temporary file; an existing destination is never touched.
 //
 // Bytes reach the file in whole 2 MiB chunks at 2 MiB-aligned offsets: the page cache then holds the
-// file in huge folios, and a process that maps it later touches a few hundred of them instead of tens of
-// thousands of 4 KiB pages (measured: mapping a 134 MB model costs 2 ms instead of 60).
+// file in huge folios, and a process that maps it later faults it in 2 MiB at a time instead of 4 KiB
+// (measured: touching all of a 134 MB model costs 2-5 ms instead of 60-130).
 class AtomicFile {
  public:
   explicit AtomicFile(const std::filesystem::path& destination);
@@ -52,9 +52,9 @@ class AtomicFile {
   void commit();
 
  private:
-  std::filesystem::path destination_;
-  void flush();
+  void flush();  // writes the pending chunk
 
+  std::filesystem::path destination_;
   std::filesystem::path temp_;
   int fd_ = -1;
   std::uint64_t written_ = 0;  // by write(2)

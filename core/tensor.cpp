@@ -47,8 +47,6 @@ float f16_to_f32(std::uint16_t h) {
   return std::bit_cast<float>(sign | ((exponent + 112) << 23) | (mantissa << 13));
 }
 
-float bf16_to_f32(std::uint16_t bits) { return std::bit_cast<float>(std::uint32_t{bits} << 16); }
-
 // After F. Giesen's float_to_half_fast3_rtne (public domain).
 std::uint16_t f32_to_f16(float value) {
   std::uint32_t f = std::bit_cast<std::uint32_t>(value);

@@ -1,6 +1,7 @@
 #pragma once
 // Tensors as the checkpoint readers hand them out and the encoder consumes them: a dtype, a shape and
 // bytes that live elsewhere (a memory map or an owned buffer kept alive by the Weights that hold it).
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -18,7 +19,7 @@ bool is_float(DType dtype);                // F32, F16, BF16
 
 // IEEE half and bfloat16 <-> float, round to nearest even (what torch's .half() / .bfloat16() do).
 float f16_to_f32(std::uint16_t bits);
-float bf16_to_f32(std::uint16_t bits);
+inline float bf16_to_f32(std::uint16_t bits) { return std::bit_cast<float>(std::uint32_t{bits} << 16); }
 std::uint16_t f32_to_f16(float value);
 std::uint16_t f32_to_bf16(float value);
 

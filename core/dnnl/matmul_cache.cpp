@@ -21,19 +21,22 @@ constexpr std::size_t kMaxPrimitives = 4096;
 
 bool int8(const MatmulKind& kind) { return kind.weights == dt::s8; }
 
-dnnl::primitive_attr attributes(const MatmulKind& kind) {
-  dnnl::post_ops ops;
-  dnnl::primitive_attr attr;
-  if (int8(kind)) {
-    ops.append_binary(dnnl::algorithm::binary_mul, dnnl::memory::desc({1, kind.n}, dt::f32, tag::ab));
-    attr.set_post_ops(ops);
-    return attr;  // the rest is the epilogue's
-  }
+// The residual sum and the activation, the last post-ops of the f32/bf16 matmul or of int8's epilogue.
+void append_sum_and_activation(const MatmulKind& kind, dnnl::post_ops& ops) {
   if (kind.accumulate) ops.append_sum(1.0f);
   if (kind.eltwise != dnnl::algorithm::undef) {
     float alpha = kind.eltwise == dnnl::algorithm::eltwise_swish ? 1.0f : 0.0f;  // swish(1) = silu
     ops.append_eltwise(1.0f, kind.eltwise, alpha, 0.0f);
   }
+}
+
+dnnl::primitive_attr attributes(const MatmulKind& kind) {
+  dnnl::post_ops ops;
+  if (int8(kind))
+    ops.append_binary(dnnl::algorithm::binary_mul, dnnl::memory::desc({1, kind.n}, dt::f32, tag::ab));  // the rest is the epilogue's
+  else
+    append_sum_and_activation(kind, ops);
+  dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
   return attr;
 }
@@ -55,11 +58,7 @@ dnnl::matmul::primitive_desc make_desc(const MatmulKind& kind, std::int64_t m, c
 dnnl::binary make_epilogue(const MatmulKind& kind, std::int64_t m) {
   dnnl::post_ops ops;
   if (kind.bias) ops.append_binary(dnnl::algorithm::binary_add, dnnl::memory::desc({1, kind.n}, dt::f32, tag::ab));
-  if (kind.accumulate) ops.append_sum(1.0f);
-  if (kind.eltwise != dnnl::algorithm::undef) {
-    float alpha = kind.eltwise == dnnl::algorithm::eltwise_swish ? 1.0f : 0.0f;  // swish(1) = silu
-    ops.append_eltwise(1.0f, kind.eltwise, alpha, 0.0f);
-  }
+  append_sum_and_activation(kind, ops);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
   dnnl::memory::desc rows({m, kind.n}, dt::f32, tag::ab);

@@ -3,8 +3,6 @@
 
 #include "core/error.h"
 
-#include <bit>
-
 namespace bertkit::core {
 Embeddings::Embeddings(const ModelConfig& config, const Weights& weights)
     : width_(config.embedding_size > 0 ? config.embedding_size : config.hidden_size),
@@ -70,7 +68,7 @@ void Embeddings::forward(std::span<const TokenSequence> batch, std::span<const s
       };
       if (word_bf16_) {
         const std::uint16_t* word = word_bf16_ + seq.ids[p] * w;
-        sum([word](std::int64_t j) { return std::bit_cast<float>(static_cast<std::uint32_t>(word[j]) << 16); });
+        sum([word](std::int64_t j) { return bf16_to_f32(word[j]); });
       } else {
         const float* word = word_ + seq.ids[p] * w;
         sum([word](std::int64_t j) { return word[j]; });
