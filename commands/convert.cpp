@@ -1,6 +1,7 @@
 #include "commands/convert.h"
 
 #include "core/checkpoint/model_source.h"
+#include "core/checkpoint/reduce_weights.h"
 #include "core/model/encoder.h"
 #include "tokenizer/loader.h"
 #include "tokenizer/wordpiece_image.h"
@@ -17,14 +18,11 @@ ConvertSummary convert_model(const std::string& source, const std::filesystem::p
     const tok::Tokenizer tokenizer(tok::build_tokenizer_spec(model.tokenizer));
     model.tokenizer.wordpiece_image = tok::write_wordpiece_image(tokenizer);
   }
-  if (type == core::StoreType::F32) {
-    // The encoder's matrices packed for this machine go in the file too: loaded here (or on any machine
-    // whose oneDNN wants the same layouts) they are used in place, with nothing to copy or reorder.
-    // A reduced source is packed from its widened values, which are what the file will hold.
-    auto f32_weights = model.stored_dtype == core::DType::F32
-                      ? std::shared_ptr<const core::Weights>(&model.weights, [](auto*) {})
-                      : std::make_shared<const core::Weights>(model.weights.widened_to_f32());
-    const core::Encoder encoder(model.config, f32_weights);
+  if (type != core::StoreType::F16) {
+    // The encoder's matrices packed for this machine go in the file instead of their plain form: loaded
+    // here (or on any machine whose oneDNN wants the same layouts) they are used in place, with nothing
+    // to copy or reorder. They are packed from the values the file will hold.
+    const core::Encoder encoder(model.config, std::make_shared<const core::Weights>(core::with_store_type(model.weights, type)));
     encoder.add_packed_to(model.weights);
   }
   core::write_converted_file(model, destination, type);

@@ -74,7 +74,7 @@ std::vector<std::pair<std::string, std::string>> model_info(const core::LoadedMo
   std::int64_t parameters = 0;
   auto names = m.weights.names();
   for (const auto& name : names)
-    if (!name.ends_with(".scale")) parameters += m.weights.find(name)->numel();
+    if (!name.ends_with(".scale")) parameters += core::shape_numel(m.weights.info(name)->shape);
   out.emplace_back("tensors", std::to_string(names.size()));
   out.emplace_back("parameters", std::to_string(parameters));
   out.emplace_back("dtype", std::string(core::stored_dtype_name(m.stored_dtype)));

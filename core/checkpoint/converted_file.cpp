@@ -4,6 +4,7 @@
 #include "core/checkpoint/quantize.h"
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/checkpoint/reduce_weights.h"
+#include "core/dnnl/layout_names.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/hash64.h"
@@ -26,7 +27,8 @@ namespace {
 
 constexpr char kMagic[8] = {'B', 'E', 'R', 'T', 'K', 'I', 'T', '\0'};
 constexpr char kTrailerMagic[8] = {'B', 'K', 'S', 'U', 'M', '\0', '\0', '\0'};
-constexpr std::uint32_t kVersion = 1;
+// 2: Linear weights stored only packed (version 1 readers would find them missing).
+constexpr std::uint32_t kVersion = 2, kOldestVersion = 1;
 constexpr std::size_t kPrefix = 24, kTrailer = 16, kAlign = 64;
 constexpr const char* kTokenizerFiles[] = {"vocab.txt", "tokenizer.json", "tokenizer_config.json",
                                            "special_tokens_map.json", "wordpiece.bin"};
@@ -126,8 +128,28 @@ struct ParsedFile {
     std::uint64_t offset = 0, nbytes = 0;
   };
   std::vector<Entry> files, tensors;
-  std::vector<std::pair<Entry, std::string>> packed;  // with its layout name
+  struct Packed {
+    Entry entry;
+    std::string layout;
+    Shape shape;                     // [out, in]; empty in version 1 files
+    std::vector<std::string> parts;  // stored only in this form; empty when also stored plain
+  };
+  std::vector<Packed> packed;
 };
+
+// The layout of a packed entry that stands for its parts; BadInput naming the tensor unless its bytes
+// are exactly what the layout needs.
+dnnl::memory::desc parts_layout(const ParsedFile::Packed& p, const HeaderReader& r) {
+  if (p.shape.size() != 2 || p.shape[0] <= 0 || p.shape[1] <= 0 || p.parts.empty() ||
+      p.shape[0] % static_cast<std::int64_t>(p.parts.size()) != 0)
+    r.fail(fmt::format("packed {} has shape {} for {} parts", p.entry.name, shape_string(p.shape), p.parts.size()));
+  auto layout = layout_from_name({p.shape[1], p.shape[0]}, p.layout);
+  if (!layout) r.fail(fmt::format("packed {} has layout \"{}\", unknown to this bertkit", p.entry.name, p.layout));
+  if (layout->get_size() != p.entry.nbytes)
+    r.fail(fmt::format("packed {} has {} bytes; layout {} of shape {} needs {}", p.entry.name, p.entry.nbytes, p.layout,
+                       shape_string(p.shape), layout->get_size()));
+  return *layout;
+}
 
 ParsedFile parse_file(const fs::path& path) {
   ParsedFile pf;
@@ -138,9 +160,9 @@ ParsedFile parse_file(const fs::path& path) {
     r.fail("too short or no BERTKIT magic");
   std::uint32_t version = 0;
   std::memcpy(&version, bytes.data() + 8, 4);
-  if (version != kVersion)
-    bad_input("{}: converted file format version {}; this bertkit reads version {} (convert the model again)",
-              path.string(), version, kVersion);
+  if (version < kOldestVersion || version > kVersion)
+    bad_input("{}: converted file format version {}; this bertkit reads versions {} to {} (convert the model again)",
+              path.string(), version, kOldestVersion, kVersion);
   std::uint64_t header_len = 0;
   std::memcpy(&header_len, bytes.data() + 16, 8);
   if (header_len > bytes.size() - kPrefix - kTrailer) r.fail("header length runs past the end of the file");
@@ -185,11 +207,18 @@ ParsedFile parse_file(const fs::path& path) {
   // Packed weights (f32 files since they were added; absent in older files).
   if (auto packed = r.optional<json>(pf.header, "packed"))
     for (const json& e : *packed) {
-      ParsedFile::Entry entry;
-      place(e, entry);
-      auto layout = r.get<std::string>(e, "layout");
-      if (!names.insert("packed " + entry.name).second) r.fail(fmt::format("packed {} appears twice", entry.name));
-      pf.packed.emplace_back(std::move(entry), std::move(layout));
+      ParsedFile::Packed p;
+      place(e, p.entry);
+      p.layout = r.get<std::string>(e, "layout");
+      if (!names.insert("packed " + p.entry.name).second) r.fail(fmt::format("packed {} appears twice", p.entry.name));
+      if (auto parts = r.optional<std::vector<std::string>>(e, "parts")) {
+        p.parts = std::move(*parts);
+        p.shape = r.get<Shape>(e, "shape");
+        parts_layout(p, r);
+        for (const auto& part : p.parts)
+          if (!names.insert(part).second) r.fail(fmt::format("tensor {} appears twice", part));
+      }
+      pf.packed.push_back(std::move(p));
     }
   std::sort(ranges.begin(), ranges.end());
   for (std::size_t i = 1; i < ranges.size(); ++i)
@@ -209,16 +238,17 @@ void validate_weights(const LoadedModel& m, const std::string& where) {
       want["dense." + std::to_string(k) + ".weight"] = {d.out_features, d.in_features};
       if (d.bias) want["dense." + std::to_string(k) + ".bias"] = {d.out_features};
     }
-  auto require = [&](const std::string& name, const Shape& shape) -> const TensorView& {
-    const TensorView* t = m.weights.find(name);
+  // By type and shape: tensors stored only packed are not recovered for this.
+  auto require = [&](const std::string& name, const Shape& shape) {
+    auto t = m.weights.info(name);
     if (!t) bad_input("{}: missing tensor {} (shape {})", where, name, shape_string(shape));
     if (t->shape != shape)
       bad_input("{}: tensor {} has shape {}, expected {}", where, name, shape_string(t->shape), shape_string(shape));
     return *t;
   };
   for (const auto& [name, shape] : want) {
-    const TensorView& t = require(name, shape);
-    if (t.dtype != DType::F32 && !reducible(name, t, t.dtype))
+    const TensorInfo t = require(name, shape);
+    if (t.dtype != DType::F32 && !reducible(name, t.shape, t.dtype))
       bad_input("{}: tensor {} is {}; only Linear weights may be reduced", where, name, dtype_name(t.dtype));
     if (t.dtype == DType::I8 && require(name + ".scale", {shape[0]}).dtype != DType::F32)
       bad_input("{}: scale of {} is not F32", where, name);
@@ -226,7 +256,7 @@ void validate_weights(const LoadedModel& m, const std::string& where) {
   for (const auto& name : m.weights.names()) {
     std::string base = name.ends_with(".scale") ? name.substr(0, name.size() - 6) : name;
     if (!want.count(base)) bad_input("{}: unexpected tensor {}", where, name);
-    if (base != name && m.weights.find(base)->dtype != DType::I8) bad_input("{}: scale {} of a tensor that is not int8", where, name);
+    if (base != name && m.weights.info(base)->dtype != DType::I8) bad_input("{}: scale {} of a tensor that is not int8", where, name);
   }
 }
 
@@ -295,74 +325,97 @@ void write_converted_file(const LoadedModel& m, const fs::path& destination, Sto
     files.push_back(std::move(p));
   }
 
+  // The type each tensor is stored in.
+  auto stored_type = [&](const std::string& name, const Shape& shape) {
+    return type != StoreType::F32 && reducible(name, shape, store_dtype(type)) ? store_dtype(type) : DType::F32;
+  };
+  // Packed matrices (Encoder::add_packed_to) are stored instead of their plain parts when they hold
+  // them in the type this file stores them in; others are not stored.
+  std::vector<std::pair<std::string, const PackedView*>> packed_weights;
+  std::set<std::string> packed_only;
+  for (const auto& [packed_name, view] : m.weights.packed()) {
+    if (view.shape.size() != 2 || view.parts.empty()) continue;
+    const auto layout = layout_from_name({view.shape[1], view.shape[0]}, view.layout);
+    const Shape part_shape{view.shape[0] / static_cast<std::int64_t>(view.parts.size()), view.shape[1]};
+    bool fits = layout && layout->get_size() == view.nbytes;
+    for (const auto& part : view.parts) {
+      auto t = m.weights.info(part);
+      fits = fits && t && t->shape == part_shape && stored_type(part, part_shape) == layout_dtype(*layout);
+    }
+    if (!fits) continue;
+    packed_weights.emplace_back(packed_name, &view);
+    packed_only.insert(view.parts.begin(), view.parts.end());
+  }
+
   json aliases = json::object();
   std::map<const std::byte*, std::string> written_at;
+  const Weights* weights = &m.weights;
+  auto plan = [&](Planned p) {
+    place(p);
+    tensors.push_back(std::move(p));
+  };
+  auto as_stored = [&](const std::string& name, const TensorView& t) {  // clang 14 captures no structured binding
+    plan({name, t.dtype, t.shape, 0, t.nbytes, [t](const auto& out) { out(std::span(t.data, t.nbytes)); }});
+  };
   for (const auto& name : m.weights.names()) {
-    const TensorView& t = *m.weights.find(name);
-    if (name.ends_with(".scale") && m.weights.find(name.substr(0, name.size() - 6))) continue;  // re-derived
-    if (auto it = written_at.find(t.data); it != written_at.end() && t.nbytes > 0) {
-      const TensorView& first = *m.weights.find(it->second);
-      if (first.shape == t.shape && first.dtype == t.dtype) {
-        aliases[name] = it->second;  // tied weights are stored once
-        continue;
+    if (name.ends_with(".scale") && m.weights.info(name.substr(0, name.size() - 6))) continue;  // with its matrix
+    const TensorInfo info = *m.weights.info(name);
+    const DType target = stored_type(name, info.shape);
+    const bool only_packed = packed_only.count(name) > 0;
+    if (!only_packed) {
+      const TensorView& t = *m.weights.find(name);
+      if (auto it = written_at.find(t.data); it != written_at.end() && t.nbytes > 0) {
+        const TensorView& first = *m.weights.find(it->second);
+        if (first.shape == t.shape && first.dtype == t.dtype) {
+          aliases[name] = it->second;  // tied weights are stored once
+          continue;
+        }
       }
+      written_at.emplace(t.data, name);
     }
-    written_at.emplace(t.data, name);
-    const Weights* weights = &m.weights;
-    bool reduce = type != StoreType::F32 && reducible(name, t, store_dtype(type));
-    if (!reduce) {
-      if (t.dtype == DType::F32) {
-        Planned p{name, DType::F32, t.shape, 0, t.nbytes, [t](const auto& out) { out(std::span(t.data, t.nbytes)); }};
-        place(p);
-        tensors.push_back(std::move(p));
-      } else {
-        Planned p{name, DType::F32, t.shape, 0, static_cast<std::uint64_t>(t.numel()) * 4,
-                  [weights, name](const auto& out) {
-                    auto values = weights->values_f32(name);
-                    out(std::as_bytes(std::span(values)));
-                  }};
-        place(p);
-        tensors.push_back(std::move(p));
-      }
+    // Already in its stored type: as it is (re-deriving int8 from its own values could move a scale).
+    if (info.dtype == target) {
+      if (!only_packed) as_stored(name, *m.weights.find(name));
+      if (target == DType::I8) as_stored(name + ".scale", *m.weights.find(name + ".scale"));
       continue;
     }
-    const auto rows = static_cast<std::size_t>(t.shape[0]), cols = static_cast<std::size_t>(t.shape[1]);
-    if (type == StoreType::Int8) {
-      Planned w{name, DType::I8, t.shape, 0, rows * cols, [weights, name, rows, cols](const auto& out) {
-                  auto q = quantize_int8_rows(weights->values_f32(name), rows, cols);
-                  out(std::as_bytes(std::span(q.values)));
-                }};
-      place(w);
-      tensors.push_back(std::move(w));
-      Planned s{name + ".scale", DType::F32, {t.shape[0]}, 0, rows * 4, [weights, name, rows, cols](const auto& out) {
-                  auto q = quantize_int8_rows(weights->values_f32(name), rows, cols);
-                  out(std::as_bytes(std::span(q.scales)));
-                }};
-      place(s);
-      tensors.push_back(std::move(s));
-    } else {
-      bool half = type == StoreType::F16;
-      Planned p{name, half ? DType::F16 : DType::BF16, t.shape, 0, rows * cols * 2, [weights, name, half](const auto& out) {
-                  auto values = weights->values_f32(name);
-                  auto reduced = half ? to_f16(values) : to_bf16(values);
-                  out(std::as_bytes(std::span(reduced)));
-                }};
-      place(p);
-      tensors.push_back(std::move(p));
+    const auto rows = static_cast<std::size_t>(info.shape[0]);
+    const auto cols = info.shape.size() == 2 ? static_cast<std::size_t>(info.shape[1]) : 1;
+    if (target == DType::F32) {
+      if (!only_packed)
+        plan({name, DType::F32, info.shape, 0, static_cast<std::uint64_t>(shape_numel(info.shape)) * 4,
+            [weights, name](const auto& out) {
+              auto values = weights->values_f32(name);
+              out(std::as_bytes(std::span(values)));
+            }});
+    } else if (target == DType::I8) {
+      if (!only_packed)
+        plan({name, DType::I8, info.shape, 0, rows * cols, [weights, name, rows, cols](const auto& out) {
+                auto q = quantize_int8_rows(weights->values_f32(name), rows, cols);
+                out(std::as_bytes(std::span(q.values)));
+              }});
+      plan({name + ".scale", DType::F32, {info.shape[0]}, 0, rows * 4, [weights, name, rows, cols](const auto& out) {
+              auto q = quantize_int8_rows(weights->values_f32(name), rows, cols);
+              out(std::as_bytes(std::span(q.scales)));
+            }});
+    } else if (!only_packed) {
+      const bool half = target == DType::F16;
+      plan({name, target, info.shape, 0, rows * cols * 2, [weights, name, half](const auto& out) {
+              auto values = weights->values_f32(name);
+              auto reduced = half ? to_f16(values) : to_bf16(values);
+              out(std::as_bytes(std::span(reduced)));
+            }});
     }
   }
 
-  // Packed forms of f32 weights (Encoder::add_packed_to), after every tensor: a reduced file has none.
+  // The packed matrices, after every tensor.
   std::vector<Planned> packed;
-  std::vector<std::string> packed_layouts;
-  if (type == StoreType::F32)
-    for (const auto& [name, view] : m.weights.packed()) {
-      const std::span<const std::byte> bytes(view.data, view.nbytes);  // clang 14 captures no structured binding
-      Planned p{name, DType::U8, {}, 0, view.nbytes, [bytes](const auto& out) { out(bytes); }};
-      place(p);
-      packed.push_back(std::move(p));
-      packed_layouts.push_back(view.layout);
-    }
+  for (const auto& [packed_name, view] : packed_weights) {
+    const std::span<const std::byte> bytes(view->data, view->nbytes);  // clang 14 captures no structured binding
+    Planned p{packed_name, DType::U8, {}, 0, view->nbytes, [bytes](const auto& out) { out(bytes); }};
+    place(p);
+    packed.push_back(std::move(p));
+  }
 
   json header = {{"format", "bertkit-model"},
                  {"bertkit_version", BERTKIT_VERSION},
@@ -382,9 +435,11 @@ void write_converted_file(const LoadedModel& m, const fs::path& destination, Sto
     jt.push_back({{"name", p.name}, {"dtype", dtype_name(p.dtype)}, {"shape", p.shape}, {"offset", p.offset},
                   {"nbytes", p.nbytes}});
   json& jp = header["packed"] = json::array();
-  for (std::size_t i = 0; i < packed.size(); ++i)
-    jp.push_back({{"name", packed[i].name}, {"layout", packed_layouts[i]}, {"offset", packed[i].offset},
-                  {"nbytes", packed[i].nbytes}});
+  for (std::size_t i = 0; i < packed.size(); ++i) {
+    const PackedView& view = *packed_weights[i].second;
+    jp.push_back({{"name", packed[i].name}, {"layout", view.layout}, {"shape", view.shape}, {"parts", view.parts},
+                  {"offset", packed[i].offset}, {"nbytes", packed[i].nbytes}});
+  }
   std::string header_text = header.dump();
 
   AtomicFile file(destination);
@@ -443,7 +498,22 @@ LoadedModel load_converted_file(const fs::path& path, std::string_view spec) {
   if (const json& st = r.get<json>(pf.header, "sentence_transformer"); !st.is_null())
     m.sentence_transformer = st_from_json(st, r);
   for (const auto& t : pf.tensors) m.weights.add(t.name, TensorView{t.dtype, t.shape, data + t.offset, t.nbytes});
-  for (const auto& [p, layout] : pf.packed) m.weights.add_packed(p.name, {layout, data + p.offset, p.nbytes});
+  for (const auto& p : pf.packed) {
+    const std::span<const std::byte> bytes(data + p.entry.offset, p.entry.nbytes);
+    m.weights.add_packed(p.entry.name, {p.layout, bytes.data(), bytes.size(), p.shape, p.parts});
+    if (p.parts.empty()) continue;
+    // Each part's plain form, should anything read it: unpacked from the packed one.
+    const dnnl::memory::desc layout = parts_layout(p, r);
+    const Shape part_shape{p.shape[0] / static_cast<std::int64_t>(p.parts.size()), p.shape[1]};
+    const DType dtype = layout_dtype(layout);
+    const std::size_t part_bytes = static_cast<std::size_t>(shape_numel(part_shape)) * dtype_size(dtype);
+    for (std::size_t i = 0; i < p.parts.size(); ++i)
+      m.weights.add_recoverable(p.parts[i], {dtype, part_shape}, [layout, bytes, i, part_bytes] {
+        const std::vector<std::byte> all = unpacked(layout, bytes);
+        return std::vector<std::byte>(all.begin() + static_cast<std::ptrdiff_t>(i * part_bytes),
+                                      all.begin() + static_cast<std::ptrdiff_t>((i + 1) * part_bytes));
+      });
+  }
   for (const auto& [alias, target] : r.get<std::map<std::string, std::string>>(pf.header, "aliases")) {
     const TensorView* t = m.weights.find(target);
     if (!t) r.fail(fmt::format("alias {} names a missing tensor {}", alias, target));

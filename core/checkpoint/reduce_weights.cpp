@@ -23,8 +23,8 @@ bool is_int8_scale(const Weights& w, const std::string& name) {
 
 }  // namespace
 
-bool reducible(const std::string& name, const TensorView& view, DType target) {
-  if (view.shape.size() != 2 || !name.ends_with(".weight")) return false;
+bool reducible(const std::string& name, const Shape& shape, DType target) {
+  if (shape.size() != 2 || !name.ends_with(".weight")) return false;
   if (name == "embeddings.word_embeddings.weight") return target == DType::BF16;
   return !name.starts_with("embeddings.");
 }
@@ -47,7 +47,7 @@ Weights with_store_type(const Weights& w, StoreType type) {
       }
     }
     first_with.emplace(t.data, name);
-    if (!reducible(name, t, target)) {
+    if (!reducible(name, t.shape, target)) {
       out.add_f32(name, t);  // f32 already in every valid file
       continue;
     }

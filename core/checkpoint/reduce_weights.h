@@ -12,7 +12,7 @@ namespace bertkit::core {
 // [out, in] in every reduced type; the word embedding table in bf16 too (half of a MiniLM's weights: a
 // bf16 file is then half the f32 one; the table is only read, a row per token, widened exactly); the
 // other embedding tables, LayerNorm parameters and biases stay f32.
-bool reducible(const std::string& name, const TensorView& view, DType target);
+bool reducible(const std::string& name, const Shape& shape, DType target);
 
 // The same tensors with every reducible one in `type` (quantised or rounded by the functions convert
 // uses, so the values equal a file converted to `type`; tensors already in `type` are shared), the

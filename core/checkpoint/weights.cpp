@@ -2,13 +2,21 @@
 
 #include "core/error.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
 namespace bertkit::core {
 
 void Weights::add(std::string name, TensorView view) {
+  if (recoverable_.count(name)) runtime_error("tensor {} added twice", name);
   auto [it, inserted] = tensors_.emplace(std::move(name), std::move(view));
+  if (!inserted) runtime_error("tensor {} added twice", it->first);
+}
+
+void Weights::add_recoverable(std::string name, TensorInfo info, std::function<std::vector<std::byte>()> recover) {
+  if (tensors_.count(name)) runtime_error("tensor {} added twice", name);
+  auto [it, inserted] = recoverable_.emplace(std::move(name), Recoverable{std::move(info), std::move(recover)});
   if (!inserted) runtime_error("tensor {} added twice", it->first);
 }
 
@@ -36,9 +44,11 @@ void Weights::keep_owners_of(const Weights& other) {
 
 void Weights::add_packed(std::string name, PackedView view) { packed_[std::move(name)] = std::move(view); }
 
-void Weights::add_packed_owned(std::string name, std::string layout, std::vector<std::byte> bytes) {
+void Weights::add_packed_owned(std::string name, PackedView view, std::vector<std::byte> bytes) {
   auto owned = std::make_shared<std::vector<std::byte>>(std::move(bytes));
-  add_packed(std::move(name), {std::move(layout), owned->data(), owned->size()});
+  view.data = owned->data();
+  view.nbytes = owned->size();
+  add_packed(std::move(name), std::move(view));
   keep(std::move(owned));
 }
 
@@ -48,8 +58,26 @@ const PackedView* Weights::find_packed(std::string_view name) const {
 }
 
 const TensorView* Weights::find(std::string_view name) const {
-  auto it = tensors_.find(name);
-  return it == tensors_.end() ? nullptr : &it->second;
+  std::lock_guard lock(*lock_);
+  if (auto it = tensors_.find(name); it != tensors_.end()) return &it->second;
+  auto pending = recoverable_.find(name);
+  if (pending == recoverable_.end()) return nullptr;
+  auto owned = std::make_shared<const std::vector<std::byte>>(pending->second.recover());
+  TensorInfo& info = pending->second.info;
+  if (owned->size() != static_cast<std::size_t>(shape_numel(info.shape)) * dtype_size(info.dtype))
+    runtime_error("tensor {} recovered as {} bytes", name, owned->size());
+  TensorView view{info.dtype, std::move(info.shape), owned->data(), owned->size()};
+  owners_.push_back(std::move(owned));
+  auto it = tensors_.emplace(pending->first, std::move(view)).first;
+  recoverable_.erase(pending);
+  return &it->second;
+}
+
+std::optional<TensorInfo> Weights::info(std::string_view name) const {
+  std::lock_guard lock(*lock_);
+  if (auto it = tensors_.find(name); it != tensors_.end()) return TensorInfo{it->second.dtype, it->second.shape};
+  if (auto it = recoverable_.find(name); it != recoverable_.end()) return it->second.info;
+  return std::nullopt;
 }
 
 const TensorView& Weights::require(std::string_view name, const Shape& expected) const {
@@ -78,7 +106,8 @@ std::vector<float> Weights::values_f32(std::string_view name) const {
 Weights Weights::widened_to_f32() const {
   Weights out;
   out.owners_ = owners_;
-  for (const auto& [name, view] : tensors_) {
+  for (const auto& name : names()) {
+    const TensorView& view = *find(name);
     if (name.ends_with(".scale")) {
       const TensorView* base = find(std::string_view(name).substr(0, name.size() - 6));
       if (base && base->dtype == DType::I8) continue;
@@ -96,9 +125,12 @@ Weights Weights::widened_to_f32() const {
 }
 
 std::vector<std::string> Weights::names() const {
+  std::lock_guard lock(*lock_);
   std::vector<std::string> out;
-  out.reserve(tensors_.size());
+  out.reserve(tensors_.size() + recoverable_.size());
   for (const auto& [name, view] : tensors_) out.push_back(name);
+  for (const auto& [name, pending] : recoverable_) out.push_back(name);
+  std::sort(out.begin(), out.end());
   return out;
 }
 

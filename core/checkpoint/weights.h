@@ -9,20 +9,31 @@
 // parameters and biases are F32 in every file. to_f32() (core/tensor.h) turns F16/BF16 into f32.
 #include "core/tensor.h"
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace bertkit::core {
 
-// A Linear weight also stored packed, in a oneDNN layout named as core/dnnl/layout_names.h names it:
-// a converted f32 file holds them for the machine that converted it (see Linear::from_packed).
+// A Linear weight [out, in] packed in a oneDNN layout named as core/dnnl/layout_names.h names it: a
+// converted file holds them for the machine that converted it (see Linear::from_packed), and `parts`,
+// the plain tensors it stacks by rows (Q, K and V in one), only in that form.
 struct PackedView {
   std::string layout;
   const std::byte* data = nullptr;
   std::size_t nbytes = 0;
+  Shape shape;                     // [out, in]
+  std::vector<std::string> parts;  // the same number of rows each
+};
+
+struct TensorInfo {
+  DType dtype = DType::F32;
+  Shape shape;
 };
 
 class Weights {
@@ -33,16 +44,20 @@ class Weights {
   void add_owned(std::string name, DType dtype, Shape shape, std::vector<std::byte> bytes);
   // Stores an F32/F16/BF16 tensor as f32: the view itself when it is aligned f32, else an owned copy.
   void add_f32(std::string name, const TensorView& view);
+  // A tensor made by `recover` on its first find() (a Linear weight a converted file holds only packed):
+  // loading needs no time for tensors that are never read.
+  void add_recoverable(std::string name, TensorInfo info, std::function<std::vector<std::byte>()> recover);
   void keep(std::shared_ptr<const void> owner);
   void keep_owners_of(const Weights& other);  // before adding views of other's tensors
   // Packed weights under the name of the weight they pack (the fused Q|K|V projection of layer N is
   // "encoder.layer.N.attention.self.qkv.weight"); the bytes live as add()'s do.
   void add_packed(std::string name, PackedView view);
-  void add_packed_owned(std::string name, std::string layout, std::vector<std::byte> bytes);
+  void add_packed_owned(std::string name, PackedView view, std::vector<std::byte> bytes);  // view.data unused
   const PackedView* find_packed(std::string_view name) const;
   const std::map<std::string, PackedView, std::less<>>& packed() const { return packed_; }
 
-  const TensorView* find(std::string_view name) const;
+  const TensorView* find(std::string_view name) const;  // recovers the tensor if need be
+  std::optional<TensorInfo> info(std::string_view name) const;  // never recovers
   // Throws BadInput naming the tensor (and both shapes when they differ) if absent or mis-shaped.
   const TensorView& require(std::string_view name, const Shape& expected) const;
   std::vector<std::string> names() const;
@@ -52,12 +67,19 @@ class Weights {
   // The same tensors, all F32 (reduced ones widened or dequantized into owned buffers, int8 scales
   // dropped; F32 ones shared): for code that only runs f32 on an f16/bf16/int8 converted file.
   Weights widened_to_f32() const;
-  bool empty() const { return tensors_.empty(); }
+  bool empty() const { return tensors_.empty() && recoverable_.empty(); }
 
  private:
-  std::map<std::string, TensorView, std::less<>> tensors_;
+  struct Recoverable {
+    TensorInfo info;
+    std::function<std::vector<std::byte>()> recover;
+  };
+  // find() is const and may run on several threads: it moves a recovered tensor under the lock.
+  mutable std::map<std::string, TensorView, std::less<>> tensors_;
+  mutable std::map<std::string, Recoverable, std::less<>> recoverable_;
+  mutable std::shared_ptr<std::mutex> lock_ = std::make_shared<std::mutex>();
   std::map<std::string, PackedView, std::less<>> packed_;
-  std::vector<std::shared_ptr<const void>> owners_;
+  mutable std::vector<std::shared_ptr<const void>> owners_;
 };
 
 }  // namespace bertkit::core

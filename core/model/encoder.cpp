@@ -32,7 +32,7 @@ void Encoder::forward(std::span<const TokenSequence> batch, EncoderOutput& out, 
 }
 
 void Encoder::add_packed_to(Weights& weights) const {
-  for (std::size_t l = 0; l < layers_.size(); ++l) layers_[l].add_packed_to(weights, static_cast<int>(l));
+  for (std::size_t l = 0; l < layers_.size(); ++l) layers_[l].add_packed_to(*weights_, weights, static_cast<int>(l));
 }
 
 }  // namespace bertkit::core

@@ -45,7 +45,8 @@ class Encoder {
   const ModelConfig& config() const { return config_; }
 
   // Adds every layer's matrices, packed as this machine's oneDNN wants them, to `weights`: a converted
-  // file stores them, and a later load on a machine that wants the same layouts maps them in place.
+  // file stores them instead of their plain parts, and a later load on a machine that wants the same
+  // layouts maps them in place (see EncoderLayer::add_packed_to).
   void add_packed_to(Weights& weights) const;
 
  private:

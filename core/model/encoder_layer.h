@@ -26,8 +26,9 @@ class EncoderLayer {
  public:
   EncoderLayer(const ModelConfig& config, const Weights& weights, int index);
 
-  // Adds this layer's packed matrices to `weights` (copies), for a converted file to store.
-  void add_packed_to(Weights& weights, int index) const;
+  // Adds this layer's packed matrices to `weights` (copies), for a converted file to store in place of
+  // their plain parts: those that unpack to exactly the parts in `source`, the weights it was built from.
+  void add_packed_to(const Weights& source, Weights& weights, int index) const;
 
   // hidden: [tokens, hidden_size], updated in place; sequences as in SelfAttention::forward.
   void forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch) const;

@@ -97,11 +97,17 @@ Linear::Linear(const LinearWeight& weight, std::span<const float> bias, std::int
 
 std::optional<Linear> Linear::from_packed(const PackedWeights& packed, std::span<const float> bias, std::int64_t out,
                                           std::int64_t in, Eltwise activation, LinearOutput output) {
-  Linear layer;
-  layer.init(bias, out, in, activation, output, dt::f32);
-  const dnnl::memory::desc wanted = packed_weights_desc(layer.kind_);
   const auto stored = layout_from_name({in, out}, packed.layout);
-  if (!stored || *stored != wanted || packed.bytes.size() != wanted.get_size()) return std::nullopt;
+  if (!stored) return std::nullopt;
+  Linear layer;
+  layer.init(bias, out, in, activation, output, stored->data_type());
+  const dnnl::memory::desc wanted = packed_weights_desc(layer.kind_);
+  if (*stored != wanted || packed.bytes.size() != wanted.get_size()) return std::nullopt;
+  if (layer.kind_.weights == dt::s8) {
+    if (static_cast<std::int64_t>(packed.scales.size()) != out)
+      runtime_error("int8 linear layer with {} outputs given {} scales", out, packed.scales.size());
+    layer.column_scales_ = row_memory(packed.scales);
+  }
   layer.weights_ = dnnl::memory(wanted, dnnl_context().engine, const_cast<std::byte*>(packed.bytes.data()));
   return layer;
 }

@@ -37,10 +37,11 @@ struct LinearWeight {
   std::span<const float> scales;  // I8 only: [out], value = int8 · scale of its row
 };
 
-// The same f32 weights already in a packed layout, named as layout_names.h names it.
+// The same weights already in a packed layout, named as layout_names.h names it (the name gives the type).
 struct PackedWeights {
   std::string_view layout;
   std::span<const std::byte> bytes;  // must outlive the layer
+  std::span<const float> scales;     // s8 only: as LinearWeight's
 };
 
 class Linear {
@@ -63,7 +64,7 @@ class Linear {
 
   std::int64_t in_features() const { return kind_.k; }
   std::int64_t out_features() const { return kind_.n; }
-  // The packed weights as this layer uses them, for storing: nullopt when no tag names their layout.
+  // The packed weights as this layer uses them, for storing: nullopt when no name describes their layout.
   std::optional<std::string> packed_layout() const;
   std::span<const std::byte> packed_bytes() const;
 

@@ -85,8 +85,8 @@ TEST_CASE("convert: broken converted files are refused with the file's name") {
   bad_magic[0] = 'X';
   expect_converted_refused(bad_magic, "no BERTKIT magic");
   std::string newer = good;
-  newer[8] = 2;
-  expect_converted_refused(newer, "format version 2");
+  newer[8] = 3;
+  expect_converted_refused(newer, "format version 3");
   expect_converted_refused(good.substr(0, 16) + bktest::le(1ull << 40, 8) + good.substr(24), "header length runs past the end");
   std::string bad_json = good;
   bad_json[24] = '[';

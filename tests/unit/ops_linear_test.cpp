@@ -131,7 +131,7 @@ TEST_CASE("linear: weights stored packed rebuild the same layer in place; anothe
   auto bytes = packed_now.packed_bytes();
   std::vector<std::byte> stored(bytes.begin(), bytes.end());  // as a converted file holds them
 
-  auto in_place = Linear::from_packed({*layout, stored}, b, out, in, Eltwise::Gelu);
+  auto in_place = Linear::from_packed({*layout, stored, {}}, b, out, in, Eltwise::Gelu);
   REQUIRE(in_place.has_value());
   CHECK(in_place->packed_bytes().data() == stored.data());  // used where it lies, not copied
   auto x = bktest::random_floats(5 * in, 13, -2.0f, 2.0f);
@@ -141,11 +141,11 @@ TEST_CASE("linear: weights stored packed rebuild the same layer in place; anothe
   CHECK(y1 == y2);
 
   // Packed for another machine or by another oneDNN: the caller packs the plain weights instead.
-  CHECK_FALSE(Linear::from_packed({"ab", stored}, b, out, in, Eltwise::Gelu).has_value());
-  CHECK_FALSE(Linear::from_packed({"no-such-layout", stored}, b, out, in, Eltwise::Gelu).has_value());
-  CHECK_FALSE(Linear::from_packed({*layout, std::span(stored).first(stored.size() - 64)}, b, out, in, Eltwise::Gelu)
+  CHECK_FALSE(Linear::from_packed({"ab", stored, {}}, b, out, in, Eltwise::Gelu).has_value());
+  CHECK_FALSE(Linear::from_packed({"no-such-layout", stored, {}}, b, out, in, Eltwise::Gelu).has_value());
+  CHECK_FALSE(Linear::from_packed({*layout, std::span(stored).first(stored.size() - 64), {}}, b, out, in, Eltwise::Gelu)
                   .has_value());
-  CHECK_FALSE(Linear::from_packed({*layout, stored}, b, out, in + 16, Eltwise::Gelu).has_value());  // another shape
+  CHECK_FALSE(Linear::from_packed({*layout, stored, {}}, b, out, in + 16, Eltwise::Gelu).has_value());  // another shape
 }
 
 // int8 quantises x per row: a row's output is bitwise the same computed alone or among rows of a far
