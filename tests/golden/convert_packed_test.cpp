@@ -10,6 +10,7 @@
 #include "core/dnnl/layout_names.h"
 #include "core/model/encoder.h"
 #include "golden/encoder_fixtures.h"
+#include "unit/checkpoint_builders.h"
 
 #include <doctest/doctest.h>
 
@@ -50,7 +51,53 @@ nlohmann::json header_of(const std::filesystem::path& file) {
   return nlohmann::json::parse(bytes.substr(24, len));
 }
 
+// A file as version 1 wrote f32 ones: every tensor of `plain` (a file without packed matrices), then the
+// packed matrices of `packed` (a version 2 f32 file) also stored, named by their bare format tag.
+std::string as_version_1(const std::string& plain, const std::string& packed) {
+  auto split = [](const std::string& file) {
+    std::uint64_t len = 0;
+    std::memcpy(&len, file.data() + 16, 8);
+    const std::size_t data_start = (24 + len + 63) / 64 * 64;
+    return std::make_pair(nlohmann::json::parse(file.substr(24, len)), data_start);
+  };
+  auto [header, data_start] = split(plain);
+  const auto [packed_header, packed_start] = split(packed);
+  std::string data = plain.substr(data_start, plain.size() - 16 - data_start);
+  header["packed"] = nlohmann::json::array();
+  for (const auto& e : packed_header["packed"]) {
+    data.resize((data.size() + 63) / 64 * 64, '\0');
+    const std::string layout = e["layout"];
+    REQUIRE(layout.starts_with("f32:"));
+    header["packed"].push_back({{"name", e["name"]}, {"layout", layout.substr(4)}, {"offset", data.size()}, {"nbytes", e["nbytes"]}});
+    data += packed.substr(packed_start + e["offset"].get<std::size_t>(), e["nbytes"].get<std::size_t>());
+  }
+  header["data_size"] = data.size();
+  const std::string text = header.dump();
+  std::string out = plain.substr(0, 8) + bktest::le(1, 4) + bktest::le(0, 4) + bktest::le(text.size(), 8) + text;
+  out.resize((out.size() + 63) / 64 * 64, '\0');
+  return out + data + plain.substr(plain.size() - 16);
+}
+
 }  // namespace
+
+TEST_CASE("convert: a version 1 f32 file, plain and packed by format tag, loads and uses its packed matrices") {
+  bktest::TempDir dir;
+  const auto folder = bktest::shared("fixtures/models/bert-uncased-mlm");
+  LoadedModel original = load_model(folder.string());
+  write_converted_file(original, dir / "plain.bk", StoreType::F32);  // nothing packed
+  cmd::convert_model(folder.string(), dir / "packed.bk", StoreType::F32);
+  bktest::write_file(dir / "v1.bk", as_version_1(bktest::read_file(dir / "plain.bk"), bktest::read_file(dir / "packed.bk")));
+  LoadedModel old = load_model((dir / "v1.bk").string());
+  REQUIRE(old.weights.packed().size() == 4 * static_cast<std::size_t>(old.config.num_layers));
+  for (const auto& [packed_name, view] : old.weights.packed()) {
+    const std::string& packed = packed_name;  // clang 14 cannot capture a structured binding in INFO's lambda
+    INFO(packed);
+    CHECK(view.parts.empty());  // its plain form is in the file too
+    CHECK(view.layout.find(':') == std::string::npos);
+  }
+  const std::vector<float> expected = run(original.config, std::make_shared<const Weights>(std::move(original.weights)));
+  CHECK(run(old.config, std::make_shared<const Weights>(std::move(old.weights))) == expected);
+}
 
 TEST_CASE("convert: f32, bf16 and int8 files hold the encoder's matrices only packed, with bitwise the outputs of packing at load") {
   bktest::TempDir dir;

@@ -3,6 +3,7 @@
 #include "unit/checkpoint_builders.h"
 #include "unit/expect_bad_input.h"
 
+#include "commands/convert.h"
 #include "core/checkpoint/converted_file.h"
 #include "core/error.h"
 #include "core/hash64.h"
@@ -107,4 +108,47 @@ TEST_CASE("convert: broken converted files are refused with the file's name") {
   std::string damaged = good;
   damaged[damaged.size() - 100] ^= 1;
   expect_converted_refused(damaged, "checksum mismatch", /*check_only=*/true);
+}
+
+TEST_CASE("convert: damaged packed matrices are refused naming the tensor, before any is used") {
+  bktest::TempDir dir;
+  cmd::convert_model(bktest::shared("fixtures/models/bert-chinese-cross").string(), dir / "int8.bk", StoreType::Int8);
+  const std::string good = bktest::read_file(dir / "int8.bk");
+  load_converted_file(dir / "int8.bk", "int8.bk");  // the undamaged file loads
+  const auto header = nlohmann::json::parse(good.substr(24, read_u64(good, 16)));
+  REQUIRE(!header["packed"].empty());
+  const std::string name = header["packed"][0]["name"];
+  expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["nbytes"] = h["packed"][0]["nbytes"].template get<std::uint64_t>() - 64; }),
+                           "packed " + name + " has");
+  expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["layout"] = "s8:NoSuchTag:comp2"; }),
+                           "packed " + name + " has layout \"s8:NoSuchTag:comp2\", unknown");
+  expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["layout"] = "s8:BA16a64b4a:compX"; }),
+                           "packed " + name + " has layout");
+  expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["shape"] = {7, 3}; }), "shape [7, 3]");  // wrong size, or not the config's
+  expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["shape"] = {-64, 32}; }), "packed " + name + " has shape");
+  expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["parts"] = nlohmann::json::array(); }), "packed " + name + " has shape");
+  expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["parts"][0] = h["tensors"][0]["name"]; }), "appears twice");
+  expect_converted_refused(with_header(good, [](auto& h) { h["packed"][1]["parts"] = h["packed"][0]["parts"]; }), "appears twice");
+  expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["parts"] = 7; }), "\"parts\" has the wrong type");
+  // Parts the config does not have the shapes of.
+  const std::string part = header["packed"][0]["parts"][0];
+  expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["parts"][0] = "encoder.layer.0.no_such.weight"; }),
+                           "missing tensor " + part);
+}
+
+TEST_CASE("convert: a version 1 file (every tensor plain) still loads") {
+  bktest::TempDir dir;
+  std::string old = converted_fixture(dir);
+  old[8] = 1;
+  bktest::write_file(dir / "v1.bk", old);
+  LoadedModel m = load_converted_file(dir / "v1.bk", "v1.bk");
+  LoadedModel original = load_model(bktest::shared("fixtures/models/bert-chinese-cross").string());
+  REQUIRE(m.weights.names() == original.weights.names());
+  for (const auto& name : original.weights.names()) {
+    INFO(name);
+    const TensorView* a = original.weights.find(name);
+    const TensorView* b = m.weights.find(name);
+    REQUIRE(a->nbytes == b->nbytes);
+    CHECK(std::memcmp(a->data, b->data, a->nbytes) == 0);
+  }
 }

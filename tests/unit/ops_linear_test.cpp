@@ -1,4 +1,5 @@
 #include "core/checkpoint/quantize.h"
+#include "core/dnnl/layout_names.h"
 #include "core/ops/linear.h"
 #include "unit/reference_math.h"
 
@@ -6,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 
 using bertkit::core::Eltwise;
@@ -122,30 +124,56 @@ TEST_CASE("linear: bf16 and int8 weights, with every epilogue, match the referen
 }
 
 TEST_CASE("linear: weights stored packed rebuild the same layer in place; another layout is refused") {
+  using bertkit::core::DType;
   const std::int64_t in = 64, out = 96;
   auto w = bktest::random_floats(in * out, 11);
   auto b = bktest::random_floats(out, 12);
-  Linear packed_now(w, b, out, in, Eltwise::Gelu);
-  auto layout = packed_now.packed_layout();
-  REQUIRE(layout.has_value());
-  auto bytes = packed_now.packed_bytes();
-  std::vector<std::byte> stored(bytes.begin(), bytes.end());  // as a converted file holds them
+  const auto int8 = bertkit::core::quantize_int8_rows(w, out, in);
+  const auto bf16 = bertkit::core::to_bf16(w);
+  for (DType type : {DType::F32, DType::BF16, DType::I8}) {
+    INFO(bertkit::core::dtype_name(type));
+    const void* data = type == DType::F32 ? static_cast<const void*>(w.data())
+                       : type == DType::BF16 ? static_cast<const void*>(bf16.data()) : int8.values.data();
+    const std::span<const float> scales = type == DType::I8 ? std::span<const float>(int8.scales) : std::span<const float>();
+    Linear packed_now({type, data, scales}, b, out, in, Eltwise::Gelu);
+    auto layout = packed_now.packed_layout();
+    REQUIRE(layout.has_value());
+    const std::string type_name = type == DType::F32 ? "f32:" : type == DType::BF16 ? "bf16:" : "s8:";
+    CHECK(layout->starts_with(type_name));
+    auto bytes = packed_now.packed_bytes();
+    std::vector<std::byte> stored(bytes.begin(), bytes.end());  // as a converted file holds them
 
-  auto in_place = Linear::from_packed({*layout, stored, {}}, b, out, in, Eltwise::Gelu);
-  REQUIRE(in_place.has_value());
-  CHECK(in_place->packed_bytes().data() == stored.data());  // used where it lies, not copied
-  auto x = bktest::random_floats(5 * in, 13, -2.0f, 2.0f);
-  std::vector<float> y1(5 * out), y2(5 * out);
-  packed_now.forward(x.data(), 5, y1.data());
-  in_place->forward(x.data(), 5, y2.data());
-  CHECK(y1 == y2);
+    auto in_place = Linear::from_packed({*layout, stored, scales}, b, out, in, Eltwise::Gelu);
+    REQUIRE(in_place.has_value());
+    CHECK(in_place->packed_bytes().data() == stored.data());  // used where it lies, not copied
+    auto x = bktest::random_floats(5 * in, 13, -2.0f, 2.0f);
+    std::vector<float> y1(5 * out), y2(5 * out);
+    packed_now.forward(x.data(), 5, y1.data());
+    in_place->forward(x.data(), 5, y2.data());
+    CHECK(y1 == y2);
 
-  // Packed for another machine or by another oneDNN: the caller packs the plain weights instead.
-  CHECK_FALSE(Linear::from_packed({"ab", stored, {}}, b, out, in, Eltwise::Gelu).has_value());
-  CHECK_FALSE(Linear::from_packed({"no-such-layout", stored, {}}, b, out, in, Eltwise::Gelu).has_value());
-  CHECK_FALSE(Linear::from_packed({*layout, std::span(stored).first(stored.size() - 64), {}}, b, out, in, Eltwise::Gelu)
-                  .has_value());
-  CHECK_FALSE(Linear::from_packed({*layout, stored, {}}, b, out, in + 16, Eltwise::Gelu).has_value());  // another shape
+    // Unpacked, the weights are exactly the plain ones (an s8 layout's compensation left out).
+    const auto desc = bertkit::core::layout_from_name({in, out}, *layout);
+    REQUIRE(desc.has_value());
+    const auto plain = bertkit::core::unpacked(*desc, stored);
+    REQUIRE(plain.size() == static_cast<std::size_t>(in * out) * bertkit::core::dtype_size(type));
+    CHECK(std::memcmp(plain.data(), data, plain.size()) == 0);
+
+    // A version 1 file named f32 layouts by their bare tag.
+    if (type == DType::F32)
+      CHECK(Linear::from_packed({layout->substr(4), stored, {}}, b, out, in, Eltwise::Gelu).has_value());
+
+    // Packed for another machine or by another oneDNN: the caller packs the plain weights instead.
+    CHECK_FALSE(Linear::from_packed({type_name + "ab", stored, scales}, b, out, in, Eltwise::Gelu).has_value());
+    CHECK_FALSE(Linear::from_packed({"no-such-layout", stored, scales}, b, out, in, Eltwise::Gelu).has_value());
+    CHECK_FALSE(Linear::from_packed({*layout, std::span(stored).first(stored.size() - 64), scales}, b, out, in, Eltwise::Gelu)
+                    .has_value());
+    CHECK_FALSE(Linear::from_packed({*layout, stored, scales}, b, out, in + 16, Eltwise::Gelu).has_value());  // another shape
+  }
+  // Another type under the same tag is another layout.
+  Linear f32(w, b, out, in, Eltwise::Gelu);
+  const std::string tag = f32.packed_layout()->substr(4);
+  CHECK_FALSE(Linear::from_packed({"bf16:" + tag, f32.packed_bytes(), {}}, b, out, in, Eltwise::Gelu).has_value());
 }
 
 // int8 quantises x per row: a row's output is bitwise the same computed alone or among rows of a far
