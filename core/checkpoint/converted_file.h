@@ -2,14 +2,18 @@
 // bertkit's own model file: everything `-m` needs in one memory-mapped file.
 //
 //   [0, 8)    magic "BERTKIT\0"
-//   [8, 12)   format version (u32 little-endian), currently 1
+//   [8, 12)   format version (u32 little-endian), currently 2; version 1 files (every tensor plain)
+//             are still read
 //   [12, 16)  zero
 //   [16, 24)  header length H (u64)
 //   [24, 24+H) JSON header: bertkit version, source, architecture, dtype, the config.json text,
 //             sentence-transformers settings, and a table of blobs (tokenizer files) and tensors with
-//             offsets relative to the data section; in f32 files also "packed": the encoder's matrices
-//             in the oneDNN layout the converting machine wanted, each with its layout's name (see
-//             Linear::from_packed), used in place where the same layout is wanted, ignored elsewhere
+//             offsets relative to the data section; and "packed": the encoder's Linear matrices in the
+//             oneDNN layout the converting machine wanted (f32, bf16 or s8 as the file's dtype), each
+//             with its shape, its layout's name (core/dnnl/layout_names.h) and "parts", the plain
+//             tensors it stacks by rows, which the tensor table then leaves out: a machine that wants
+//             the same layout uses them in place (Linear::from_packed); anything else that reads a
+//             part (another machine's layout, convert, info, --verify) gets it unpacked on first use.
 //   data section, starting at the next multiple of 64: every blob and tensor 64-byte aligned
 //   trailer: XXH64 of every byte before it (u64), then "BKSUM\0\0\0"
 //

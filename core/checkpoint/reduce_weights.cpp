@@ -33,7 +33,6 @@ Weights with_store_type(const Weights& w, StoreType type) {
   if (type == StoreType::F32) return w.widened_to_f32();
   const DType target = store_dtype(type);
   Weights out;
-  out.keep_owners_of(w);
   std::map<const std::byte*, std::string> first_with;  // tied tensors share their bytes
   for (const auto& name : w.names()) {
     if (is_int8_scale(w, name)) continue;  // goes with its matrix
@@ -66,6 +65,7 @@ Weights with_store_type(const Weights& w, StoreType type) {
       out.add_owned(name, target, t.shape, as_bytes(target == DType::BF16 ? to_bf16(values) : to_f16(values)));
     }
   }
+  out.keep_owners_of(w);  // after the loop: it may have recovered tensors
   return out;
 }
 

@@ -39,6 +39,7 @@ void Weights::add_f32(std::string name, const TensorView& view) {
 void Weights::keep(std::shared_ptr<const void> owner) { owners_.push_back(std::move(owner)); }
 
 void Weights::keep_owners_of(const Weights& other) {
+  std::lock_guard lock(*other.lock_);
   owners_.insert(owners_.end(), other.owners_.begin(), other.owners_.end());
 }
 
@@ -105,7 +106,6 @@ std::vector<float> Weights::values_f32(std::string_view name) const {
 
 Weights Weights::widened_to_f32() const {
   Weights out;
-  out.owners_ = owners_;
   for (const auto& name : names()) {
     const TensorView& view = *find(name);
     if (name.ends_with(".scale")) {
@@ -121,6 +121,7 @@ Weights Weights::widened_to_f32() const {
     std::memcpy(bytes.data(), values.data(), bytes.size());
     out.add_owned(name, DType::F32, view.shape, std::move(bytes));
   }
+  out.keep_owners_of(*this);  // after the loop: it may have recovered tensors
   return out;
 }
 

@@ -48,7 +48,7 @@ class Weights {
   // loading needs no time for tensors that are never read.
   void add_recoverable(std::string name, TensorInfo info, std::function<std::vector<std::byte>()> recover);
   void keep(std::shared_ptr<const void> owner);
-  void keep_owners_of(const Weights& other);  // before adding views of other's tensors
+  void keep_owners_of(const Weights& other);  // after reading other's tensors (find() may add owners)
   // Packed weights under the name of the weight they pack (the fused Q|K|V projection of layer N is
   // "encoder.layer.N.attention.self.qkv.weight"); the bytes live as add()'s do.
   void add_packed(std::string name, PackedView view);

@@ -20,11 +20,11 @@ fi
 artifacts=$build/fuzz-artifacts
 mkdir -p "$artifacts"
 
-# target:seed folder:largest input (the tokenizer files and converted headers are up to 20 KB)
+# target:seed folder:largest input (the tokenizer files are up to 20 KB, the converted files 32 KB)
 targets=(fuzz_csv_reader:csv:4096 fuzz_jsonl_reader:jsonl:4096 fuzz_line_reader:lines:4096
          fuzz_tokenizer:tokenizer:4096 fuzz_vocab:vocab:4096 fuzz_model_config:model_config:4096
          fuzz_safetensors:safetensors:4096 fuzz_zip_archive:zip:4096 fuzz_pickle:pickle:4096
-         fuzz_tokenizer_files:tokenizer_files:20000 fuzz_converted_file:converted:20000
+         fuzz_tokenizer_files:tokenizer_files:20000 fuzz_converted_file:converted:32768
          fuzz_wordpiece_image:wordpiece_image:8192)
 
 run_one() {

@@ -25,9 +25,8 @@ namespace {
 // Every tensor of `w`, read plain (recovering those stored only packed), without the packed forms.
 std::shared_ptr<const Weights> plain_only(const Weights& w) {
   auto out = std::make_shared<Weights>();
-  out->keep_owners_of(w);
   for (const auto& name : w.names()) out->add(name, *w.find(name));
-  out->keep_owners_of(w);  // the recovered tensors' buffers
+  out->keep_owners_of(w);
   return out;
 }
 
