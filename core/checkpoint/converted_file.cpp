@@ -133,6 +133,7 @@ struct ParsedFile {
     std::string layout;
     Shape shape;                     // [out, in]; empty in version 1 files
     std::vector<std::string> parts;  // stored only in this form; empty when also stored plain
+    dnnl::memory::desc parts_layout;  // with parts: the layout the bytes were checked against
   };
   std::vector<Packed> packed;
 };
@@ -143,6 +144,9 @@ dnnl::memory::desc parts_layout(const ParsedFile::Packed& p, const HeaderReader&
   if (p.shape.size() != 2 || p.shape[0] <= 0 || p.shape[1] <= 0 || p.parts.empty() ||
       p.shape[0] % static_cast<std::int64_t>(p.parts.size()) != 0)
     r.fail(fmt::format("packed {} has shape {} for {} parts", p.entry.name, shape_string(p.shape), p.parts.size()));
+  // No layout takes less than a byte per value: an absurd shape is refused before oneDNN sizes it.
+  if (checked_nbytes(p.shape, DType::I8, r.where() + ": packed " + p.entry.name) > p.entry.nbytes)
+    r.fail(fmt::format("packed {} has {} bytes for shape {}", p.entry.name, p.entry.nbytes, shape_string(p.shape)));
   auto layout = layout_from_name({p.shape[1], p.shape[0]}, p.layout);
   if (!layout) r.fail(fmt::format("packed {} has layout \"{}\", unknown to this bertkit", p.entry.name, p.layout));
   if (layout->get_size() != p.entry.nbytes)
@@ -204,7 +208,7 @@ ParsedFile parse_file(const fs::path& path) {
     if (!names.insert(entry.name).second) r.fail(fmt::format("tensor {} appears twice", entry.name));
     pf.tensors.push_back(std::move(entry));
   }
-  // Packed weights (f32 files since they were added; absent in older files).
+  // Packed matrices: since version 2 instead of their plain parts; in version 1 f32 files besides them.
   if (auto packed = r.optional<json>(pf.header, "packed"))
     for (const json& e : *packed) {
       ParsedFile::Packed p;
@@ -214,7 +218,7 @@ ParsedFile parse_file(const fs::path& path) {
       if (auto parts = r.optional<std::vector<std::string>>(e, "parts")) {
         p.parts = std::move(*parts);
         p.shape = r.get<Shape>(e, "shape");
-        parts_layout(p, r);
+        p.parts_layout = parts_layout(p, r);
         for (const auto& part : p.parts)
           if (!names.insert(part).second) r.fail(fmt::format("tensor {} appears twice", part));
       }
@@ -503,7 +507,7 @@ LoadedModel load_converted_file(const fs::path& path, std::string_view spec) {
     m.weights.add_packed(p.entry.name, {p.layout, bytes.data(), bytes.size(), p.shape, p.parts});
     if (p.parts.empty()) continue;
     // Each part's plain form, should anything read it: unpacked from the packed one.
-    const dnnl::memory::desc layout = parts_layout(p, r);
+    const dnnl::memory::desc& layout = p.parts_layout;
     const Shape part_shape{p.shape[0] / static_cast<std::int64_t>(p.parts.size()), p.shape[1]};
     const DType dtype = layout_dtype(layout);
     const std::size_t part_bytes = static_cast<std::size_t>(shape_numel(part_shape)) * dtype_size(dtype);

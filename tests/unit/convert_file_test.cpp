@@ -126,6 +126,9 @@ TEST_CASE("convert: damaged packed matrices are refused naming the tensor, befor
                            "packed " + name + " has layout");
   expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["shape"] = {7, 3}; }), "shape [7, 3]");  // wrong size, or not the config's
   expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["shape"] = {-64, 32}; }), "packed " + name + " has shape");
+  expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["shape"] = {1ll << 20, 1ll << 20}; }),
+                           "bytes for shape [1048576, 1048576]");
+  expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["shape"] = {1ll << 62, 1ll << 62}; }), "overflows");
   expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["parts"] = nlohmann::json::array(); }), "packed " + name + " has shape");
   expect_converted_refused(with_header(good, [](auto& h) { h["packed"][0]["parts"][0] = h["tensors"][0]["name"]; }), "appears twice");
   expect_converted_refused(with_header(good, [](auto& h) { h["packed"][1]["parts"] = h["packed"][0]["parts"]; }), "appears twice");
