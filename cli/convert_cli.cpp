@@ -41,6 +41,11 @@ void print_agreement(std::string_view what, const std::optional<cmd::HeadAgreeme
   if (!h) return;
   fmt::print("{} top-1 agreement: {}/{} ({:.1f}%), max |logit difference| {:.4g}\n", what, h->agree, h->total,
              h->total ? 100.0 * static_cast<double>(h->agree) / static_cast<double>(h->total) : 100.0, h->max_abs_diff);
+  // A top-1 can only change where f32's margin over the runner-up is small: these tell near-ties apart
+  // from real changes.
+  fmt::print("  f32 top-1 margin over the runner-up: median {:.4g}", h->median_margin);
+  if (h->agree < h->total) fmt::print(", largest among the {} that differ {:.4g}", h->total - h->agree, h->max_flipped_margin);
+  fmt::print("\n");
 }
 
 // SRC in f32 against the reduced model: DST when one was written, else SRC converted at load.

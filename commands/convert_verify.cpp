@@ -101,20 +101,46 @@ std::size_t argmax(std::span<const float> v) {
   return static_cast<std::size_t>(std::max_element(v.begin(), v.end()) - v.begin());
 }
 
+// Top-1 minus top-2 logit (0 with fewer than two).
+double top_margin(std::span<const float> v) {
+  if (v.size() < 2) return 0;
+  float first = std::max(v[0], v[1]), second = std::min(v[0], v[1]);
+  for (std::size_t j = 2; j < v.size(); ++j) {
+    if (v[j] > first) {
+      second = first;
+      first = v[j];
+    } else if (v[j] > second) {
+      second = v[j];
+    }
+  }
+  return double(first) - double(second);
+}
+
 HeadAgreement compare(const std::vector<std::vector<float>>& a, const std::vector<std::vector<float>>& b, bool two_halves) {
   HeadAgreement h;
+  std::vector<double> margins;
   for (std::size_t i = 0; i < a.size(); ++i) {
     std::span<const float> x = a[i], y = b[i];
     for (std::size_t j = 0; j < x.size(); ++j) h.max_abs_diff = std::max(h.max_abs_diff, double(std::fabs(x[j] - y[j])));
     bool same;
+    double margin;
     if (two_halves) {  // QA: start logits then end logits
       const std::size_t half = x.size() / 2;
       same = argmax(x.first(half)) == argmax(y.first(half)) && argmax(x.subspan(half)) == argmax(y.subspan(half));
+      margin = std::min(top_margin(x.first(half)), top_margin(x.subspan(half)));
     } else {
       same = argmax(x) == argmax(y);
+      margin = top_margin(x);
     }
     h.agree += same;
     ++h.total;
+    margins.push_back(margin);
+    if (!same) h.max_flipped_margin = std::max(h.max_flipped_margin, margin);
+  }
+  if (!margins.empty()) {
+    auto middle = margins.begin() + static_cast<std::ptrdiff_t>(margins.size() / 2);
+    std::nth_element(margins.begin(), middle, margins.end());
+    h.median_margin = *middle;
   }
   return h;
 }

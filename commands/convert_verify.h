@@ -20,6 +20,11 @@ std::span<const char* const> default_verify_texts();
 struct HeadAgreement {
   std::size_t agree = 0, total = 0;  // inputs whose top-1 (argmax of the logits) is the same
   double max_abs_diff = 0;           // of any logit
+  // How close the f32 top-1 was to its runner-up (top-1 minus top-2 logit; QA: the smaller of start and
+  // end): a top-1 can only change where this margin is under twice the logit difference, so these say
+  // whether disagreements are near-ties (random-weight models are full of them) or real changes.
+  double max_flipped_margin = 0;  // largest f32 margin among the inputs that disagree
+  double median_margin = 0;       // over all inputs
 };
 
 struct VerifyReport {

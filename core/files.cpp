@@ -23,7 +23,7 @@ std::string read_text_file(const std::filesystem::path& path) {
   if (!in) bad_input("{}: cannot open: {}", path.string(), std::strerror(errno));
   std::ostringstream out;
   out << in.rdbuf();
-  if (in.bad()) bad_input("{}: cannot read", path.string());
+  if (in.bad()) runtime_error("{}: cannot read", path.string());
   return std::move(out).str();
 }
 

@@ -21,13 +21,15 @@ std::string input_name(const std::string& path) { return path == "-" ? "<stdin>"
 ByteStream::ByteStream(const std::string& path) : name_(input_name(path)), buffer_(kChunkBytes) {
   if (path != "-") {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) runtime_error("cannot open {}: {}", path, std::strerror(errno));
+    // A file that cannot be opened is the user's input gone wrong (exit 3, as for a model file); a read
+    // that fails later is an I/O error (exit 1).
+    if (fd_ < 0) bad_input("{}: cannot open: {}", path, std::strerror(errno));
   }
   struct stat st{};
   if (::fstat(fd_, &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
       if (fd_ > 2) ::close(fd_);
-      runtime_error("cannot read {}: it is a directory", name_);
+      bad_input("{}: cannot read: it is a directory", name_);
     }
     if (S_ISREG(st.st_mode)) {
       // stdin redirected from a file may already be partly read; only the rest is ahead of us.
@@ -60,7 +62,7 @@ bool ByteStream::refill() {
       break;
     }
     if (errno == EINTR) continue;
-    runtime_error("cannot read {}: {}", name_, std::strerror(errno));
+    runtime_error("{}: cannot read: {}", name_, std::strerror(errno));
   }
   return end_ > pos_;
 }

@@ -11,7 +11,7 @@ namespace bertkit::cli::io {
 
 class ByteStream {
  public:
-  // "-" = stdin. Throws a Runtime error naming the file when it cannot be opened or is a directory.
+  // "-" = stdin. Throws a BadInput error naming the file when it cannot be opened or is a directory.
   explicit ByteStream(const std::string& path);
   ~ByteStream();
   ByteStream(const ByteStream&) = delete;

@@ -82,6 +82,9 @@ EncoderLayer::EncoderLayer(const ModelConfig& config, const Weights& weights, in
   ffn_out_ = linear(kFfnOutWeight, bias("output.dense.bias", h), h, inter, Eltwise::Identity, LinearOutput::Accumulate,
                     [&] { return weight(kFfnOutWeight, h, inter); });
   output_norm_ = LayerNormWeights(weights, p + "output.LayerNorm", h, config.layer_norm_eps);
+  // A reduced type's matmuls already round their inputs to bf16 or s8: attention's products in bf16
+  // cost no accuracy worth keeping and, at long sequences, most of the time int8 leaves.
+  attention_products_ = qkv_.computes_in_f32() ? AttentionProducts::F32 : AttentionProducts::BF16;
 }
 
 void EncoderLayer::add_packed_to(const Weights& source, Weights& weights, int index) const {
@@ -118,7 +121,7 @@ void EncoderLayer::forward(float* hidden, std::span<const std::int64_t> offsets,
   float* intermediate = scratch(s.intermediate, tokens * intermediate_size_);
 
   qkv_.forward(hidden, tokens, qkv);
-  s.attention.forward(qkv, offsets, heads_, h / heads_, context);
+  s.attention.forward(qkv, offsets, heads_, h / heads_, context, attention_products_);
   attention_out_.forward(context, tokens, hidden);  // hidden += context·Wᵀ + b
   attention_norm_.apply(hidden, tokens);
   ffn_in_.forward(hidden, tokens, intermediate);

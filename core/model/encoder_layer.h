@@ -41,6 +41,7 @@ class EncoderLayer {
   Linear ffn_in_;     // with the activation fused
   Linear ffn_out_;    // accumulates into the residual
   LayerNormWeights attention_norm_, output_norm_;
+  AttentionProducts attention_products_;  // bf16 when the weights are reduced
 };
 
 }  // namespace bertkit::core

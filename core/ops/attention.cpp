@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/ops/attention_avx512.h"
+#include "core/ops/attention_bf16.h"
 #include "core/ops/softmax.h"
 #include "core/ops/threading.h"
 
@@ -34,11 +35,12 @@ bool attention_block_sgemm(const float* q, const float* k, const float* v, std::
 }  // namespace
 
 void SelfAttention::forward(const float* qkv, std::span<const std::int64_t> offsets, int heads,
-                            std::int64_t head_dim, float* ctx) {
+                            std::int64_t head_dim, float* ctx, AttentionProducts products) {
   const std::int64_t hidden = heads * head_dim;
   const std::int64_t stride = 3 * hidden;
   const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
-  const bool avx512 = attention_avx512_supports(head_dim);
+  const bool bf16 = products == AttentionProducts::BF16 && attention_bf16_supports(head_dim);
+  const bool avx512 = !bf16 && attention_avx512_supports(head_dim);
 
   tasks_.clear();
   std::int64_t longest = 0, work = 0;
@@ -46,16 +48,17 @@ void SelfAttention::forward(const float* qkv, std::span<const std::int64_t> offs
     std::int64_t length = offsets[s + 1] - offsets[s];
     longest = std::max(longest, length);
     work += 2 * length * length * hidden;
-    // The AVX-512 path takes a whole sequence per task (its keys are transposed once).
-    const std::int64_t block = avx512 ? length : kQueryBlock;
+    // The AVX-512 paths take a whole sequence per task (its keys are transposed once).
+    const std::int64_t block = bf16 || avx512 ? length : kQueryBlock;
     for (int h = 0; h < heads; ++h)
       for (std::int64_t q = 0; q < length; q += block) tasks_.push_back({offsets[s], length, q, h});
   }
   // Longest sequences first, so the dynamic schedule ends with the small tasks.
   std::stable_sort(tasks_.begin(), tasks_.end(), [](const Task& a, const Task& b) { return a.length > b.length; });
   // Sized here, outside the parallel region: an allocation failure must not throw inside it.
-  const std::int64_t per_thread =
-      avx512 ? attention_avx512_scratch(longest, head_dim) : std::min(longest, kQueryBlock) * longest;
+  const std::int64_t per_thread = bf16     ? attention_bf16_scratch(longest, head_dim)
+                                  : avx512 ? attention_avx512_scratch(longest, head_dim)
+                                           : std::min(longest, kQueryBlock) * longest;
   scratch_.resize(static_cast<std::size_t>(omp_get_max_threads()));
   for (auto& buffer : scratch_) buffer.reserve(static_cast<std::size_t>(per_thread));
 
@@ -72,7 +75,9 @@ void SelfAttention::forward(const float* qkv, std::span<const std::int64_t> offs
       const float* k = qkv + task.first_row * stride + hidden + task.head * head_dim;
       const float* v = k + hidden;
       float* out = ctx + (task.first_row + task.query) * hidden + task.head * head_dim;
-      if (avx512) {
+      if (bf16) {
+        attention_bf16(q, k, v, stride, task.length, head_dim, scale, out, hidden, scratch);
+      } else if (avx512) {
         attention_avx512(q, k, v, stride, task.length, head_dim, scale, out, hidden, scratch);
       } else {
         const std::int64_t rows = std::min(kQueryBlock, task.length - task.query);

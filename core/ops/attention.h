@@ -10,13 +10,18 @@
 
 namespace bertkit::core {
 
+// The type Q·Kᵀ and P·V multiply in (sums and softmax are f32 either way). BF16 is for the reduced
+// compute types, whose matmuls already round their inputs; it falls back to F32 on CPUs without
+// AVX512-BF16.
+enum class AttentionProducts { F32, BF16 };
+
 class SelfAttention {
  public:
   // qkv: [tokens, 3·heads·head_dim], each row Q | K | V with heads side by side (the fused projection's
   // output). ctx: [tokens, heads·head_dim] receives softmax(Q·Kᵀ/√head_dim)·V per head. Sequence i is
   // rows offsets[i] .. offsets[i+1].
   void forward(const float* qkv, std::span<const std::int64_t> offsets, int heads, std::int64_t head_dim,
-               float* ctx);
+               float* ctx, AttentionProducts products = AttentionProducts::F32);
 
  private:
   struct Task {

@@ -1,5 +1,6 @@
 #include "core/ops/attention_avx512.h"
 
+#include "core/ops/attention_tiles.h"
 #include "core/ops/softmax.h"
 
 #include <immintrin.h>
@@ -13,39 +14,9 @@
 namespace bertkit::core {
 namespace {
 
-#define BK_AVX512 __attribute__((target("avx512f")))
-
-constexpr int kMaxRows = 6;  // rows per register tile: 6 × 4 vectors = 24 accumulators
-constexpr std::int64_t kQueryBlock = 64;  // query rows whose scores are held at once
+using namespace attention_tiles;
 
 std::int64_t padded(std::int64_t length) { return (length + 15) / 16 * 16; }
-
-// In-register transpose of a 16 × 16 block: r[i] holds row i before, column i after.
-BK_AVX512 void transpose16(__m512 r[16]) {
-  __m512 t[16];
-  for (int i = 0; i < 8; ++i) {
-    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-  }
-  for (int i = 0; i < 4; ++i) {
-    r[4 * i + 0] = _mm512_shuffle_ps(t[4 * i + 0], t[4 * i + 2], 0x44);
-    r[4 * i + 1] = _mm512_shuffle_ps(t[4 * i + 0], t[4 * i + 2], 0xEE);
-    r[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
-    r[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
-  }
-  for (int i = 0; i < 4; ++i) {
-    t[i] = _mm512_shuffle_f32x4(r[i], r[4 + i], 0x88);
-    t[4 + i] = _mm512_shuffle_f32x4(r[i], r[4 + i], 0xDD);
-    t[8 + i] = _mm512_shuffle_f32x4(r[8 + i], r[12 + i], 0x88);
-    t[12 + i] = _mm512_shuffle_f32x4(r[8 + i], r[12 + i], 0xDD);
-  }
-  for (int i = 0; i < 4; ++i) {
-    r[i] = _mm512_shuffle_f32x4(t[i], t[8 + i], 0x88);
-    r[8 + i] = _mm512_shuffle_f32x4(t[i], t[8 + i], 0xDD);
-    r[4 + i] = _mm512_shuffle_f32x4(t[4 + i], t[12 + i], 0x88);
-    r[12 + i] = _mm512_shuffle_f32x4(t[4 + i], t[12 + i], 0xDD);
-  }
-}
 
 // kt[c][j] = k[j][c] for j < length, 0 for length <= j < padded(length).
 BK_AVX512 void transpose_keys(const float* k, std::int64_t stride, std::int64_t length, std::int64_t head_dim,
@@ -98,21 +69,6 @@ BK_AVX512 void pv_tile(const float* p, std::int64_t p_stride, const float* v, st
   }
   for (int r = 0; r < R; ++r)
     for (int n = 0; n < NV; ++n) _mm512_storeu_ps(out + r * out_stride + 16 * n, acc[r][n]);
-}
-
-// Runs kernel<R> over `rows` rows in tiles of kMaxRows and one smaller tile for the rest.
-template <template <int> class Kernel, typename... Args>
-BK_AVX512 void over_rows(std::int64_t rows, Args... args) {
-  std::int64_t r = 0;
-  for (; r + kMaxRows <= rows; r += kMaxRows) Kernel<kMaxRows>::run(r, args...);
-  switch (rows - r) {
-    case 1: Kernel<1>::run(r, args...); break;
-    case 2: Kernel<2>::run(r, args...); break;
-    case 3: Kernel<3>::run(r, args...); break;
-    case 4: Kernel<4>::run(r, args...); break;
-    case 5: Kernel<5>::run(r, args...); break;
-    default: break;
-  }
 }
 
 template <int R>

@@ -64,6 +64,7 @@ class Linear {
 
   std::int64_t in_features() const { return kind_.k; }
   std::int64_t out_features() const { return kind_.n; }
+  bool computes_in_f32() const { return kind_.weights == dnnl::memory::data_type::f32; }
   // The packed weights as this layer uses them, for storing: nullopt when no name describes their layout.
   std::optional<std::string> packed_layout() const;
   std::span<const std::byte> packed_bytes() const;

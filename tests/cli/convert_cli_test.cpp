@@ -10,7 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 extern char** environ;
@@ -161,6 +163,37 @@ TEST_CASE("convert --verify: f32 against itself is exact; int8 stays within its 
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     CHECK(r.out.find("embedding cosine similarity: mean 1.000000, min 1.000000\n") != std::string::npos);
     CHECK(r.out.find("classification top-1 agreement: 16/16 (100.0%), max |logit difference| 0\n") != std::string::npos);
+    CHECK(r.out.find("  f32 top-1 margin over the runner-up: median ") != std::string::npos);
+    CHECK(r.out.find("that differ") == std::string::npos);
+  }
+  SUBCASE("int8 on 400 real lines: the inputs that differ are near-ties, as only they can be") {
+    // A top-1 can change only where f32's margin over the runner-up is under twice the largest logit
+    // difference; the random-weight fixture has enough near-ties to flip some.
+    const std::string text = bktest::read_file(bktest::shared("corpora/en_sst2_dev.txt"));
+    std::string lines;
+    std::size_t at = 0;
+    for (int i = 0; i < 400 && at < text.size(); ++i) {
+      const auto end = std::min(text.find('\n', at), text.size());
+      lines += text.substr(at, end - at) + "\n";
+      at = end + 1;
+    }
+    const auto corpus = (dir / "sst2.txt").string();
+    bktest::write_file(corpus, lines);
+    auto r = bktest::run_bertkit({"convert", "--verify", "--dtype", "int8", "--corpus", corpus,
+                                  bktest::shared("fixtures/models/bert-uncased-mlm").string()});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    unsigned agree = 0, total = 0, differ = 0;
+    double max_diff = 0, median = 0, flipped = 0;
+    const auto line = r.out.find("fill-mask (middle token masked) top-1 agreement: ");
+    REQUIRE(line != std::string::npos);
+    REQUIRE(std::sscanf(r.out.c_str() + line, "fill-mask (middle token masked) top-1 agreement: %u/%u (%*f%%), max |logit difference| %lf\n  f32 top-1 margin over the runner-up: median %lf, largest among the %u that differ %lf",
+                        &agree, &total, &max_diff, &median, &differ, &flipped) == 6);
+    CHECK(total == 400);
+    CHECK(differ == total - agree);
+    CHECK(differ > 0);
+    CHECK(median > 0);
+    CHECK(flipped > 0);
+    CHECK(flipped < 2 * max_diff);
   }
   SUBCASE("int8 converted at load, on a corpus file") {
     auto corpus = (dir / "corpus.txt").string();

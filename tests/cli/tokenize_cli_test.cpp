@@ -477,3 +477,16 @@ TEST_CASE("tokenize: a full disk ends with one error line, status 1, and -o hold
   for (std::size_t i = 0; i < records.size(); ++i)
     CHECK(records[i]["text"] == fmt::format("line {} of a text that fills the disk", i));
 }
+
+TEST_CASE("tokenize: an input file that cannot be opened is bad input (status 3), named in one line") {
+  bktest::TempDir dir;
+  const auto missing = (dir / "no-such.txt").string();
+  for (const std::string& path : {missing, dir.path().string()}) {
+    CAPTURE(path);
+    auto r = bktest::run_bertkit({"tokenize", "-i", path});
+    CHECK(r.exit_code == 3);
+    CHECK(r.out.empty());
+    CHECK(bktest::count_lines(r.err) == 1);
+    CHECK(r.err.find(path + ": cannot ") != std::string::npos);
+  }
+}

@@ -41,8 +41,13 @@ TEST_CASE("compiled tokenizer: the stored tables tokenize every corpus line as t
     REQUIRE(compiled.spec().compiled != nullptr);
     CHECK(built.spec().compiled == nullptr);
     REQUIRE(compiled.vocab_size() == built.vocab_size());
-    for (std::int32_t id = 0; id < static_cast<std::int32_t>(built.vocab_size()); ++id)
-      REQUIRE(compiled.token_id(built.token(id)) == built.token_id(built.token(id)));
+    // One assertion for the whole vocabulary: one per token costs minutes under the sanitizers.
+    std::vector<std::optional<std::int32_t>> built_ids, compiled_ids;
+    for (std::int32_t id = 0; id < static_cast<std::int32_t>(built.vocab_size()); ++id) {
+      built_ids.push_back(built.token_id(built.token(id)));
+      compiled_ids.push_back(compiled.token_id(built.token(id)));
+    }
+    CHECK_MESSAGE(compiled_ids == built_ids, name);
     bertkit::tok::EncodeOptions options;
     for (const std::string& text : texts) {
       auto a = built.encode(text, std::nullopt, options), b = compiled.encode(text, std::nullopt, options);

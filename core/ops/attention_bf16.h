@@ -1,0 +1,21 @@
+#pragma once
+// The AVX-512 attention kernel with bf16 dot products, for the reduced compute types (bf16 and int8
+// weights): Q, K, the probabilities and V are rounded to bf16 (nearest even) and multiplied in pairs by
+// AVX512-BF16's dot product, summed in f32; scaling and softmax stay f32. Where the CPU multiplies bf16
+// pairs at twice its f32 rate this halves the attention's time, which int8's fast matmuls leave as the
+// largest part at long sequences.
+#include <cstdint>
+
+namespace bertkit::core {
+
+// True when the running CPU has AVX512-BF16 and head_dim is 32 or 64.
+bool attention_bf16_supports(std::int64_t head_dim);
+
+// Floats of per-thread scratch one sequence of `length` tokens needs.
+std::int64_t attention_bf16_scratch(std::int64_t length, std::int64_t head_dim);
+
+// As attention_avx512 (core/ops/attention_avx512.h), with bf16 products.
+void attention_bf16(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t length,
+                    std::int64_t head_dim, float scale, float* out, std::int64_t out_stride, float* scratch);
+
+}  // namespace bertkit::core
