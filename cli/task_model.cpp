@@ -31,6 +31,7 @@ std::string dtype_setting(const TaskFlags& flags, core::DType stored) {
   std::string how = type == "int8"   ? "int8 weights per output channel, s8 activations per token, s32 sums"
                     : type == "bf16" ? "bf16 weights and activations, f32 sums"
                                      : "f32";
+  if (type != "f32") how += "; bf16 attention where the CPU has it";
   std::string from = type == file ? "as stored" : fmt::format("the file is {}, converted at load", file);
   return fmt::format("{} ({}; {})", type, how, from);
 }
