@@ -108,7 +108,7 @@ std::vector<TemplatePiece> read_template(const json& pieces, const json& special
 std::shared_ptr<Vocab> vocab_from_lines(const TokenizerFiles& files, const std::string& where, TokenizerSpec& spec) {
   if (files.wordpiece_image) {
     const std::string image_where = files.origin + "/wordpiece.bin";
-    if (auto tables = read_wordpiece_image(*files.wordpiece_image, image_where)) {
+    if (auto tables = read_wordpiece_image(files.wordpiece_image->bytes, image_where)) {
       auto vocab = std::make_shared<Vocab>(Vocab::from_text(*files.vocab_txt, where, std::move(tables->index)));
       if (vocab->size() != tables->vocab_size)
         bad_input("{}: corrupt compiled tokenizer: built for {} tokens, vocab.txt has {}", image_where, tables->vocab_size,

@@ -107,7 +107,7 @@ Tokenizer::Tokenizer(TokenizerSpec spec)
     : spec_(std::move(spec)),
       normalizer_(make_normalizer(spec_)),
       pretokenizer_(spec_.profile),
-      wordpiece_(*spec_.vocab, spec_.wordpiece, spec_.compiled.get()),
+      wordpiece_(*spec_.vocab, spec_.wordpiece, spec_.compiled),
       serial_(g_next_serial++) {
   std::vector<std::string> normalized_contents;
   for (const AddedToken& t : spec_.added_tokens) {

@@ -13,15 +13,16 @@ namespace {
 bool is_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 }  // namespace
 
-WordPiece::WordPiece(const Vocab& vocab, WordPieceOptions options, const WordPieceTables* compiled)
+WordPiece::WordPiece(const Vocab& vocab, WordPieceOptions options, std::shared_ptr<const WordPieceTables> compiled)
     : vocab_(vocab), options_(std::move(options)) {
   auto unk = vocab_.find(options_.unk_token);
   if (!unk) bad_input("the unknown token '{}' is not in the vocabulary", options_.unk_token);
   unk_id_ = *unk;
   const std::string& prefix = options_.continuing_subword_prefix;
   if (compiled && compiled->continuing_subword_prefix == prefix && compiled->vocab_size == vocab_.size()) {
-    initial_ = compiled->initial;
-    continuations_ = compiled->continuations;
+    // Shared, not copied: a copy would be megabytes of fresh pages at every start.
+    initial_ = std::shared_ptr<const PrefixTrie>(compiled, &compiled->initial);
+    continuations_ = std::shared_ptr<const PrefixTrie>(compiled, &compiled->continuations);
     return;
   }
   std::vector<std::pair<std::string_view, std::int32_t>> initial, continuations;
@@ -32,8 +33,11 @@ WordPiece::WordPiece(const Vocab& vocab, WordPieceOptions options, const WordPie
     if (!prefix.empty() && t.size() > prefix.size() && t.substr(0, prefix.size()) == prefix)
       continuations.emplace_back(t.substr(prefix.size()), static_cast<std::int32_t>(i));
   }
-  initial_.build(initial);
-  continuations_.build(continuations);
+  auto built_initial = std::make_shared<PrefixTrie>(), built_continuations = std::make_shared<PrefixTrie>();
+  built_initial->build(initial);
+  built_continuations->build(continuations);
+  initial_ = std::move(built_initial);
+  continuations_ = std::move(built_continuations);
 }
 
 void WordPiece::tokenize(std::string_view word, std::vector<Piece>& out) const {
@@ -51,7 +55,7 @@ void WordPiece::tokenize(std::string_view word, std::vector<Piece>& out) const {
   while (start < n) {
     // The longest vocabulary entry that starts here; tokens are whole UTF-8 sequences, so a match
     // always ends on a character boundary.
-    PrefixTrie::Match m = (start == 0 ? initial_ : continuations_).longest_prefix(word.substr(start));
+    PrefixTrie::Match m = (start == 0 ? *initial_ : *continuations_).longest_prefix(word.substr(start));
     if (m.length == 0) {
       out.resize(first);
       out.push_back({unk_id_, 0, n});
@@ -63,8 +67,8 @@ void WordPiece::tokenize(std::string_view word, std::vector<Piece>& out) const {
 }
 
 void WordPiece::write(ImageWriter& out) const {
-  initial_.write(out);
-  continuations_.write(out);
+  initial_->write(out);
+  continuations_->write(out);
 }
 
 }  // namespace bertkit::tok

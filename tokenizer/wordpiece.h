@@ -5,6 +5,7 @@
 #include "tokenizer/vocab.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,9 +28,9 @@ struct WordPieceTables;
 
 class WordPiece {
  public:
-  // Throws BadInput when the unknown token is not in the vocabulary. The tries are taken from
-  // `compiled` when it was built for this continuation prefix, else built here.
-  WordPiece(const Vocab& vocab, WordPieceOptions options, const WordPieceTables* compiled = nullptr);
+  // Throws BadInput when the unknown token is not in the vocabulary. The tries are `compiled`'s, shared,
+  // when it was built for this continuation prefix, else built here.
+  WordPiece(const Vocab& vocab, WordPieceOptions options, std::shared_ptr<const WordPieceTables> compiled = nullptr);
 
   void tokenize(std::string_view word, std::vector<Piece>& out) const;
   std::int32_t unk_id() const { return unk_id_; }
@@ -40,8 +41,8 @@ class WordPiece {
   const Vocab& vocab_;
   WordPieceOptions options_;
   std::int32_t unk_id_;
-  PrefixTrie initial_;
-  PrefixTrie continuations_;  // "##ing" stored as "ing"
+  std::shared_ptr<const PrefixTrie> initial_;
+  std::shared_ptr<const PrefixTrie> continuations_;  // "##ing" stored as "ing"
 };
 
 }  // namespace bertkit::tok

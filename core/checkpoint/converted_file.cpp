@@ -35,13 +35,17 @@ constexpr const char* kTokenizerFiles[] = {"vocab.txt", "tokenizer.json", "token
 
 std::uint64_t align_up(std::uint64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
-template <typename Files>  // TokenizerFiles, const or not
-auto& tokenizer_slot(Files& t, std::string_view name) {
+std::optional<std::string>& text_slot(TokenizerFiles& t, std::string_view name) {
   if (name == "vocab.txt") return t.vocab_txt;
   if (name == "tokenizer.json") return t.tokenizer_json;
   if (name == "tokenizer_config.json") return t.tokenizer_config_json;
-  if (name == "wordpiece.bin") return t.wordpiece_image;
   return t.special_tokens_map_json;
+}
+
+std::optional<std::string_view> tokenizer_file(const TokenizerFiles& t, std::string_view name) {
+  if (name == "wordpiece.bin") return t.wordpiece_image ? std::optional(t.wordpiece_image->bytes) : std::nullopt;
+  const auto& text = text_slot(const_cast<TokenizerFiles&>(t), name);
+  return text ? std::optional<std::string_view>(*text) : std::nullopt;
 }
 
 json st_to_json(const SentenceTransformerConfig& st) {
@@ -320,7 +324,7 @@ void write_converted_file(const LoadedModel& m, const fs::path& destination, Sto
     cursor = align_up(cursor + p.nbytes);
   };
   for (const char* name : kTokenizerFiles) {
-    const auto& text = tokenizer_slot(m.tokenizer, name);
+    const auto text = tokenizer_file(m.tokenizer, name);
     if (!text) continue;
     std::string_view content = *text;
     Planned p{name, DType::U8, {}, 0, content.size(), {}};
@@ -497,7 +501,11 @@ LoadedModel load_converted_file(const fs::path& path, std::string_view spec) {
   for (const auto& f : pf.files) {
     if (std::find(std::begin(kTokenizerFiles), std::end(kTokenizerFiles), f.name) == std::end(kTokenizerFiles))
       r.fail(fmt::format("unknown file {}", f.name));
-    tokenizer_slot(m.tokenizer, f.name).emplace(reinterpret_cast<const char*>(data + f.offset), f.nbytes);
+    const std::string_view bytes(reinterpret_cast<const char*>(data + f.offset), f.nbytes);
+    if (f.name == "wordpiece.bin")
+      m.tokenizer.wordpiece_image = SharedBytes{bytes, pf.file};
+    else
+      text_slot(m.tokenizer, f.name).emplace(bytes);
   }
   if (const json& st = r.get<json>(pf.header, "sentence_transformer"); !st.is_null())
     m.sentence_transformer = st_from_json(st, r);

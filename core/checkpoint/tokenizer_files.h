@@ -2,17 +2,31 @@
 // A model's tokenizer files as text, any of them absent: what the tokenizer (tokenizer/) is built from
 // and what a converted model file carries. It lives in core so that loading a model fills it without
 // knowing the tokenizer, and the tokenizer takes it without knowing models.
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace bertkit::core {
+
+// Bytes used where they lie (a model file's map) instead of copied: the view and what keeps it valid.
+struct SharedBytes {
+  std::string_view bytes;
+  std::shared_ptr<const void> owner;
+
+  static SharedBytes copy_of(std::string bytes) {
+    auto owned = std::make_shared<const std::string>(std::move(bytes));
+    return {*owned, owned};
+  }
+};
 
 struct TokenizerFiles {
   std::optional<std::string> vocab_txt;
   std::optional<std::string> tokenizer_json;
   std::optional<std::string> tokenizer_config_json;
   std::optional<std::string> special_tokens_map_json;
-  std::optional<std::string> wordpiece_image;  // bertkit's compiled tables (tok::write_wordpiece_image)
+  // bertkit's compiled tables (tok::write_wordpiece_image): megabytes, read in place from a model file.
+  std::optional<SharedBytes> wordpiece_image;
   std::string origin;  // the folder or file they came from, for messages
 };
 

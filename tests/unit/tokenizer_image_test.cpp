@@ -11,6 +11,7 @@
 
 #include <string>
 
+using bertkit::core::SharedBytes;
 using bertkit::tok::build_tokenizer_spec;
 using bertkit::tok::Tokenizer;
 using bertkit::tok::TokenizerFiles;
@@ -36,7 +37,7 @@ TEST_CASE("compiled tokenizer: the stored tables tokenize every corpus line as t
   for (const char* name : {"bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased", "bert-base-chinese"}) {
     TokenizerFiles files = vocab_files(bktest::read_file(bktest::shared(std::string("vocab/") + name + "/vocab.txt")));
     const Tokenizer built(build_tokenizer_spec(files));
-    files.wordpiece_image = bertkit::tok::write_wordpiece_image(built);
+    files.wordpiece_image = SharedBytes::copy_of(bertkit::tok::write_wordpiece_image(built));
     const Tokenizer compiled(build_tokenizer_spec(files));
     REQUIRE(compiled.spec().compiled != nullptr);
     CHECK(built.spec().compiled == nullptr);
@@ -65,24 +66,25 @@ TEST_CASE("compiled tokenizer: another version is ignored, another vocabulary or
 
   std::string other_version = image;
   other_version[4] = 2;
-  files.wordpiece_image = other_version;
+  files.wordpiece_image = SharedBytes::copy_of(other_version);
   CHECK(build_tokenizer_spec(files).compiled == nullptr);
 
   files.vocab_txt = vocab + "extra\n";
-  files.wordpiece_image = image;
+  files.wordpiece_image = SharedBytes::copy_of(image);
   bktest::expect_bad_input([&] { build_tokenizer_spec(files); }, where, "built for 11 tokens, vocab.txt has 12");
   files.vocab_txt = vocab;
 
   // Every truncation, and every byte changed to 0xFF: refused, or (where the byte did not matter or the
   // tables still hold together) a tokenizer that keeps its ids inside the vocabulary.
   for (std::size_t n = 0; n < image.size(); n += 4) {
-    files.wordpiece_image = image.substr(0, n);
+    files.wordpiece_image = SharedBytes::copy_of(image.substr(0, n));
     bktest::expect_bad_input([&] { build_tokenizer_spec(files); }, where, "corrupt compiled tokenizer");
   }
   int refused = 0;
   for (std::size_t i = 0; i < image.size(); ++i) {
-    files.wordpiece_image = image;
-    (*files.wordpiece_image)[i] = '\xFF';
+    std::string damaged = image;
+    damaged[i] = '\xFF';
+    files.wordpiece_image = SharedBytes::copy_of(std::move(damaged));
     try {
       const Tokenizer t(build_tokenizer_spec(files));
       for (std::int32_t id : t.encode("hello worlds unaffable", std::nullopt, {}).ids)
