@@ -16,6 +16,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 
 namespace bertkit::core {
@@ -35,7 +36,8 @@ constexpr const char* kTokenizerFiles[] = {"vocab.txt", "tokenizer.json", "token
 
 std::uint64_t align_up(std::uint64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
-std::optional<std::string>& text_slot(TokenizerFiles& t, std::string_view name) {
+template <typename Files>  // TokenizerFiles, const or not
+auto& text_slot(Files& t, std::string_view name) {
   if (name == "vocab.txt") return t.vocab_txt;
   if (name == "tokenizer.json") return t.tokenizer_json;
   if (name == "tokenizer_config.json") return t.tokenizer_config_json;
@@ -44,7 +46,7 @@ std::optional<std::string>& text_slot(TokenizerFiles& t, std::string_view name) 
 
 std::optional<std::string_view> tokenizer_file(const TokenizerFiles& t, std::string_view name) {
   if (name == "wordpiece.bin") return t.wordpiece_image ? std::optional(t.wordpiece_image->bytes) : std::nullopt;
-  const auto& text = text_slot(const_cast<TokenizerFiles&>(t), name);
+  const auto& text = text_slot(t, name);
   return text ? std::optional<std::string_view>(*text) : std::nullopt;
 }
 
@@ -514,16 +516,18 @@ LoadedModel load_converted_file(const fs::path& path, std::string_view spec) {
     const std::span<const std::byte> bytes(data + p.entry.offset, p.entry.nbytes);
     m.weights.add_packed(p.entry.name, {p.layout, bytes.data(), bytes.size(), p.shape, p.parts});
     if (p.parts.empty()) continue;
-    // Each part's plain form, should anything read it: unpacked from the packed one.
+    // Each part's plain form, should anything read it: unpacked from the packed one, once for all its
+    // parts (Q, K and V are read together). Weights::find runs these one at a time.
     const dnnl::memory::desc& layout = p.parts_layout;
     const Shape part_shape{p.shape[0] / static_cast<std::int64_t>(p.parts.size()), p.shape[1]};
     const DType dtype = layout_dtype(layout);
     const std::size_t part_bytes = static_cast<std::size_t>(shape_numel(part_shape)) * dtype_size(dtype);
+    auto all = std::make_shared<std::vector<std::byte>>();  // freed with the last part's recovery
     for (std::size_t i = 0; i < p.parts.size(); ++i)
-      m.weights.add_recoverable(p.parts[i], {dtype, part_shape}, [layout, bytes, i, part_bytes] {
-        const std::vector<std::byte> all = unpacked(layout, bytes);
-        return std::vector<std::byte>(all.begin() + static_cast<std::ptrdiff_t>(i * part_bytes),
-                                      all.begin() + static_cast<std::ptrdiff_t>((i + 1) * part_bytes));
+      m.weights.add_recoverable(p.parts[i], {dtype, part_shape}, [layout, bytes, i, part_bytes, all] {
+        if (all->empty()) *all = unpacked(layout, bytes);
+        return std::vector<std::byte>(all->begin() + static_cast<std::ptrdiff_t>(i * part_bytes),
+                                      all->begin() + static_cast<std::ptrdiff_t>((i + 1) * part_bytes));
       });
   }
   for (const auto& [alias, target] : r.get<std::map<std::string, std::string>>(pf.header, "aliases")) {

@@ -1,6 +1,7 @@
 #include "core/ops/attention_bf16.h"
 
 #include "core/ops/attention_tiles.h"
+#include "core/ops/simd.h"
 
 #include <immintrin.h>
 
@@ -102,20 +103,17 @@ BK_BF16 void pv_tile(const std::uint32_t* pb, std::int64_t pb_pairs, const std::
     for (int n = 0; n < NV; ++n) _mm512_storeu_ps(out + r * out_stride + 16 * n, acc[r][n]);
 }
 
-// e^x for x <= 0: exp_nonpositive's polynomial (core/ops/simd.h), 16 lanes at a time, with scalef for
-// the power of two.
+// e^x for x <= 0: exp_nonpositive's (core/ops/simd.h), 16 lanes at a time, with scalef for the power
+// of two.
 BK_BF16 __m512 exp_nonpositive16(__m512 x) {
-  x = _mm512_max_ps(x, _mm512_set1_ps(-87.0f));
-  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+  using namespace exp_constants;
+  x = _mm512_max_ps(x, _mm512_set1_ps(kLowest));
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(kLog2e)),
                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
-  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2High), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Low), r);
+  __m512 p = _mm512_set1_ps(kPolynomial[0]);
+  for (int i = 1; i < 6; ++i) p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kPolynomial[i]));
   p = _mm512_fmadd_ps(_mm512_mul_ps(p, r), r, _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
   return _mm512_scalef_ps(p, n);
 }
