@@ -1,6 +1,7 @@
 // Every fixture checkpoint, in every format on disk, read as goldens.json's `weights` lists it; formats of
 // one folder give the same bytes; every folder loads into the canonical weights its config needs.
 #include "support.h"
+#include "unit/same_weights.h"
 
 #include "core/checkpoint/load_weights.h"
 #include "core/checkpoint/model_source.h"
@@ -143,12 +144,5 @@ TEST_CASE("checkpoint: safetensors and zip .bin of bert-uncased-mlm give the sam
   LoadedWeights bin = load_weights(read_torch_checkpoint(folder / "pytorch_model.bin"), config, "bin");
   CHECK(st.unexpected.empty());
   CHECK(bin.unexpected.empty());
-  REQUIRE(st.weights.names() == bin.weights.names());
-  for (const auto& name : st.weights.names()) {
-    INFO(name);
-    const TensorView* a = st.weights.find(name);
-    const TensorView* b = bin.weights.find(name);
-    REQUIRE(a->nbytes == b->nbytes);
-    CHECK(std::memcmp(a->data, b->data, a->nbytes) == 0);
-  }
+  bktest::check_same_weights(st.weights, bin.weights);
 }

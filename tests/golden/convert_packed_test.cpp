@@ -11,6 +11,7 @@
 #include "core/model/encoder.h"
 #include "golden/encoder_fixtures.h"
 #include "unit/checkpoint_builders.h"
+#include "unit/same_weights.h"
 
 #include <doctest/doctest.h>
 
@@ -131,16 +132,7 @@ TEST_CASE("convert: f32, bf16 and int8 files hold the encoder's matrices only pa
       // The tensors read plain are exactly those the file was converted from.
       LoadedModel original = load_model(folder.string());
       const Weights expected = with_store_type(original.weights, type);
-      REQUIRE(converted.weights.names() == expected.names());
-      for (const auto& tensor : expected.names()) {
-        INFO(tensor);
-        const TensorView* want = expected.find(tensor);
-        const TensorView* got = converted.weights.find(tensor);
-        REQUIRE(got);
-        CHECK(got->dtype == want->dtype);
-        REQUIRE(got->nbytes == want->nbytes);
-        CHECK(std::memcmp(got->data, want->data, want->nbytes) == 0);
-      }
+      bktest::check_same_weights(expected, converted.weights);
 
       // In place, and packed at load from the plain tensors (read back from the packed ones).
       auto in_place = std::make_shared<const Weights>(std::move(converted.weights));
