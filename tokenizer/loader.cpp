@@ -108,17 +108,16 @@ std::vector<TemplatePiece> read_template(const json& pieces, const json& special
 std::shared_ptr<Vocab> vocab_from_lines(const TokenizerFiles& files, const std::string& where, TokenizerSpec& spec) {
   if (files.wordpiece_image) {
     const std::string image_where = files.origin + "/wordpiece.bin";
-    if (auto tables = read_wordpiece_image(files.wordpiece_image->bytes, image_where)) {
+    if (auto tables = read_wordpiece_image(files.wordpiece_image->bytes, files.wordpiece_image->owner, image_where)) {
       auto vocab = std::make_shared<Vocab>(Vocab::from_text(*files.vocab_txt, where, std::move(tables->index)));
       if (vocab->size() != tables->vocab_size)
         bad_input("{}: corrupt compiled tokenizer: built for {} tokens, vocab.txt has {}", image_where, tables->vocab_size,
                   vocab->size());
       // Every token finding its own id is a tenth of building the table, and a damaged table is then
       // refused here instead of surfacing as a missing special token or wrong ids.
-      const auto& tokens = vocab->tokens();
-      for (std::size_t i = 0; i < tokens.size(); ++i)
-        if (!tokens[i].empty() && vocab->find(tokens[i]) != static_cast<std::int32_t>(i))
-          bad_input("{}: corrupt compiled tokenizer: its token table does not match vocab.txt (line {})", image_where, i + 1);
+      for (std::int32_t id = 0; id < static_cast<std::int32_t>(vocab->size()); ++id)
+        if (auto token = vocab->token(id); !token.empty() && vocab->find(token) != id)
+          bad_input("{}: corrupt compiled tokenizer: its token table does not match vocab.txt (line {})", image_where, id + 1);
       spec.compiled = std::make_shared<const WordPieceTables>(std::move(*tables));
       return vocab;
     }

@@ -54,8 +54,8 @@ void PrefixTrie::build(const std::vector<std::pair<std::string_view, std::int32_
   struct Range {
     std::uint32_t lo, hi, depth;
   };
-  nodes_.clear();
-  labels_.clear();
+  std::vector<Node> nodes;
+  std::vector<unsigned char> labels;
   std::fill(std::begin(root_child_), std::end(root_child_), kNone);
   std::vector<Range> order;  // node i covers keys order[i]
   auto add_children = [&](const Range& r) {
@@ -66,13 +66,13 @@ void PrefixTrie::build(const std::vector<std::pair<std::string_view, std::int32_
       std::uint32_t j = i + 1;
       while (j < r.hi && static_cast<unsigned char>(keys[j].first[r.depth]) == byte) ++j;
       order.push_back({i, j, r.depth + 1});
-      labels_.push_back(byte);
+      labels.push_back(byte);
       i = j;
     }
   };
   add_children({0, static_cast<std::uint32_t>(keys.size()), 0});
-  for (std::uint32_t k = 0; k < order.size(); ++k) root_child_[labels_[k]] = k;
-  nodes_.reserve(keys.size() * 3);
+  for (std::uint32_t k = 0; k < order.size(); ++k) root_child_[labels[k]] = k;
+  nodes.reserve(keys.size() * 3);
   for (std::size_t i = 0; i < order.size(); ++i) {
     Range r = order[i];
     Node n;
@@ -81,8 +81,10 @@ void PrefixTrie::build(const std::vector<std::pair<std::string_view, std::int32_
     n.first_child = static_cast<std::uint32_t>(order.size());
     add_children(r);
     n.child_count = static_cast<std::uint32_t>(order.size()) - n.first_child;
-    nodes_.push_back(n);
+    nodes.push_back(n);
   }
+  nodes_ = ImageTable<Node>(std::move(nodes));
+  labels_ = ImageTable<unsigned char>(std::move(labels));
 }
 
 void PrefixTrie::write(ImageWriter& out) const {
@@ -94,8 +96,8 @@ void PrefixTrie::write(ImageWriter& out) const {
 PrefixTrie PrefixTrie::read(ImageReader& in, std::int32_t ids) {
   PrefixTrie t;
   const auto root = in.array<std::uint32_t>(256);
-  t.nodes_ = in.array<Node>(std::size_t{1} << 30);
-  t.labels_ = in.array<unsigned char>(t.nodes_.size());
+  t.nodes_ = in.table<Node>(std::size_t{1} << 30);
+  t.labels_ = in.table<unsigned char>(t.nodes_.size());
   const auto n = static_cast<std::uint64_t>(t.nodes_.size());
   if (root.size() != 256 || t.labels_.size() != n) in.fail("a trie's tables disagree in size");
   for (std::size_t b = 0; b < 256; ++b) {

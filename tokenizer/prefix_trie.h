@@ -2,6 +2,8 @@
 // A byte trie over a vocabulary, flattened breadth-first so that the often-visited upper levels sit
 // together in memory. One walk along a word finds its longest prefix in the vocabulary, which is what
 // WordPiece's greedy longest-match-first asks for, without a hash lookup per candidate length.
+#include "tokenizer/image_table.h"
+
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -16,7 +18,8 @@ class PrefixTrie {
  public:
   void build(const std::vector<std::pair<std::string_view, std::int32_t>>& entries);
   // The built tables, for a compiled tokenizer; read() checks that every index and id is in range
-  // (ids below `ids`), so a walk never leaves the tables whatever the image holds.
+  // (ids below `ids`), so a walk never leaves the tables whatever the image holds, and uses the tables
+  // where they lie in the image when it can (see ImageTable).
   void write(ImageWriter& out) const;
   static PrefixTrie read(ImageReader& in, std::int32_t ids);
 
@@ -52,8 +55,8 @@ class PrefixTrie {
   }
 
   std::uint32_t root_child_[256];
-  std::vector<Node> nodes_;
-  std::vector<unsigned char> labels_;  // labels_[i]: the byte on the edge into node i
+  ImageTable<Node> nodes_;
+  ImageTable<unsigned char> labels_;  // labels_[i]: the byte on the edge into node i
 };
 
 }  // namespace bertkit::tok

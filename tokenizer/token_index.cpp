@@ -11,21 +11,26 @@ std::optional<std::pair<std::int32_t, std::int32_t>> TokenIndex::build(
   std::optional<std::pair<std::int32_t, std::int32_t>> duplicate;
   std::size_t capacity = 16;
   while (capacity < entries.size() * 2) capacity *= 2;  // load factor <= 0.5 keeps probes short
-  slots_.assign(capacity, Slot{});
-  mask_ = capacity - 1;
-  arena_.clear();
+  std::vector<Slot> slots(capacity);
+  std::vector<char> arena;
+  std::size_t key_bytes = 0;
+  for (const auto& entry : entries) key_bytes += entry.first.size();
+  arena.reserve(key_bytes);
+  const std::size_t mask = capacity - 1;
   for (const auto& [key, id] : entries) {
-    if (auto existing = find(key)) {
-      if (!duplicate) duplicate = std::pair{*existing, id};
+    const std::uint64_t h = hash(key);
+    Slot& slot = slots[slot_of(slots.data(), mask, arena.data(), key, h)];
+    if (slot.id >= 0) {
+      if (!duplicate) duplicate = std::pair{slot.id, id};
       continue;
     }
-    std::uint64_t h = hash(key);
-    std::size_t i = h & mask_;
-    while (slots_[i].id >= 0) i = (i + 1) & mask_;
-    slots_[i] = Slot{id, static_cast<std::uint32_t>(h >> 32), static_cast<std::uint32_t>(arena_.size()),
-                     static_cast<std::uint32_t>(key.size())};
-    arena_.append(key);
+    slot = Slot{id, static_cast<std::uint32_t>(h >> 32), static_cast<std::uint32_t>(arena.size()),
+                static_cast<std::uint32_t>(key.size())};
+    arena.insert(arena.end(), key.begin(), key.end());
   }
+  slots_ = ImageTable<Slot>(std::move(slots));
+  arena_ = ImageTable<char>(std::move(arena));
+  mask_ = mask;
   return duplicate;
 }
 
@@ -36,9 +41,8 @@ void TokenIndex::write(ImageWriter& out) const {
 
 TokenIndex TokenIndex::read(ImageReader& in, std::int32_t ids) {
   TokenIndex t;
-  t.slots_ = in.array<Slot>(std::size_t{1} << 28);
-  const auto arena = in.array<char>(std::size_t{1} << 31);
-  t.arena_.assign(arena.begin(), arena.end());
+  t.slots_ = in.table<Slot>(std::size_t{1} << 28);
+  t.arena_ = in.table<char>(std::size_t{1} << 31);
   if (t.slots_.empty() || !std::has_single_bit(t.slots_.size())) in.fail("the token table's size is not a power of two");
   t.mask_ = t.slots_.size() - 1;
   bool empty_slot = false;

@@ -1,6 +1,8 @@
 #pragma once
 // An open-addressing hash map from short strings to ids: the WordPiece inner loop looks up every
 // candidate piece, so this is the tokenizer's hottest data structure.
+#include "tokenizer/image_table.h"
+
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -17,7 +19,8 @@ class TokenIndex {
  public:
   TokenIndex() = default;
   // The built table, for a compiled tokenizer; read() checks that the table has an empty slot (a
-  // lookup ends) and that every key lies in the stored bytes and maps to an id below `ids`.
+  // lookup ends) and that every key lies in the stored bytes and maps to an id below `ids`, and uses
+  // the table where it lies in the image when it can (see ImageTable).
   void write(ImageWriter& out) const;
   static TokenIndex read(ImageReader& in, std::int32_t ids);
   // Keys are copied. Returns the ids of the first key given twice (the first id, then the second); the
@@ -27,15 +30,9 @@ class TokenIndex {
 
   std::optional<std::int32_t> find(std::string_view key) const {
     if (slots_.empty()) return std::nullopt;
-    std::uint64_t h = hash(key);
-    auto tag = static_cast<std::uint32_t>(h >> 32);
-    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
-      const Slot& s = slots_[i];
-      if (s.id < 0) return std::nullopt;
-      if (s.tag == tag && s.length == key.size() &&
-          std::memcmp(arena_.data() + s.offset, key.data(), key.size()) == 0)
-        return s.id;
-    }
+    const Slot& s = slots_[slot_of(slots_.data(), mask_, arena_.data(), key, hash(key))];
+    if (s.id < 0) return std::nullopt;
+    return s.id;
   }
 
   static std::uint64_t hash(std::string_view key) {
@@ -92,9 +89,19 @@ class TokenIndex {
     std::uint32_t offset = 0;
     std::uint32_t length = 0;
   };
-  std::vector<Slot> slots_;
+  // The slot holding `key` (hashed to h), or the empty slot where it would go.
+  static std::size_t slot_of(const Slot* slots, std::size_t mask, const char* arena, std::string_view key, std::uint64_t h) {
+    auto tag = static_cast<std::uint32_t>(h >> 32);
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots[i];
+      if (s.id < 0 || (s.tag == tag && s.length == key.size() && std::memcmp(arena + s.offset, key.data(), key.size()) == 0))
+        return i;
+    }
+  }
+
+  ImageTable<Slot> slots_;
   std::size_t mask_ = 0;
-  std::string arena_;
+  ImageTable<char> arena_;  // the keys, one after another
 };
 
 }  // namespace bertkit::tok

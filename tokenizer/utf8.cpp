@@ -1,5 +1,8 @@
 #include "tokenizer/utf8.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace bertkit::tok {
 
 namespace {
@@ -65,6 +68,12 @@ std::size_t repair_utf8(std::string_view in, std::string& out) {
 std::size_t valid_utf8_prefix(std::string_view in) {
   std::size_t i = 0;
   while (i < in.size()) {
+    // ASCII eight bytes at a time: vocabularies and most text are mostly ASCII.
+    std::uint64_t eight;
+    if (i + 8 <= in.size() && (std::memcpy(&eight, in.data() + i, 8), (eight & 0x8080808080808080ull) == 0)) {
+      i += 8;
+      continue;
+    }
     int len = sequence_length(in, i);
     if (len < 0) return i;
     i += static_cast<std::size_t>(len);

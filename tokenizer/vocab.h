@@ -22,15 +22,20 @@ class Vocab {
   static Vocab from_pairs(std::vector<std::pair<std::string, std::int64_t>> entries, std::string_view source);
 
   std::optional<std::int32_t> find(std::string_view token) const { return index_.find(token); }
-  const std::string& token(std::int32_t id) const { return tokens_.at(static_cast<std::size_t>(id)); }
-  std::size_t size() const { return tokens_.size(); }
-  const std::vector<std::string>& tokens() const { return tokens_; }
+  // Throws std::out_of_range for an id outside the vocabulary.
+  std::string_view token(std::int32_t id) const;
+  std::size_t size() const { return starts_.size() - 1; }
   const TokenIndex& index() const { return index_; }
 
  private:
-  Vocab(std::vector<std::string> tokens, std::string_view source, bool from_lines, std::optional<TokenIndex> index = {});
-  static std::vector<std::string> lines(std::string_view text, std::string_view source);
-  std::vector<std::string> tokens_;
+  // Tokens in one string instead of one std::string each: a 30,000-token vocabulary is then two
+  // allocations at start-up, not thirty thousand.
+  Vocab(std::string text, std::vector<std::uint32_t> starts, std::string_view source, bool from_lines,
+        std::optional<TokenIndex> index);
+  static Vocab lines(std::string_view text, std::string_view source, std::optional<TokenIndex> index);
+
+  std::string text_;  // every token followed by '\n' (a token may itself hold '\n' when not from lines)
+  std::vector<std::uint32_t> starts_;  // token i is text_[starts_[i], starts_[i + 1] - 1); one more than tokens
   TokenIndex index_;
 };
 

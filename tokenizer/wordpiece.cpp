@@ -26,12 +26,11 @@ WordPiece::WordPiece(const Vocab& vocab, WordPieceOptions options, std::shared_p
     return;
   }
   std::vector<std::pair<std::string_view, std::int32_t>> initial, continuations;
-  const auto& tokens = vocab_.tokens();
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    std::string_view t = tokens[i];
-    initial.emplace_back(t, static_cast<std::int32_t>(i));
+  for (std::int32_t id = 0; id < static_cast<std::int32_t>(vocab_.size()); ++id) {
+    std::string_view t = vocab_.token(id);
+    initial.emplace_back(t, id);
     if (!prefix.empty() && t.size() > prefix.size() && t.substr(0, prefix.size()) == prefix)
-      continuations.emplace_back(t.substr(prefix.size()), static_cast<std::int32_t>(i));
+      continuations.emplace_back(t.substr(prefix.size()), id);
   }
   auto built_initial = std::make_shared<PrefixTrie>(), built_continuations = std::make_shared<PrefixTrie>();
   built_initial->build(initial);

@@ -23,8 +23,9 @@ std::string write_wordpiece_image(const Tokenizer& tokenizer) {
   return out.take();
 }
 
-std::optional<WordPieceTables> read_wordpiece_image(std::string_view bytes, std::string_view where) {
-  ImageReader in(bytes, where);
+std::optional<WordPieceTables> read_wordpiece_image(std::string_view bytes, std::shared_ptr<const void> keep,
+                                                    std::string_view where) {
+  ImageReader in(bytes, std::move(keep), where);
   if (in.u32() != kMagic) in.fail("no image signature");
   if (in.u32() != kVersion) return std::nullopt;
   WordPieceTables t;

@@ -1,11 +1,12 @@
 #pragma once
 // A compiled WordPiece model: the tables every start builds from the vocabulary (the token index and
 // the two prefix tries, ~20 M instructions and a few MB of fresh memory), written once by `convert`
-// into the model file and read back by a copy. The vocabulary itself stays in vocab.txt.
+// into the model file and used where they lie in its map. The vocabulary itself stays in vocab.txt.
 #include "tokenizer/prefix_trie.h"
 #include "tokenizer/token_index.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,7 +25,9 @@ struct WordPieceTables {
 // The tables of a tokenizer whose vocabulary came from vocab.txt.
 std::string write_wordpiece_image(const Tokenizer& tokenizer);
 // nullopt for an image in another format version (the tables are then built as usual); BadInput naming
-// `where` when the image is corrupt.
-std::optional<WordPieceTables> read_wordpiece_image(std::string_view bytes, std::string_view where);
+// `where` when the image is corrupt. The tables view `bytes` where they can, holding `keep` (what keeps
+// the bytes alive; null: they are copied).
+std::optional<WordPieceTables> read_wordpiece_image(std::string_view bytes, std::shared_ptr<const void> keep,
+                                                    std::string_view where);
 
 }  // namespace bertkit::tok

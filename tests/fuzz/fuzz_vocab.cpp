@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     Vocab vocab = Vocab::from_text(text, "fuzz/vocab.txt");
     for (std::size_t i = 0; i < vocab.size(); ++i) {
-      const auto& token = vocab.token(static_cast<std::int32_t>(i));
+      const std::string_view token = vocab.token(static_cast<std::int32_t>(i));
       auto id = vocab.find(token);
       if (token.empty() ? id.has_value() : id != static_cast<std::int32_t>(i)) std::abort();
     }

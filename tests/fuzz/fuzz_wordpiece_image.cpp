@@ -5,6 +5,7 @@
 #include "tokenizer/wordpiece_image.h"
 
 #include <cstdlib>
+#include <memory>
 #include <string_view>
 
 using namespace bertkit::tok;
@@ -12,7 +13,8 @@ using namespace bertkit::tok;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
   try {
-    auto tables = read_wordpiece_image(bytes, "fuzz/wordpiece.bin");
+    // The input outlives the tables: viewed in place (a no-op owner), as a model file's map is.
+    auto tables = read_wordpiece_image(bytes, std::shared_ptr<const void>(data, [](const void*) {}), "fuzz/wordpiece.bin");
     if (!tables) return 0;
     const auto ids = static_cast<std::int32_t>(tables->vocab_size);
     for (std::string_view text : {"hello", "##ing", "a", "unaffable", "\xC3\xA9t\xC3\xA9", "[UNK]", "", "zzzzzzzzzzzzzz"}) {

@@ -4,12 +4,16 @@
 // the file named, never used.
 #include "expect_bad_input.h"
 #include "support.h"
+#include "tokenizer/image_io.h"
 #include "tokenizer/loader.h"
 #include "tokenizer/wordpiece_image.h"
 
 #include <doctest/doctest.h>
 
+#include <cstring>
+#include <memory>
 #include <string>
+#include <vector>
 
 using bertkit::core::SharedBytes;
 using bertkit::tok::build_tokenizer_spec;
@@ -95,4 +99,58 @@ TEST_CASE("compiled tokenizer: another version is ignored, another vocabulary or
     }
   }
   CHECK(refused > 0);
+}
+
+TEST_CASE("compiled tokenizer: tables are used where they lie when the image is kept alive and aligned") {
+  bertkit::tok::ImageWriter out;
+  const std::vector<std::uint32_t> values = {7, 8, 9};
+  out.array(values.data(), values.size());
+  // The image at an aligned and at an odd address in the same buffer.
+  const std::string image = out.take();
+  auto buffer = std::make_shared<std::vector<std::uint32_t>>((image.size() + 8) / 4);
+  char* aligned = reinterpret_cast<char*>(buffer->data());
+  std::memcpy(aligned, image.data(), image.size());
+
+  bertkit::tok::ImageReader kept({aligned, image.size()}, buffer, "image");
+  const auto viewed = kept.table<std::uint32_t>(16);
+  CHECK(viewed.data() == reinterpret_cast<const std::uint32_t*>(aligned + 4));  // after the count
+  const auto copy = viewed;  // a copy of a view views the same bytes
+  CHECK(copy.data() == viewed.data());
+
+  bertkit::tok::ImageReader copied({aligned, image.size()}, nullptr, "image");
+  const auto owned = copied.table<std::uint32_t>(16);
+  CHECK(owned.data() != viewed.data());
+  auto owned_copy = owned;  // a copy of an owned table owns its own
+  CHECK(owned_copy.data() != owned.data());
+
+  using Table = bertkit::tok::ImageTable<std::uint32_t>;
+  const std::vector<std::uint32_t> expected = {7, 8, 9};
+  for (const Table* t : {&viewed, &owned, static_cast<const Table*>(&owned_copy)})
+    CHECK(std::vector<std::uint32_t>(t->begin(), t->end()) == expected);
+
+  char* odd = aligned + 1;  // the views above now see shifted bytes; they are not used again
+  std::memmove(odd, aligned, image.size());
+  bertkit::tok::ImageReader unaligned({odd, image.size()}, buffer, "image");
+  const auto realigned = unaligned.table<std::uint32_t>(16);
+  CHECK(reinterpret_cast<std::uintptr_t>(realigned.data()) % alignof(std::uint32_t) == 0);
+  CHECK(std::vector<std::uint32_t>(realigned.begin(), realigned.end()) == expected);
+}
+
+TEST_CASE("compiled tokenizer: an image at an odd address tokenizes as one at an aligned address") {
+  const std::string vocab = bktest::read_file(bktest::shared("vocab/bert-base-uncased/vocab.txt"));
+  TokenizerFiles files = vocab_files(vocab);
+  const std::string image = bertkit::tok::write_wordpiece_image(Tokenizer(build_tokenizer_spec(files)));
+  auto odd = std::make_shared<std::string>(" " + image);
+  files.wordpiece_image = SharedBytes{std::string_view(*odd).substr(1), odd};
+  const Tokenizer unaligned(build_tokenizer_spec(files));
+  files.wordpiece_image = SharedBytes::copy_of(image);
+  const Tokenizer aligned(build_tokenizer_spec(files));
+  files.wordpiece_image.reset();
+  const Tokenizer built(build_tokenizer_spec(files));
+  REQUIRE(unaligned.spec().compiled != nullptr);
+  for (const auto& line : bktest::read_lines(bktest::shared("corpora/en_agnews.txt"))) {
+    const auto ids = built.encode(line, std::nullopt, {}).ids;
+    REQUIRE(unaligned.encode(line, std::nullopt, {}).ids == ids);
+    REQUIRE(aligned.encode(line, std::nullopt, {}).ids == ids);
+  }
 }

@@ -94,6 +94,13 @@ TEST_CASE("vocab.txt: empty, duplicated tokens and a missing [UNK] are clear err
   CHECK_THROWS_WITH_AS(Vocab::from_text("", "/m/vocab.txt"), doctest::Contains("/m/vocab.txt: the vocabulary is empty"), bertkit::Error);
   CHECK_THROWS_WITH_AS(Vocab::from_text("[UNK]\na\nb\na\n", "/m/vocab.txt"),
                        doctest::Contains("/m/vocab.txt:4: duplicate token 'a' (first on line 2)"), bertkit::Error);
+  // The line (vocab.txt) or id (tokenizer.json) of a token that is not valid UTF-8; a BOM is on line 1.
+  CHECK_THROWS_WITH_AS(Vocab::from_text("\xEF\xBB\xBF[UNK]\nok\nbad\xC3\nfine\n", "/m/vocab.txt"),
+                       doctest::Contains("/m/vocab.txt:3: token is not valid UTF-8"), bertkit::Error);
+  CHECK_THROWS_WITH_AS(Vocab::from_text("[UNK]\n\xE2\x80", "/m/vocab.txt"),
+                       doctest::Contains("/m/vocab.txt:2: token is not valid UTF-8"), bertkit::Error);
+  CHECK_THROWS_WITH_AS(Vocab::from_pairs({{"[UNK]", 0}, {"caf\xC3", 2}, {"x", 1}}, "/m/tokenizer.json"),
+                       doctest::Contains("/m/tokenizer.json:2: token is not valid UTF-8"), bertkit::Error);
   TokenizerFiles files;
   files.vocab_txt = "[CLS]\n[SEP]\nhello\n";
   files.origin = "/m/vocab.txt";
