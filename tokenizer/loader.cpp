@@ -283,6 +283,8 @@ TokenizerFiles read_tokenizer_files(const fs::path& path) {
 TokenizerFiles builtin_tokenizer_files() {
   TokenizerFiles files;
   files.vocab_txt = std::string(default_vocab_text());
+  if (auto image = default_wordpiece_image())  // part of the binary: it lives as long as the process
+    files.wordpiece_image = core::SharedBytes{*image, std::shared_ptr<const void>(image->data(), [](const void*) {})};
   files.origin = "built-in bert-base-uncased vocabulary";
   return files;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // A compiled WordPiece model: the tables every start builds from the vocabulary (the token index and
 // the two prefix tries, ~20 M instructions and a few MB of fresh memory), written once by `convert`
-// into the model file and used where they lie in its map. The vocabulary itself stays in vocab.txt.
+// into the model file (and at build time for the built-in vocabulary) and used where they lie in its
+// map. The vocabulary itself stays in vocab.txt.
 #include "tokenizer/prefix_trie.h"
 #include "tokenizer/token_index.h"
 

@@ -154,3 +154,16 @@ TEST_CASE("compiled tokenizer: an image at an odd address tokenizes as one at an
     REQUIRE(aligned.encode(line, std::nullopt, {}).ids == ids);
   }
 }
+
+TEST_CASE("compiled tokenizer: the built-in vocabulary's tables are compiled into the binary") {
+  TokenizerFiles files = bertkit::tok::builtin_tokenizer_files();
+  REQUIRE(files.wordpiece_image.has_value());
+  const Tokenizer compiled(build_tokenizer_spec(files));
+  REQUIRE(compiled.spec().compiled != nullptr);
+  files.wordpiece_image.reset();
+  const Tokenizer built(build_tokenizer_spec(files));
+  REQUIRE(built.spec().compiled == nullptr);
+  for (const char* corpus : {"corpora/en_agnews.txt", "corpora/blns.txt"})
+    for (const auto& line : bktest::read_lines(bktest::shared(corpus)))
+      REQUIRE(compiled.encode(line, std::nullopt, {}).ids == built.encode(line, std::nullopt, {}).ids);
+}
