@@ -25,6 +25,8 @@ class Vocab {
   // Throws std::out_of_range for an id outside the vocabulary.
   std::string_view token(std::int32_t id) const;
   std::size_t size() const { return starts_.size() - 1; }
+  // Every token in id order, each followed by '\n': what tells two vocabularies apart.
+  std::string_view joined() const { return std::string_view(text_).substr(starts_.front()); }
   const TokenIndex& index() const { return index_; }
 
  private:

@@ -1,14 +1,26 @@
 #include "tokenizer/wordpiece_image.h"
 
+#include "core/hash64.h"
 #include "tokenizer/image_io.h"
 #include "tokenizer/tokenizer.h"
+
+#include <cstring>
+#include <span>
 
 namespace bertkit::tok {
 
 namespace {
 constexpr std::uint32_t kMagic = 0x50574B42;  // "BKWP"
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;  // 2: with a checksum
+constexpr std::size_t kChecksumBytes = 8;
 constexpr std::int32_t kMaxVocab = std::int32_t{1} << 28;
+
+std::uint64_t checksum(std::string_view body, const Vocab& vocab) {
+  core::Hash64 hash;
+  hash.update(std::as_bytes(std::span(body)));
+  hash.update(std::as_bytes(std::span(vocab.joined())));
+  return hash.digest();
+}
 }  // namespace
 
 std::string write_wordpiece_image(const Tokenizer& tokenizer) {
@@ -20,7 +32,10 @@ std::string write_wordpiece_image(const Tokenizer& tokenizer) {
   out.array(prefix.data(), prefix.size());
   tokenizer.spec().vocab->index().write(out);
   tokenizer.wordpiece().write(out);
-  return out.take();
+  std::string image = out.take();
+  const std::uint64_t sum = checksum(image, *tokenizer.spec().vocab);
+  image.append(reinterpret_cast<const char*>(&sum), kChecksumBytes);  // little-endian, as every field
+  return image;
 }
 
 std::optional<WordPieceTables> read_wordpiece_image(std::string_view bytes, std::shared_ptr<const void> keep,
@@ -37,8 +52,17 @@ std::optional<WordPieceTables> read_wordpiece_image(std::string_view bytes, std:
   t.index = TokenIndex::read(in, ids);
   t.initial = PrefixTrie::read(in, ids);
   t.continuations = PrefixTrie::read(in, ids);
+  in.u32();  // the checksum, checked by wordpiece_image_matches
+  in.u32();
   if (!in.at_end()) in.fail("bytes after the last table");
   return t;
+}
+
+bool wordpiece_image_matches(std::string_view bytes, const Vocab& vocab) {
+  if (bytes.size() < kChecksumBytes) return false;
+  std::uint64_t stored;
+  std::memcpy(&stored, bytes.data() + bytes.size() - kChecksumBytes, kChecksumBytes);
+  return stored == checksum(bytes.substr(0, bytes.size() - kChecksumBytes), vocab);
 }
 
 }  // namespace bertkit::tok

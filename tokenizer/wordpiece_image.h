@@ -23,12 +23,17 @@ struct WordPieceTables {
   PrefixTrie initial, continuations;
 };
 
-// The tables of a tokenizer whose vocabulary came from vocab.txt.
+// The tables of a tokenizer whose vocabulary came from vocab.txt, ending with a checksum of the image
+// and of that vocabulary.
 std::string write_wordpiece_image(const Tokenizer& tokenizer);
 // nullopt for an image in another format version (the tables are then built as usual); BadInput naming
 // `where` when the image is corrupt. The tables view `bytes` where they can, holding `keep` (what keeps
 // the bytes alive; null: they are copied).
 std::optional<WordPieceTables> read_wordpiece_image(std::string_view bytes, std::shared_ptr<const void> keep,
                                                     std::string_view where);
+class Vocab;
+// Whether the checksum at the end of a read image holds for its bytes and `vocab`: it is neither damaged
+// nor built from another vocabulary. Apart from read_wordpiece_image so that fuzzing reaches the tables.
+bool wordpiece_image_matches(std::string_view bytes, const Vocab& vocab);
 
 }  // namespace bertkit::tok
