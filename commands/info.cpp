@@ -2,6 +2,7 @@
 
 #include "core/checkpoint/converted_file.h"
 #include "core/json.h"
+#include "tokenizer/wordpiece_image.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -30,7 +31,14 @@ void tokenizer_settings(const core::LoadedModel& m, std::vector<std::pair<std::s
   if (m.tokenizer.tokenizer_json) files.push_back("tokenizer.json");
   if (m.tokenizer.tokenizer_config_json) files.push_back("tokenizer_config.json");
   if (m.tokenizer.special_tokens_map_json) files.push_back("special_tokens_map.json");
+  if (m.tokenizer.wordpiece_image) files.push_back("wordpiece.bin");
   out.emplace_back("tokenizer_files", files.empty() ? "none" : fmt::format("{}", fmt::join(files, " ")));
+  // A file converted by another bertkit version still works, but builds the tables at every start.
+  out.emplace_back("tokenizer_tables",
+                   !m.tokenizer.wordpiece_image                          ? "built at load"
+                   : tok::wordpiece_image_current(m.tokenizer.wordpiece_image->bytes)
+                       ? "compiled (wordpiece.bin, used in place)"
+                       : "built at load (wordpiece.bin is from another bertkit version: convert again for a faster start)");
   if (!m.tokenizer.tokenizer_config_json) return;
   auto config = core::parse_json(*m.tokenizer.tokenizer_config_json, "tokenizer_config.json");
   for (const char* key : {"tokenizer_class", "do_lower_case", "strip_accents", "tokenize_chinese_chars", "model_max_length"}) {

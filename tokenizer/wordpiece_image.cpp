@@ -58,6 +58,13 @@ std::optional<WordPieceTables> read_wordpiece_image(std::string_view bytes, std:
   return t;
 }
 
+bool wordpiece_image_current(std::string_view bytes) {
+  std::uint32_t head[2];
+  if (bytes.size() < sizeof head) return false;
+  std::memcpy(head, bytes.data(), sizeof head);
+  return head[0] == kMagic && head[1] == kVersion;
+}
+
 bool wordpiece_image_matches(std::string_view bytes, const Vocab& vocab) {
   if (bytes.size() < kChecksumBytes) return false;
   std::uint64_t stored;

@@ -31,6 +31,9 @@ std::string write_wordpiece_image(const Tokenizer& tokenizer);
 // the bytes alive; null: they are copied).
 std::optional<WordPieceTables> read_wordpiece_image(std::string_view bytes, std::shared_ptr<const void> keep,
                                                     std::string_view where);
+// Whether an image is in this bertkit's format version (any other is ignored: the tables are then built
+// at load).
+bool wordpiece_image_current(std::string_view bytes);
 class Vocab;
 // Whether the checksum at the end of a read image holds for its bytes and `vocab`: it is neither damaged
 // nor built from another vocabulary. Apart from read_wordpiece_image so that fuzzing reaches the tables.

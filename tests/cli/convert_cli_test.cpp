@@ -57,6 +57,22 @@ TEST_CASE("convert/info: a converted fixture is checked and described like its f
     CHECK(has_line("labels", bktest::cat("0=", labels[0].get<std::string>(), " 1=", labels[1].get<std::string>(), " 2=",
                                          labels[2].get<std::string>())));
     CHECK(info.out.find("tokenizer.do_lower_case: false\n") != std::string::npos);
+    CHECK(has_line("tokenizer_tables", model == file ? "compiled (wordpiece.bin, used in place)" : "built at load"));
+  }
+  {  // A file whose compiled tables are of another format version: still read, and info says how.
+    std::string bytes = bktest::read_file(file);
+    const std::size_t image = bytes.find("BKWP");
+    REQUIRE(image != std::string::npos);
+    bytes[image + 4] = static_cast<char>(bytes[image + 4] + 1);
+    const auto old_file = (dir / "old.bk").string();
+    bktest::write_file(old_file, bytes);
+    auto info = bktest::run_bertkit({"info", old_file});
+    REQUIRE(info.exit_code == 0);
+    CHECK(info.out.find("\ntokenizer_tables: built at load (wordpiece.bin is from another bertkit version") !=
+          std::string::npos);
+    auto tokens = bktest::run_bertkit({"tokenize", "-m", old_file, "--format", "ids", "Hello world"});
+    CHECK(tokens.exit_code == 0);
+    CHECK(tokens.out == bktest::run_bertkit({"tokenize", "-m", file, "--format", "ids", "Hello world"}).out);
   }
   auto json = bktest::run_bertkit({"info", "--json", file});
   REQUIRE(json.exit_code == 0);
