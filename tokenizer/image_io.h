@@ -7,9 +7,9 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <type_traits>
