@@ -1,16 +1,15 @@
 #include "cli/fill_mask_prompt.h"
 
 #include "cli/fill_mask_output.h"
+#include "cli/line_editor.h"
 #include "core/error.h"
 #include "tokenizer/utf8.h"
 
-#include <editline/readline.h>
 #include <fmt/format.h>
 
 #include <charconv>
 #include <cstdio>
-#include <cstdlib>
-#include <memory>
+#include <optional>
 #include <string>
 
 namespace bertkit::cli {
@@ -70,16 +69,16 @@ void predict(FillMaskPrompt& p, std::string_view text) {
 
 int run_fill_mask_prompt(FillMaskPrompt p) {
   say(help(p));
-  using_history();
+  LineEditor editor;
   for (;;) {
-    std::unique_ptr<char, decltype(&std::free)> line(readline("fill-mask> "), &std::free);
+    std::optional<std::string> line = editor.read("fill-mask> ");
     if (!line) {  // Ctrl-D
       say("\n");
       return 0;
     }
-    std::string_view text = trim(line.get());
+    std::string_view text = trim(*line);
     if (text.empty()) continue;
-    add_history(line.get());
+    editor.remember(*line);
     if (text.front() == ':') {
       if (!command(p, text)) return 0;
       continue;
