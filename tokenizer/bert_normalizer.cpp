@@ -20,7 +20,7 @@ BertNormalizer::BertNormalizer(NormalizerOptions options, UnicodeProfile profile
                     : (f & kLowerChange) ? static_cast<unsigned char>(c + 32)
                                          : static_cast<unsigned char>(c);
   }
-  upper_delta_ = static_cast<unsigned char>(ascii_map_['A'] - 'A');
+  upper_delta_ = static_cast<unsigned char>(ascii_map_[static_cast<unsigned char>('A')] - 'A');
   printable_simple_ = true;
   for (unsigned c = 0x20; c <= 0x7E; ++c) {
     unsigned delta = c >= 'A' && c <= 'Z' ? upper_delta_ : 0;
