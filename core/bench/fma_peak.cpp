@@ -10,8 +10,14 @@ namespace bertkit::core {
 namespace {
 
 // Twelve independent accumulators hide the FMA latency on two FMA ports. noipa: the compiler must
-// neither fold the loop into a constant nor drop a call whose result only feeds the sink.
-__attribute__((target("avx512f"), noipa)) float fma_avx512(std::int64_t iterations) {
+// neither fold the loop into a constant nor drop a call whose result only feeds the sink (clang, which
+// has no noipa, gets noinline; the sink is volatile either way).
+#if defined(__clang__)
+#define BK_OPAQUE noinline
+#else
+#define BK_OPAQUE noipa
+#endif
+__attribute__((target("avx512f"), BK_OPAQUE)) float fma_avx512(std::int64_t iterations) {
   __m512 acc[12];
   const __m512 b = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-6f);
   for (int i = 0; i < 12; ++i) acc[i] = _mm512_set1_ps(static_cast<float>(i));
@@ -28,7 +34,7 @@ __attribute__((target("avx512f"), noipa)) float fma_avx512(std::int64_t iteratio
   return sum;
 }
 
-__attribute__((target("avx2,fma"), noipa)) float fma_avx2(std::int64_t iterations) {
+__attribute__((target("avx2,fma"), BK_OPAQUE)) float fma_avx2(std::int64_t iterations) {
   __m256 acc[12];
   const __m256 b = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-6f);
   for (int i = 0; i < 12; ++i) acc[i] = _mm256_set1_ps(static_cast<float>(i));
@@ -45,7 +51,7 @@ __attribute__((target("avx2,fma"), noipa)) float fma_avx2(std::int64_t iteration
   return sum;
 }
 
-__attribute__((noipa)) float fma_scalar(std::int64_t iterations) {
+__attribute__((BK_OPAQUE)) float fma_scalar(std::int64_t iterations) {
   float x = 2.0f;
   for (std::int64_t it = 0; it < iterations * 12; ++it) x = x * 0.999999f + 1e-6f;
   return x;

@@ -11,8 +11,10 @@
 #include <cmath>
 
 // GCC 12's AVX-512 headers give several intrinsics an uninitialised vector as their unused source;
-// -Wmaybe-uninitialized then reports every inlined call.
+// -Wmaybe-uninitialized then reports every inlined call. (clang has no such warning.)
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 namespace bertkit::core {
 namespace {
