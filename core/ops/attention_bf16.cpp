@@ -64,45 +64,27 @@ BK_BF16 void pack_values(const float* v, std::int64_t stride, std::int64_t lengt
   }
 }
 
-// scores[r][j] = scale · Σ_p q[r] pair p · kt[p][j] for R rows and 16·NK keys; qb rows are bf16 pairs.
-template <int R, int NK>
-BK_BF16 void qk_tile(const std::uint32_t* qb, std::int64_t pairs, const std::uint32_t* kt, std::int64_t width,
-                     float scale, float* scores) {
-  __m512 acc[R][NK];
+// out[r][0 .. 16·N) = scale · Σ_p a[r] pair p · b[p][0 .. 16·N) for R rows, summed in f32: a's rows are
+// `depth` bf16 pairs (`a_stride` apart), b's rows 16·N bf16 pairs (`b_stride` apart). Both of
+// attention's products: Q·Kᵀ (a = queries, b = transposed keys) and P·V (a = probabilities, b = values,
+// scale 1, which multiplies exactly).
+template <int R, int N>
+BK_BF16 void dot_tile(const std::uint32_t* a, std::int64_t a_stride, const std::uint32_t* b, std::int64_t b_stride,
+                      std::int64_t depth, float scale, float* out, std::int64_t out_stride) {
+  __m512 acc[R][N];
   for (int r = 0; r < R; ++r)
-    for (int n = 0; n < NK; ++n) acc[r][n] = _mm512_setzero_ps();
-  for (std::int64_t p = 0; p < pairs; ++p) {
-    __m512bh keys[NK];
-    for (int n = 0; n < NK; ++n)
-      keys[n] = reinterpret_cast<__m512bh>(_mm512_loadu_si512(kt + p * width + 16 * n));
+    for (int n = 0; n < N; ++n) acc[r][n] = _mm512_setzero_ps();
+  for (std::int64_t p = 0; p < depth; ++p) {
+    __m512bh columns[N];
+    for (int n = 0; n < N; ++n) columns[n] = reinterpret_cast<__m512bh>(_mm512_loadu_si512(b + p * b_stride + 16 * n));
     for (int r = 0; r < R; ++r) {
-      const auto query = reinterpret_cast<__m512bh>(_mm512_set1_epi32(static_cast<int>(qb[r * pairs + p])));
-      for (int n = 0; n < NK; ++n) acc[r][n] = _mm512_dpbf16_ps(acc[r][n], query, keys[n]);
+      const auto pair = reinterpret_cast<__m512bh>(_mm512_set1_epi32(static_cast<int>(a[r * a_stride + p])));
+      for (int n = 0; n < N; ++n) acc[r][n] = _mm512_dpbf16_ps(acc[r][n], pair, columns[n]);
     }
   }
   const __m512 s = _mm512_set1_ps(scale);
   for (int r = 0; r < R; ++r)
-    for (int n = 0; n < NK; ++n) _mm512_storeu_ps(scores + r * width + 16 * n, _mm512_mul_ps(acc[r][n], s));
-}
-
-// out[r][0 .. 16·NV) = Σ_t pb[r] pair t · vp[t] for R rows; pb rows are bf16 pairs of probabilities.
-template <int R, int NV>
-BK_BF16 void pv_tile(const std::uint32_t* pb, std::int64_t pb_pairs, const std::uint32_t* vp, std::int64_t head_dim,
-                     std::int64_t pairs, float* out, std::int64_t out_stride) {
-  __m512 acc[R][NV];
-  for (int r = 0; r < R; ++r)
-    for (int n = 0; n < NV; ++n) acc[r][n] = _mm512_setzero_ps();
-  for (std::int64_t t = 0; t < pairs; ++t) {
-    __m512bh values[NV];
-    for (int n = 0; n < NV; ++n)
-      values[n] = reinterpret_cast<__m512bh>(_mm512_loadu_si512(vp + t * head_dim + 16 * n));
-    for (int r = 0; r < R; ++r) {
-      const auto weight = reinterpret_cast<__m512bh>(_mm512_set1_epi32(static_cast<int>(pb[r * pb_pairs + t])));
-      for (int n = 0; n < NV; ++n) acc[r][n] = _mm512_dpbf16_ps(acc[r][n], weight, values[n]);
-    }
-  }
-  for (int r = 0; r < R; ++r)
-    for (int n = 0; n < NV; ++n) _mm512_storeu_ps(out + r * out_stride + 16 * n, acc[r][n]);
+    for (int n = 0; n < N; ++n) _mm512_storeu_ps(out + r * out_stride + 16 * n, _mm512_mul_ps(acc[r][n], s));
 }
 
 // e^x for x <= 0: exp_nonpositive's (core/ops/simd.h), 16 lanes at a time, with scalef for the power
@@ -157,8 +139,8 @@ struct QkRows {
     const std::uint32_t* qr = qb + r * pairs;
     float* sr = scores + r * width;
     std::int64_t j = 0;
-    for (; j + 64 <= width; j += 64) qk_tile<R, 4>(qr, pairs, kt + j, width, scale, sr + j);
-    for (; j < width; j += 16) qk_tile<R, 1>(qr, pairs, kt + j, width, scale, sr + j);
+    for (; j + 64 <= width; j += 64) dot_tile<R, 4>(qr, pairs, kt + j, width, pairs, scale, sr + j, width);
+    for (; j < width; j += 16) dot_tile<R, 1>(qr, pairs, kt + j, width, pairs, scale, sr + j, width);
   }
 };
 
@@ -168,7 +150,7 @@ struct PvRowsOf {
   struct Rows {
     BK_BF16 static void run(std::int64_t r, const std::uint32_t* pb, std::int64_t pb_pairs, const std::uint32_t* vp,
                             std::int64_t head_dim, std::int64_t pairs, float* out, std::int64_t out_stride) {
-      pv_tile<R, NV>(pb + r * pb_pairs, pb_pairs, vp, head_dim, pairs, out + r * out_stride, out_stride);
+      dot_tile<R, NV>(pb + r * pb_pairs, pb_pairs, vp, head_dim, pairs, 1.0f, out + r * out_stride, out_stride);
     }
   };
 };
