@@ -1,18 +1,11 @@
 #include "core/ops/attention_bf16.h"
 
 #include "core/ops/attention_tiles.h"
+#include "core/ops/avx512_intrinsics.h"
 #include "core/ops/simd.h"
-
-#include <immintrin.h>
 
 #include <algorithm>
 #include <limits>
-
-// GCC 12's AVX-512 headers give several intrinsics an uninitialised vector as their unused source;
-// -Wmaybe-uninitialized then reports every inlined call. (clang has no such warning.)
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
 
 namespace bertkit::core {
 namespace {

@@ -1,20 +1,14 @@
 #include "core/ops/reduced_activations.h"
 
+#include "core/ops/avx512_intrinsics.h"
 #include "core/ops/simd.h"
 #include "core/ops/threading.h"
 
-#include <immintrin.h>
 #include <omp.h>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
-
-// GCC 12's AVX-512 headers give several intrinsics an uninitialised vector as their unused source;
-// -Wmaybe-uninitialized then reports every inlined call. (clang has no such warning.)
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
 
 namespace bertkit::core {
 namespace {
