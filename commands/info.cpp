@@ -24,6 +24,14 @@ std::string pooling_modes(const core::Pooling& p) {
   return fmt::format("{}", fmt::join(modes, "+"));
 }
 
+// Whether WordPiece's tables come compiled: a file converted by another bertkit version still works,
+// but builds them at every start.
+std::string tokenizer_tables(const core::TokenizerFiles& files) {
+  if (!files.wordpiece_image) return "built at load";
+  if (tok::wordpiece_image_current(files.wordpiece_image->bytes)) return "compiled (wordpiece.bin, used in place)";
+  return "built at load (wordpiece.bin is from another bertkit version: convert again for a faster start)";
+}
+
 // A few settings of tokenizer_config.json, as the file states them.
 void tokenizer_settings(const core::LoadedModel& m, std::vector<std::pair<std::string, std::string>>& out) {
   std::vector<std::string> files;
@@ -33,12 +41,7 @@ void tokenizer_settings(const core::LoadedModel& m, std::vector<std::pair<std::s
   if (m.tokenizer.special_tokens_map_json) files.push_back("special_tokens_map.json");
   if (m.tokenizer.wordpiece_image) files.push_back("wordpiece.bin");
   out.emplace_back("tokenizer_files", files.empty() ? "none" : fmt::format("{}", fmt::join(files, " ")));
-  // A file converted by another bertkit version still works, but builds the tables at every start.
-  out.emplace_back("tokenizer_tables",
-                   !m.tokenizer.wordpiece_image                          ? "built at load"
-                   : tok::wordpiece_image_current(m.tokenizer.wordpiece_image->bytes)
-                       ? "compiled (wordpiece.bin, used in place)"
-                       : "built at load (wordpiece.bin is from another bertkit version: convert again for a faster start)");
+  out.emplace_back("tokenizer_tables", tokenizer_tables(m.tokenizer));
   if (!m.tokenizer.tokenizer_config_json) return;
   auto config = core::parse_json(*m.tokenizer.tokenizer_config_json, "tokenizer_config.json");
   for (const char* key : {"tokenizer_class", "do_lower_case", "strip_accents", "tokenize_chinese_chars", "model_max_length"}) {
