@@ -20,22 +20,32 @@ end_stage() {
   stage_start=$SECONDS
 }
 
+# Ninja for a new build folder; a folder configured before (README's first command, or a make build of
+# the user's own) keeps its generator, since CMake refuses to switch one.
+configure() {
+  local dir=$1
+  shift
+  local generator=(-G Ninja)
+  [ -f "$dir/CMakeCache.txt" ] && generator=()
+  cmake -S . -B "$dir" "${generator[@]}" "$@"
+}
+
 bash tests/setup.sh
 end_stage setup
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+configure build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 end_stage release
 
-cmake -S . -B build-asan -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
+configure build-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
       -DBERTKIT_FUZZ=ON
 cmake --build build-asan -j"$jobs" --target bertkit bertkit_tests fuzz
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j"$jobs"
 tests/fuzz/run.sh build-asan 15 "$jobs"
 end_stage asan+fuzz
 
-cmake -S . -B build-tsan -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
+configure build-tsan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
       -DBERTKIT_TSAN=ON
 cmake --build build-tsan -j"$jobs" --target bertkit bertkit_thread_tests
 # Archer (clang's OpenMP tool) tells TSan about OpenMP's fork, join and barriers. The OpenMP runtime
