@@ -17,8 +17,8 @@ enum class HeadKind { None, MaskedLM, SequenceClassification, QuestionAnswering,
 enum class ProblemType { Auto, SingleLabel, MultiLabel, Regression };
 
 struct ModelConfig {
-  const FamilySpec* family = nullptr;  // from the registry; set by parse_model_config
-  std::string architecture;  // as config.json names it, e.g. "BertForSequenceClassification"
+  const FamilySpec* family = nullptr;  // core/model/family_spec.h; never null once parsed
+  std::string architecture;            // as config.json names it, e.g. "BertForSequenceClassification"
   HeadKind head = HeadKind::None;
 
   int vocab_size = 0;
@@ -29,7 +29,7 @@ struct ModelConfig {
   int max_position_embeddings = 512;
   int type_vocab_size = 2;   // 0 for DistilBERT: no token type embeddings
   int embedding_size = 0;    // ELECTRA; equals hidden_size when there is no embeddings_project
-  int position_offset = 0;   // the position id of a sequence's first token
+  int position_offset = 0;   // the position id of a sequence's first token (RoBERTa: pad_token_id + 1)
   Activation hidden_act = Activation::Gelu;
   double layer_norm_eps = 1e-12;
   bool sinusoidal_pos_embds = false;  // DistilBERT
@@ -47,9 +47,9 @@ ModelConfig read_model_config(const std::filesystem::path& config_json);
 ModelConfig parse_model_config(std::string_view json_text, std::string_view source);
 
 // Names for messages and `bertkit info`.
-std::string_view family_name(const FamilySpec* family);  // its model_type: "bert", "distilbert", "electra"
-std::string_view activation_name(Activation act);     // "gelu", "gelu_new", "relu", "silu"
-std::string_view head_name(HeadKind head);            // "none", "masked-lm", ...
-std::string_view problem_type_name(ProblemType type); // "auto", "single_label_classification", ...
+std::string_view family_name(const FamilySpec* family);  // model_type: "bert", "distilbert", "electra"
+std::string_view activation_name(Activation act);        // "gelu", "gelu_new", "relu", "silu"
+std::string_view head_name(HeadKind head);               // "none", "masked-lm", ...
+std::string_view problem_type_name(ProblemType type);    // "auto", "single_label_classification", ...
 
 }  // namespace bertkit::core

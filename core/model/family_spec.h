@@ -6,13 +6,16 @@
 //
 // Adding a family:
 //   1. core/model/families/<family>.cpp: a function returning its FamilySpec. Start from the closest
-//      family (bert.cpp) and change only the rows that differ; reuse BERT's name rows
-//      (families/bert.h) where the checkpoint spells them BERT's way.
-//   2. core/model/families/registry.cpp: declare that function and add it to the list.
-//   3. Code only for what no field here describes yet: give FamilySpec a new field (its default being
-//      what the existing families do), read it where the computation differs, and set it in the new
-//      family's file. The tests: a fixture under ../shared/fixtures/models, and the family's rows
-//      in tests/unit/family_spec_test.cpp and checkpoint_name_map_test.cpp.
+//      family and change only what differs: config keys, name rows (reuse BERT's, families/bert.h,
+//      where the checkpoint spells them BERT's way), architecture rows, head shapes, special tokens.
+//   2. core/model/families/registry.cpp: declare that function and add it to families().
+//   3. Code only for what no field here describes yet: give FamilySpec a new field whose default is
+//      what the existing families do, read it where the computation differs, set it in the new file.
+//   4. Tests: the model_type list in tests/unit/family_spec_test.cpp, the family's spellings in
+//      tests/unit/checkpoint_name_map_test.cpp, and a fixture with goldens for the golden tests.
+// For example RoBERTa is BERT's keys and layer names with checkpoint_prefix "roberta.", lm_head.* for
+// the MLM head (GELU), positions_after_padding, classifier {dense = Tanh} with no pooler in its
+// ForSequenceClassification row, and <s> </s> <pad> <mask> <unk>: steps 1, 2 and 4 only.
 #include "core/model/config.h"
 #include "core/ops/eltwise.h"
 
