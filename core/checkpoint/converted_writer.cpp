@@ -36,31 +36,28 @@ json st_to_json(const SentenceTransformerConfig& st) {
           {"default_prompt_name", st.default_prompt_name ? json(*st.default_prompt_name) : json()}};
 }
 
-}  // namespace
-
-void write_converted_file(const LoadedModel& m, const std::filesystem::path& destination, StoreType type) {
-  const Weights stored = with_store_type(m.weights, type);
-  // Every entry is planned (offsets relative to the data section) before any is written: the header,
-  // which holds the offsets, comes first.
+// Every blob and tensor with its offset in the data section, planned before any is written: the header,
+// which holds the offsets, comes first.
+struct DataPlan {
   struct Planned {
     converted::Entry entry;
     std::span<const std::byte> bytes;
   };
-  std::vector<Planned> files, tensors, packed;
-  std::uint64_t cursor = 0;
-  auto plan = [&](std::vector<Planned>& list, std::string name, DType dtype, Shape shape, std::span<const std::byte> bytes) {
-    list.push_back({{std::move(name), dtype, std::move(shape), cursor, bytes.size()}, bytes});
-    cursor = converted::align_up(cursor + bytes.size());
-  };
-  for (const char* name : converted::kTokenizerFiles)
-    if (const auto text = converted::tokenizer_file(m.tokenizer, name))
-      plan(files, name, DType::U8, {}, std::as_bytes(std::span(text->data(), text->size())));
+  std::vector<Planned> files, tensors, packed;  // in this order in the file
+  std::uint64_t size = 0;
 
-  // Packed matrices (Encoder::add_packed_to) are stored instead of their plain parts when they hold
-  // them in the type this file stores them in; others are not stored.
-  std::vector<std::pair<std::string, const PackedView*>> packed_weights;
-  std::set<std::string> packed_only;
-  for (const auto& [packed_name, view] : m.weights.packed()) {
+  void add(std::vector<Planned>& list, std::string name, DType dtype, Shape shape, std::span<const std::byte> bytes) {
+    list.push_back({{std::move(name), dtype, std::move(shape), size, bytes.size()}, bytes});
+    size = converted::align_up(size + bytes.size());
+  }
+};
+
+// The packed matrices (Encoder::add_packed_to) that are stored instead of their plain parts: those that
+// hold them in the type the file stores them in; others are not stored.
+std::vector<std::pair<std::string, const PackedView*>> packed_in_stored_type(const Weights& model,
+                                                                             const Weights& stored) {
+  std::vector<std::pair<std::string, const PackedView*>> out;
+  for (const auto& [name, view] : model.packed()) {
     if (view.shape.size() != 2 || view.parts.empty()) continue;
     const auto layout = layout_from_name({view.shape[1], view.shape[0]}, view.layout);
     const Shape part_shape{view.shape[0] / static_cast<std::int64_t>(view.parts.size()), view.shape[1]};
@@ -69,57 +66,13 @@ void write_converted_file(const LoadedModel& m, const std::filesystem::path& des
       auto t = stored.info(part);
       fits = fits && t && t->shape == part_shape && t->dtype == layout_dtype(*layout);
     }
-    if (!fits) continue;
-    packed_weights.emplace_back(packed_name, &view);
-    packed_only.insert(view.parts.begin(), view.parts.end());
+    if (fits) out.emplace_back(name, &view);
   }
+  return out;
+}
 
-  json aliases = json::object();
-  TiedTensors tied;
-  auto plan_tensor = [&](const std::string& name, const TensorView& t) {
-    plan(tensors, name, t.dtype, t.shape, std::span(t.data, t.nbytes));
-  };
-  for (const auto& name : stored.names()) {
-    if (name.ends_with(".scale") && stored.info(name.substr(0, name.size() - 6))) continue;  // with its matrix
-    const TensorView& t = *stored.find(name);
-    if (!packed_only.count(name)) {
-      if (auto first = tied.first_with(name, t)) {
-        aliases[name] = *first;  // stored once
-        continue;
-      }
-      plan_tensor(name, t);
-    }
-    if (t.dtype == DType::I8) plan_tensor(name + ".scale", *stored.find(name + ".scale"));
-  }
-  for (const auto& [packed_name, view] : packed_weights)  // after every tensor
-    plan(packed, packed_name, DType::U8, {}, std::span(view->data, view->nbytes));
-
-  json header = {{"format", "bertkit-model"},
-                 {"bertkit_version", BERTKIT_VERSION},
-                 {"source", m.name},
-                 {"architecture", m.config.architecture},
-                 {"model_type", family_name(m.config.family)},
-                 {"dtype", store_type_name(type)},
-                 {"labels", m.config.id2label},
-                 {"config_json", m.config_json},
-                 {"sentence_transformer", m.sentence_transformer ? st_to_json(*m.sentence_transformer) : json()},
-                 {"aliases", aliases},
-                 {"data_size", cursor}};
-  json& jf = header["files"] = json::array();
-  for (const auto& [e, bytes] : files) jf.push_back({{"name", e.name}, {"offset", e.offset}, {"nbytes", e.nbytes}});
-  json& jt = header["tensors"] = json::array();
-  for (const auto& [e, bytes] : tensors)
-    jt.push_back({{"name", e.name}, {"dtype", dtype_name(e.dtype)}, {"shape", e.shape}, {"offset", e.offset},
-                  {"nbytes", e.nbytes}});
-  json& jp = header["packed"] = json::array();
-  for (std::size_t i = 0; i < packed.size(); ++i) {
-    const converted::Entry& e = packed[i].entry;
-    const PackedView& view = *packed_weights[i].second;
-    jp.push_back({{"name", e.name}, {"layout", view.layout}, {"shape", view.shape}, {"parts", view.parts},
-                  {"offset", e.offset}, {"nbytes", e.nbytes}});
-  }
-  const std::string header_text = header.dump();
-
+// Prefix, header, data section (zeros between entries) and trailer.
+void write_planned_file(const std::filesystem::path& destination, const std::string& header_text, const DataPlan& plan) {
   AtomicFile file(destination);
   Hash64 hash;
   auto out = [&](std::span<const std::byte> bytes) {
@@ -136,16 +89,75 @@ void write_converted_file(const LoadedModel& m, const std::filesystem::path& des
   out(std::as_bytes(std::span(&prefix, 1)));
   out(std::as_bytes(std::span(header_text.data(), header_text.size())));
   const std::uint64_t data_start = converted::align_up(sizeof prefix + header_text.size());
-  for (const auto* list : {&files, &tensors, &packed})
+  for (const auto* list : {&plan.files, &plan.tensors, &plan.packed})
     for (const auto& [e, bytes] : *list) {
       pad_to(data_start + e.offset);
       out(bytes);
     }
-  pad_to(data_start + cursor);
+  pad_to(data_start + plan.size);
   converted::Trailer trailer{hash.digest(), {}};
   std::memcpy(trailer.magic, converted::Trailer::kMagic, sizeof trailer.magic);
   file.write(std::as_bytes(std::span(&trailer, 1)));
   file.commit();
+}
+
+}  // namespace
+
+void write_converted_file(const LoadedModel& m, const std::filesystem::path& destination, StoreType type) {
+  const Weights stored = with_store_type(m.weights, type);
+  DataPlan plan;
+  for (const char* name : converted::kTokenizerFiles)
+    if (const auto text = converted::tokenizer_file(m.tokenizer, name))
+      plan.add(plan.files, name, DType::U8, {}, std::as_bytes(std::span(text->data(), text->size())));
+
+  const auto packed = packed_in_stored_type(m.weights, stored);
+  std::set<std::string> packed_only;
+  for (const auto& [name, view] : packed) packed_only.insert(view->parts.begin(), view->parts.end());
+  json aliases = json::object();
+  TiedTensors tied;
+  auto add_tensor = [&](const std::string& name, const TensorView& t) {
+    plan.add(plan.tensors, name, t.dtype, t.shape, std::span(t.data, t.nbytes));
+  };
+  for (const auto& name : stored.names()) {
+    if (name.ends_with(".scale") && stored.info(name.substr(0, name.size() - 6))) continue;  // with its matrix
+    const TensorView& t = *stored.find(name);
+    if (!packed_only.count(name)) {
+      if (auto first = tied.first_with(name, t)) {
+        aliases[name] = *first;  // stored once
+        continue;
+      }
+      add_tensor(name, t);
+    }
+    if (t.dtype == DType::I8) add_tensor(name + ".scale", *stored.find(name + ".scale"));
+  }
+  for (const auto& [name, view] : packed)  // after every tensor
+    plan.add(plan.packed, name, DType::U8, {}, std::span(view->data, view->nbytes));
+
+  json header = {{"format", "bertkit-model"},
+                 {"bertkit_version", BERTKIT_VERSION},
+                 {"source", m.name},
+                 {"architecture", m.config.architecture},
+                 {"model_type", family_name(m.config.family)},
+                 {"dtype", store_type_name(type)},
+                 {"labels", m.config.id2label},
+                 {"config_json", m.config_json},
+                 {"sentence_transformer", m.sentence_transformer ? st_to_json(*m.sentence_transformer) : json()},
+                 {"aliases", aliases},
+                 {"data_size", plan.size}};
+  json& jf = header["files"] = json::array();
+  for (const auto& [e, bytes] : plan.files) jf.push_back({{"name", e.name}, {"offset", e.offset}, {"nbytes", e.nbytes}});
+  json& jt = header["tensors"] = json::array();
+  for (const auto& [e, bytes] : plan.tensors)
+    jt.push_back({{"name", e.name}, {"dtype", dtype_name(e.dtype)}, {"shape", e.shape}, {"offset", e.offset},
+                  {"nbytes", e.nbytes}});
+  json& jp = header["packed"] = json::array();
+  for (std::size_t i = 0; i < packed.size(); ++i) {
+    const converted::Entry& e = plan.packed[i].entry;
+    const PackedView& view = *packed[i].second;
+    jp.push_back({{"name", e.name}, {"layout", view.layout}, {"shape", view.shape}, {"parts", view.parts},
+                  {"offset", e.offset}, {"nbytes", e.nbytes}});
+  }
+  write_planned_file(destination, header.dump(), plan);
 }
 
 }  // namespace bertkit::core
