@@ -51,6 +51,9 @@ class NormalizedText {
   // place) and returns where the caller writes them. Text made only of such runs, one after another in
   // the original, stores no alignment at all: the common case of ASCII text costs one byte a byte.
   char* append_one_to_one(std::size_t n, std::uint32_t orig_begin);
+  // For text normalised from `earlier.text` (offset 0 being its first byte): aligns every byte to the
+  // original span `earlier` aligns its source to, as when normalisers run one after another.
+  void map_through(const NormalizedText& earlier);
   // Drops the bytes from `size` on (undoes the end of an append).
   void truncate(std::size_t size);
 

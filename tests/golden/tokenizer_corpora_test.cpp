@@ -29,7 +29,7 @@ std::unique_ptr<Tokenizer> load(const std::string& model, bertkit::tok::UnicodeP
     files = bertkit::tok::read_tokenizer_files(dir / "tokenizer.json");
   }
   auto spec = bertkit::tok::build_tokenizer_spec(files);
-  if (from_vocab_txt) spec.normalizer.lowercase = model == "bert-base-uncased";
+  if (from_vocab_txt) spec.bert_normalizer().lowercase = model == "bert-base-uncased";
   spec.profile = profile;
   return std::make_unique<Tokenizer>(std::move(spec));
 }
