@@ -28,13 +28,15 @@ class NormalizedText {
     end_.clear();
     one_to_one_ = true;
   }
-  void push(char32_t c, std::uint32_t orig_begin, std::uint32_t orig_end) {
+  // Flattened (every call inside inlined): the normalisers push a character at a time, and whether the
+  // compiler inlines the string and vector growth otherwise depends on what else shares the unity batch.
+  __attribute__((flatten)) void push(char32_t c, std::uint32_t orig_begin, std::uint32_t orig_end) {
     make_explicit();
     append_utf8(text, c);
     begin_.resize(text.size(), orig_begin);
     end_.resize(text.size(), orig_end);
   }
-  void push_ascii(char c, std::uint32_t orig_begin, std::uint32_t orig_end) {
+  __attribute__((flatten)) void push_ascii(char c, std::uint32_t orig_begin, std::uint32_t orig_end) {
     make_explicit();
     text.push_back(c);
     begin_.push_back(orig_begin);
