@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "tokenizer/json_fields.h"
+#include "tokenizer/utf8.h"
 
 #include <vector>
 
@@ -116,6 +117,22 @@ std::int32_t special_pair(const json& post, const char* key, const char* type, s
   return v[1].get<std::int32_t>();
 }
 
+// RobertaProcessing's trim_offsets moves a token's offsets off the spaces at either end of its text: "Ġ"
+// (byte-level BPE's space) or white space (Rust's char::is_whitespace). A vocabulary without such
+// tokens leaves it nothing to move, as all-mpnet-base-v2's WordPiece vocabulary does.
+bool trimming_moves_nothing(const Vocab& vocab) {
+  const CharTable& table = CharTable::get(UnicodeProfile::Rust);
+  auto is_space = [&](char32_t c) { return c == 0x120 || (table.flags(c) & charflag::kWhitespace); };
+  for (std::int32_t id = 0; id < static_cast<std::int32_t>(vocab.size()); ++id) {
+    const std::string_view token = vocab.token(id);
+    if (token.empty()) continue;
+    std::size_t i = 0, last = token.size() - 1;
+    while (last > 0 && (static_cast<unsigned char>(token[last]) & 0xC0) == 0x80) --last;
+    if (is_space(next_code_point(token, i)) || is_space(next_code_point(token, last))) return false;
+  }
+  return true;
+}
+
 void read_post_processor(const json& post_field, TokenizerSpec& spec, const std::string& where) {
   if (post_field.is_null()) {
     spec.post_processor = PostProcessor({{true, 0, {}, 0}}, {{true, 0, {}, 0}, {true, 1, {}, 1}});
@@ -132,10 +149,11 @@ void read_post_processor(const json& post_field, TokenizerSpec& spec, const std:
     const std::int32_t sep = special_pair(post, "sep", "BertProcessing", spec.special.sep, where);
     spec.post_processor = PostProcessor::bert(cls, sep);
   } else if (type == "RobertaProcessing") {
-    // trim_offsets moves offsets off the spaces byte-level BPE keeps in its tokens: it belongs with
-    // that model, which is not here yet.
-    if (get_or<bool>(post, "trim_offsets", true, where))
-      bad_input("{}: post_processor RobertaProcessing with trim_offsets is not supported yet", where);
+    // Trimming belongs with byte-level BPE, which is not here yet.
+    if (get_or<bool>(post, "trim_offsets", true, where) && !trimming_moves_nothing(*spec.vocab))
+      bad_input("{}: post_processor RobertaProcessing with trim_offsets over tokens that begin or end with "
+                "spaces is not supported yet",
+                where);
     const std::int32_t cls = special_pair(post, "cls", "RobertaProcessing", spec.special.cls, where);
     const std::int32_t sep = special_pair(post, "sep", "RobertaProcessing", spec.special.sep, where);
     spec.post_processor = PostProcessor::roberta(cls, sep);

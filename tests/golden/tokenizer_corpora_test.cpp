@@ -147,3 +147,10 @@ TEST_CASE("golden corpora: --compat python, every line identical") {
     SUBCASE(model) { check_model(model, true, false); }
   }
 }
+
+// A WordPiece model behind RoBERTa's post-processor (<s> A </s></s> B </s>, trim_offsets), as its
+// tokenizer.json composes them. Its vocab.txt alone and --compat python stand for other tokenizers
+// (BERT's template, MPNetTokenizer), which the MPNet family brings.
+TEST_CASE("golden corpora: all-mpnet-base-v2 (tokenizer.json), every line identical") {
+  check_model("all-mpnet-base-v2", false, false);
+}

@@ -259,10 +259,17 @@ TEST_CASE("tokenizer.json: a piece bertkit has not yet is named with its type an
   CHECK(refused("pre_tokenizer", {{"type", "Sequence"}, {"pretokenizers", {{{"type", "BertPreTokenizer"}}, {{"type", "Digits"}}}}}) ==
         where + ": a pre_tokenizer Sequence of 2 pieces is not supported yet");
   CHECK(refused("post_processor", {{"type", "ByteLevel"}}) == where + ": post_processor type \"ByteLevel\" is not supported yet");
-  CHECK(refused("post_processor", {{"type", "RobertaProcessing"}, {"cls", {"[CLS]", 2}}, {"sep", {"[SEP]", 3}}}) ==
-        where + ": post_processor RobertaProcessing with trim_offsets is not supported yet");
   CHECK(refused("decoder", {{"type", "Metaspace"}}) == where + ": decoder type \"Metaspace\" is not supported yet");
   CHECK(refused("normalizer", {{"lowercase", true}}) == where + ": the normalizer has no type");
+  // Trimming offsets only moves something for tokens that begin or end with spaces, as byte-level ones do.
+  json j = tokenizer_json();
+  j["model"]["vocab"]["\u0120world"] = kSmall.size();
+  j["post_processor"] = {{"type", "RobertaProcessing"}, {"cls", {"[CLS]", 2}}, {"sep", {"[SEP]", 3}}};
+  write(dir / "tokenizer.json", j.dump());
+  CHECK_THROWS_WITH_AS(load(dir / "tokenizer.json"),
+                       (where + ": post_processor RobertaProcessing with trim_offsets over tokens that begin or end "
+                                "with spaces is not supported yet").c_str(),
+                       bertkit::Error);
 }
 
 TEST_CASE("tokenizer.json: Sequences, Lowercase and RobertaProcessing build the pipeline they describe") {
@@ -273,7 +280,7 @@ TEST_CASE("tokenizer.json: Sequences, Lowercase and RobertaProcessing build the 
                       {{{"type", "BertNormalizer"}, {"clean_text", true}, {"handle_chinese_chars", true}, {"strip_accents", false}, {"lowercase", false}},
                        {{"type", "Sequence"}, {"normalizers", {{{"type", "Lowercase"}}}}}}}};
   j["pre_tokenizer"] = {{"type", "Sequence"}, {"pretokenizers", {{{"type", "BertPreTokenizer"}}}}};
-  j["post_processor"] = {{"type", "RobertaProcessing"}, {"cls", {"[CLS]", 2}}, {"sep", {"[SEP]", 3}}, {"trim_offsets", false}};
+  j["post_processor"] = {{"type", "RobertaProcessing"}, {"cls", {"[CLS]", 2}}, {"sep", {"[SEP]", 3}}, {"trim_offsets", true}};
   j["decoder"] = {{"type", "Sequence"}, {"decoders", {{{"type", "WordPiece"}, {"prefix", "##"}, {"cleanup", true}}}}};
   write(dir / "tokenizer.json", j.dump());
   auto tok = load(dir / "tokenizer.json");
