@@ -202,11 +202,15 @@ TokenizerFiles builtin_tokenizer_files() {
 
 TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
   TokenizerSpec spec;
+  std::error_code ec;
   const std::string& origin = files.origin;
   const std::string vocab_txt_where = files.tokenizer_json || files.tokenizer_config_json ? origin + "/vocab.txt" : origin;
   if (files.tokenizer_json) {
     read_tokenizer_json(*files.tokenizer_json, files, spec,
-                        origin + (files.vocab_txt || files.tokenizer_config_json ? "/tokenizer.json" : ""), vocab_txt_where);
+                        origin + (files.vocab_txt || files.tokenizer_config_json || fs::is_directory(origin, ec)
+                                      ? "/tokenizer.json"
+                                      : ""),
+                        vocab_txt_where);
   } else if (files.vocab_txt) {
     spec.vocab = vocab_from_lines(files, vocab_txt_where, spec);
   } else {

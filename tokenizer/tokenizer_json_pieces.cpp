@@ -177,6 +177,8 @@ void read_decoder(const json& dec_field, TokenizerSpec& spec, const std::string&
 
 ModelSpec read_model_spec(const json& model, const std::string& where) {
   std::string type = type_of(model, where);
+  // Files written before models were tagged with their type: BPE has merges, WordPiece a prefix.
+  if (type.empty() && model.contains("merges")) type = "BPE";
   if (type.empty() && model.contains("continuing_subword_prefix")) type = "WordPiece";
   if (type != "WordPiece") unsupported("model", type, where);
   WordPieceOptions o;

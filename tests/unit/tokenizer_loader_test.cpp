@@ -252,6 +252,11 @@ TEST_CASE("tokenizer.json: a piece bertkit has not yet is named with its type an
   };
   CHECK(refused("model", {{"type", "BPE"}, {"vocab", json::object()}, {"merges", json::array()}}) ==
         where + ": model type \"BPE\" is not supported yet");
+  // Written before models were tagged: merges make it BPE, though it has a continuation prefix too.
+  CHECK(refused("model", {{"vocab", json::object()}, {"merges", json::array()}, {"continuing_subword_prefix", ""}}) ==
+        where + ": model type \"BPE\" is not supported yet");
+  // A folder with only tokenizer.json: the message names the file, not the folder.
+  CHECK_THROWS_WITH_AS(load(dir.path()), (where + ": model type \"BPE\" is not supported yet").c_str(), bertkit::Error);
   CHECK(refused("normalizer", {{"type", "NFKC"}}) == where + ": normalizer type \"NFKC\" is not supported yet");
   CHECK(refused("normalizer", {{"type", "Sequence"}, {"normalizers", {{{"type", "Lowercase"}}, {{"type", "Precompiled"}}}}}) ==
         where + ": normalizer type \"Precompiled\" is not supported yet");
