@@ -10,19 +10,10 @@ namespace bertkit::tok {
 
 namespace {
 
-template <typename... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-
 std::unique_ptr<Normalizer> make_step(const NormalizerStep& step, UnicodeProfile profile) {
-  return std::visit(Overloaded{[&](const NormalizerOptions& o) -> std::unique_ptr<Normalizer> {
-                                 return std::make_unique<BertNormalizer>(o, profile);
-                               },
-                               [&](const LowercaseSpec&) -> std::unique_ptr<Normalizer> {
-                                 return std::make_unique<BertNormalizer>(NormalizerOptions{false, false, false, true}, profile);
-                               }},
-                    step);
+  if (const auto* bert = std::get_if<NormalizerOptions>(&step)) return std::make_unique<BertNormalizer>(*bert, profile);
+  // Lowercase: BertNormalizer's lower-casing alone.
+  return std::make_unique<BertNormalizer>(NormalizerOptions{false, false, false, true}, profile);
 }
 
 }  // namespace
