@@ -14,13 +14,20 @@ class NormalizedText {
  public:
   std::string text;
 
-  // The original span of byte i of `text`: where its character starts and ends.
-  std::uint32_t begin_of(std::size_t i) const {
-    return one_to_one_ ? base_ + static_cast<std::uint32_t>(i) : begin_[i];
-  }
-  std::uint32_t end_of(std::size_t i) const {
-    return one_to_one_ ? base_ + static_cast<std::uint32_t>(i) + 1 : end_[i];
-  }
+  // The alignment on its own. A loop that stores tokens between lookups keeps a copy in registers: read
+  // through a reference, every store of an id (which may alias an offset) would make it load it again.
+  struct Alignment {
+    bool one_to_one;
+    std::uint32_t base;
+    const std::uint32_t* begin;
+    const std::uint32_t* end;
+    // The original span of byte i of the text: where its character starts and ends.
+    std::uint32_t begin_of(std::size_t i) const { return one_to_one ? base + static_cast<std::uint32_t>(i) : begin[i]; }
+    std::uint32_t end_of(std::size_t i) const { return one_to_one ? base + static_cast<std::uint32_t>(i) + 1 : end[i]; }
+  };
+  Alignment alignment() const { return {one_to_one_, base_, begin_.data(), end_.data()}; }
+  std::uint32_t begin_of(std::size_t i) const { return alignment().begin_of(i); }
+  std::uint32_t end_of(std::size_t i) const { return alignment().end_of(i); }
 
   void clear() {
     text.clear();

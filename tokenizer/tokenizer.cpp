@@ -165,6 +165,7 @@ void Tokenizer::encode_words(const NormalizedText& normalized_text, std::uint32_
   s.hashes.resize(n);
   std::uint64_t* hashes = s.hashes.data();
   WordCache& cache = s.cache;
+  const NormalizedText::Alignment alignment = normalized.alignment();
   for (std::size_t i = 0; i < n; ++i) hashes[i] = TokenIndex::hash(word_text(spans[i]));
   constexpr std::size_t kAhead = 4;
   for (std::size_t i = 0; i < std::min(kAhead, n); ++i) cache.prefetch(hashes[i]);
@@ -186,7 +187,7 @@ void Tokenizer::encode_words(const NormalizedText& normalized_text, std::uint32_
     // Inlined at both calls, cached or not: a call per token costs a fifth of the time (English text).
     auto emit = [&](std::int32_t id, std::uint32_t begin, std::uint32_t end) __attribute__((always_inline)) {
       ids[count] = id;
-      offsets[count] = {normalized.begin_of(w.begin + begin), normalized.end_of(w.begin + end - 1)};
+      offsets[count] = {alignment.begin_of(w.begin + begin), alignment.end_of(w.begin + end - 1)};
       words[count] = word_index;
       ++count;
     };
