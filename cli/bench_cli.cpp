@@ -90,9 +90,9 @@ std::vector<int> thread_counts(const BenchOptions& o) {
 }
 
 void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinter& print) {
-  const auto workloads = cmd::parse_workloads(o.workloads);
-  const auto threads = thread_counts(o);
   const auto& c = model.loaded.config;
+  const auto workloads = cmd::parse_workloads(o.workloads, c.max_position_embeddings);
+  const auto threads = thread_counts(o);
   print.header(fmt::format("{}{}: {} layers, hidden {}, feed-forward {}; dtype {}; CPU path {}", model.loaded.name,
                            o.model.empty() ? " (random weights)" : "", c.num_layers, c.hidden_size,
                            c.intermediate_size, o.dtype, core::cpu_path_name(core::cpu_selection().path)));
