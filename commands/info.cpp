@@ -82,11 +82,19 @@ std::vector<std::pair<std::string, std::string>> model_info(const core::LoadedMo
     out.emplace_back("labels", fmt::format("{}", fmt::join(labels, " ")));
     out.emplace_back("problem_type", std::string(core::problem_type_name(c.problem_type)));
   }
+  // Counted as `convert` and `convert --check` count them: int8 scales are not weights of the model.
   std::int64_t parameters = 0;
-  auto names = m.weights.names();
-  for (const auto& name : names)
-    if (!name.ends_with(".scale")) parameters += core::shape_numel(m.weights.info(name)->shape);
-  out.emplace_back("tensors", std::to_string(names.size()));
+  std::size_t tensors = 0, scales = 0;
+  for (const auto& name : m.weights.names()) {
+    if (name.ends_with(".scale")) {
+      ++scales;
+      continue;
+    }
+    ++tensors;
+    parameters += core::shape_numel(m.weights.info(name)->shape);
+  }
+  out.emplace_back("tensors", std::to_string(tensors));
+  if (scales > 0) out.emplace_back("int8_scales", std::to_string(scales));
   out.emplace_back("parameters", std::to_string(parameters));
   out.emplace_back("dtype", std::string(core::stored_dtype_name(m.stored_dtype)));
   tokenizer_settings(m, out);

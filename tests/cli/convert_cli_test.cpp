@@ -247,3 +247,68 @@ TEST_CASE("convert: a full disk ends with one error line, status 1, and no file 
   CHECK(r.err.find(dest.string()) != std::string::npos);
   CHECK(std::filesystem::is_empty(dir / "out"));  // neither the file nor a temporary one
 }
+
+TEST_CASE("convert: a folder as DST gets SRC's name inside it; DST = SRC and a missing folder are refused first") {
+  bktest::TempDir dir;
+  auto folder = bktest::shared("fixtures/models/minilm-embed").string();
+  std::filesystem::create_directory(dir / "out");
+  auto r = bktest::run_bertkit({"convert", folder + "/", (dir / "out").string()});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(std::filesystem::is_regular_file(dir / "out/minilm-embed.bk"));
+  CHECK(r.err.find("wrote " + (dir / "out/minilm-embed.bk").string() + " (") != std::string::npos);
+
+  const auto file = (dir / "out/minilm-embed.bk").string();
+  const auto size = std::filesystem::file_size(file);
+  const auto same = (dir / "out/../out/minilm-embed.bk").string();
+  r = bktest::run_bertkit({"convert", "--dtype", "int8", file, same});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "bertkit: error: convert: " + same + " is the model being converted; write to another file\n");
+  CHECK(std::filesystem::file_size(file) == size);  // the input is untouched
+
+  r = bktest::run_bertkit({"convert", folder, (dir / "no/such/x.bk").string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "bertkit: error: convert: cannot write " + (dir / "no/such/x.bk").string() + ": no folder " +
+                     (dir / "no/such").string() + "\n");
+}
+
+TEST_CASE("convert --verify refuses a bf16 or int8 file as its reference: there is no f32 model in it") {
+  bktest::TempDir dir;
+  auto folder = bktest::shared("fixtures/models/minilm-embed").string();
+  for (const std::string type : {"bf16", "int8"}) {
+    const auto file = (dir / (type + ".bk")).string();
+    REQUIRE(bktest::run_bertkit({"convert", "--dtype", type, folder, file}).exit_code == 0);
+    for (const auto& args : {std::vector<std::string>{"convert", "--verify", file},
+                             std::vector<std::string>{"convert", "--verify", "--dtype", "int8", file},
+                             std::vector<std::string>{"convert", "--verify", file, (dir / "again.bk").string()}}) {
+      auto r = bktest::run_bertkit(args);
+      CHECK(r.exit_code == 2);
+      CHECK(r.out.empty());
+      CHECK(r.err == "bertkit: error: convert --verify: " + file + " stores " + type +
+                         " weights, so it has no f32 model to compare with; verify the original model instead: "
+                         "bertkit convert --verify --dtype " + type + " ORIGINAL\n");
+      CHECK_FALSE(std::filesystem::exists(dir / "again.bk"));  // refused before anything is written
+    }
+  }
+}
+
+TEST_CASE("convert --check and info count the same tensors; info lists int8 scales apart") {
+  bktest::TempDir dir;
+  auto folder = bktest::shared("fixtures/models/bert-uncased-qa").string();
+  const auto file = (dir / "qa8.bk").string();
+  auto convert = bktest::run_bertkit({"convert", "--dtype", "int8", folder, file});
+  REQUIRE(convert.exit_code == 0);
+  auto check = bktest::run_bertkit({"convert", "--check", file});
+  auto info_file = bktest::run_bertkit({"info", file});
+  auto info_folder = bktest::run_bertkit({"info", folder});
+  auto count = [](const std::string& text, const std::string& before) {
+    auto at = text.find(before);
+    REQUIRE(at != std::string::npos);
+    return std::stoul(text.substr(at + before.size()));
+  };
+  const auto tensors = count(check.out, ": ok (");
+  CHECK(count(convert.err, " (") == tensors);
+  CHECK(count(info_file.out, "\ntensors: ") == tensors);
+  CHECK(count(info_folder.out, "\ntensors: ") == tensors);
+  CHECK(count(info_file.out, "\nint8_scales: ") > 0);
+  CHECK(info_folder.out.find("int8_scales") == std::string::npos);
+}
