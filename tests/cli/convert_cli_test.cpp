@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
+
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -79,7 +81,49 @@ TEST_CASE("convert/info: a converted fixture is checked and described like its f
   auto j = nlohmann::json::parse(json.out);
   CHECK(j["architecture"] == goldens["model_class"]);
   CHECK(j["format"] == "bertkit converted file");
-  CHECK(j["from.converted from"] == folder);
+  CHECK(j["from.converted from"] == nlohmann::json::array({folder}));
+}
+
+TEST_CASE("info --json: every line's value, typed; a key with several values (one per file) is a list") {
+  for (const char* name : {"minilm-embed", "bert-cased-cls"}) {
+    auto folder = bktest::shared(std::string("fixtures/models/") + name).string();
+    auto text = bktest::run_bertkit({"info", folder});
+    auto json = bktest::run_bertkit({"info", "--json", folder});
+    REQUIRE(text.exit_code == 0);
+    REQUIRE(json.exit_code == 0);
+    auto j = nlohmann::ordered_json::parse(json.out);
+    // Nothing dropped: each "key: value" line is in the object, repeated keys as lists in order.
+    std::map<std::string, std::size_t> seen;
+    for (const auto& line : bktest::split_lines(text.out)) {
+      const auto colon = line.find(": ");
+      REQUIRE(colon != std::string::npos);
+      const std::string key = line.substr(0, colon), value = line.substr(colon + 2);
+      CAPTURE(line);
+      REQUIRE(j.contains(key));
+      const auto& v = key.starts_with("from.") ? j[key].at(seen[key]++) : j[key];
+      if (v.is_string()) CHECK(v.get<std::string>() == value);
+      if (v.is_number_integer()) CHECK(std::to_string(v.get<std::int64_t>()) == value);
+      if (v.is_boolean()) CHECK((value == "yes" || value == "no" || value == "true" || value == "false"));
+    }
+    for (const auto& [key, n] : seen) CHECK(j[key].size() == n);
+    CHECK(j["hidden_size"].is_number_integer());
+    CHECK(j["parameters"].is_number_integer());
+    CHECK(j["layer_norm_eps"].get<double>() == 1e-12);
+    CHECK(j["tokenizer.strip_accents"].is_null());
+    CHECK(j["tokenizer.tokenize_chinese_chars"] == true);
+    CHECK(j["tokenizer_files"] == nlohmann::json::array({"vocab.txt", "tokenizer.json", "tokenizer_config.json",
+                                                         "special_tokens_map.json"}));
+    CHECK(j["from.tokenizer"].size() == 4);
+  }
+  auto j = nlohmann::json::parse(
+      bktest::run_bertkit({"info", "--json", bktest::shared("fixtures/models/minilm-embed").string()}).out);
+  CHECK(j["normalize"] == true);
+  CHECK(j["max_seq_length"].is_number_integer());
+  j = nlohmann::json::parse(
+      bktest::run_bertkit({"info", "--json", bktest::shared("fixtures/models/bert-cased-cls").string()}).out);
+  auto goldens = bktest::read_json(bktest::shared("fixtures/models/bert-cased-cls/goldens.json"));
+  CHECK(j["labels"] == goldens["spec"]["labels"]);
+  CHECK(j["from.weights"].size() == 2);  // a sharded checkpoint
 }
 
 TEST_CASE("convert/info: bad input gives one error line naming the file, exit 3, and no output file") {
