@@ -1,5 +1,7 @@
 #include "commands/convert_verify.h"
 
+#include "core/model/family_spec.h"
+
 #include "commands/embed.h"
 #include "commands/encoder_batches.h"
 #include "core/model/classification_head.h"
@@ -152,8 +154,7 @@ std::span<const char* const> default_verify_texts() { return kDefaultTexts; }
 VerifyReport verify_reduced(const core::LoadedModel& model, std::shared_ptr<const core::Weights> reference,
                             std::shared_ptr<const core::Weights> reduced, std::span<const tok::Encoding> encodings,
                             std::int32_t mask_id, const core::BatchLimits& limits) {
-  const bool mlm = mask_id >= 0 && (model.config.head == core::HeadKind::MaskedLM ||
-                                    model.config.head == core::HeadKind::PreTraining);
+  const bool mlm = mask_id >= 0 && core::architecture_spec(model.config).mlm;
   std::vector<tok::Encoding> masked;
   std::vector<std::int64_t> mask_at;
   if (mlm)

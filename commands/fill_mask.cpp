@@ -2,6 +2,7 @@
 
 #include "commands/encoder_batches.h"
 #include "core/error.h"
+#include "core/model/family_spec.h"
 #include "core/model/rows.h"
 #include "core/ops/softmax.h"
 
@@ -17,7 +18,7 @@ namespace {
 constexpr std::size_t kPositionsPerHeadCall = 64;
 
 const core::ModelConfig& with_mlm_head(const core::ModelConfig& config, const tok::Tokenizer& tokenizer) {
-  if (config.head != core::HeadKind::MaskedLM && config.head != core::HeadKind::PreTraining)
+  if (!core::architecture_spec(config).mlm)
     usage_error("fill-mask needs a masked-language model; {} has a {} head", config.architecture,
                 core::head_name(config.head));
   if (tokenizer.mask_id() < 0) usage_error("the tokenizer has no mask token ({})", tokenizer.spec().special.mask);

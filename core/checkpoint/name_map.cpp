@@ -92,6 +92,9 @@ std::vector<ExpectedTensor> expected_tensors(const ModelConfig& c) {
     if (family.classifier.dense) linear("classifier.dense", H, H);
     linear("classifier.out", c.num_labels, H);
   }
+  // One label per token: a plain Linear in every family, whatever its sequence classifier looks like.
+  if (c.head == HeadKind::TokenClassification) linear("classifier.out", c.num_labels, H);
+  if (architecture.nsp) linear("nsp", 2, H);
   if (c.head == HeadKind::QuestionAnswering) linear("qa_outputs", 2, H);
   if (architecture.discriminator) {
     linear("discriminator.dense", H, H);

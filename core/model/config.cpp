@@ -122,8 +122,9 @@ void parse_labels(const ConfigReader& r, ModelConfig& c) {
     }
   }
   // transformers' default when a classifier config names no labels: two, LABEL_0 and LABEL_1.
-  if (c.id2label.empty() && c.head == HeadKind::SequenceClassification) c.id2label = {"LABEL_0", "LABEL_1"};
-  if (c.head != HeadKind::SequenceClassification) c.id2label.clear();
+  const bool labelled = c.head == HeadKind::SequenceClassification || c.head == HeadKind::TokenClassification;
+  if (c.id2label.empty() && labelled) c.id2label = {"LABEL_0", "LABEL_1"};
+  if (!labelled) c.id2label.clear();
   c.num_labels = static_cast<int>(c.id2label.size());
 
   auto type = r.text("problem_type");
@@ -176,6 +177,8 @@ std::string_view head_name(HeadKind head) {
     case HeadKind::SequenceClassification: return "sequence-classification";
     case HeadKind::QuestionAnswering: return "question-answering";
     case HeadKind::PreTraining: return "pretraining";
+    case HeadKind::TokenClassification: return "token-classification";
+    case HeadKind::NextSentencePrediction: return "next-sentence-prediction";
   }
   return "?";
 }

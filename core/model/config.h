@@ -13,7 +13,17 @@ namespace bertkit::core {
 struct FamilySpec;
 
 enum class Activation { Gelu, GeluTanh, Relu, Silu };
-enum class HeadKind { None, MaskedLM, SequenceClassification, QuestionAnswering, PreTraining };
+// TokenClassification and NextSentencePrediction checkpoints load (their weights, the encoder for
+// embed) before any command runs their heads.
+enum class HeadKind {
+  None,
+  MaskedLM,
+  SequenceClassification,
+  QuestionAnswering,
+  PreTraining,
+  TokenClassification,
+  NextSentencePrediction,
+};
 enum class ProblemType { Auto, SingleLabel, MultiLabel, Regression };
 
 struct ModelConfig {

@@ -58,6 +58,7 @@ struct ArchitectureSpec {
   PoolerUse pooler = PoolerUse::None;  // BERT's pooler: tanh(dense([CLS])), canonical pooler.dense
   bool mlm = false;                    // the masked-LM head (mlm.*)
   bool discriminator = false;          // ELECTRA's replaced-token detector (discriminator.*)
+  bool nsp = false;                    // BERT's next-sentence head on the pooler output (nsp)
 };
 
 // The masked-LM head: transform (dense, activation, LayerNorm), then the decoder onto the vocabulary.

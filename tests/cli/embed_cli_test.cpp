@@ -469,3 +469,20 @@ TEST_CASE("embed: a reader that closes stdout early ends the program quietly") {
   CHECK(r.exit_code == 0);
   CHECK(r.err.empty());
 }
+
+TEST_CASE("embed: the encoder of any supported checkpoint embeds, whatever its head (token classification, NSP)") {
+  for (const char* name : {"bert-cased-ner", "distilbert-uncased-ner", "electra-ner", "bert-uncased-nsp"}) {
+    CAPTURE(name);
+    const auto folder = bktest::shared(std::string("fixtures/models2/") + name).string();
+    auto r = run_bertkit({"embed", "-m", folder, "--pooling", "cls", "Paris is in France."});
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.empty());  // every tensor of the checkpoint is the model's: no "not used" warning
+    auto j = nlohmann::json::parse(r.out);
+    auto info = nlohmann::json::parse(run_bertkit({"info", "--json", folder}).out);
+    CHECK(j["embedding"].size() == info["hidden_size"].get<std::size_t>());
+    // A command that needs another head says which head the checkpoint has.
+    auto classify = run_bertkit({"classify", "-m", folder, "x"});
+    CHECK(classify.exit_code == 2);
+    CHECK(classify.err.find("classify needs a sequence-classification model; ") != std::string::npos);
+  }
+}

@@ -10,16 +10,16 @@
 
 namespace bktest {
 
-std::vector<std::string> fixture_model_names() {
+std::vector<std::string> fixture_model_names(const std::string& set) {
   std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(shared("fixtures/models")))
+  for (const auto& entry : std::filesystem::directory_iterator(shared("fixtures/" + set)))
     if (entry.is_directory()) names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
 
-Fixture load_fixture(const std::string& name) {
-  auto folder = shared("fixtures/models/" + name);
+Fixture load_fixture(const std::string& name, const std::string& set) {
+  auto folder = shared("fixtures/" + set + "/" + name);
   Fixture f{name, bertkit::core::load_model(folder.string()), nullptr, read_json(folder / "goldens.json")};
   f.weights = std::make_shared<const bertkit::core::Weights>(std::move(f.model.weights));
   return f;

@@ -13,8 +13,8 @@
 
 namespace bktest {
 
-// Every folder of fixtures/models, by name.
-std::vector<std::string> fixture_model_names();
+// Every folder of fixtures/SET (models, or models2 for the later families and tasks), by name.
+std::vector<std::string> fixture_model_names(const std::string& set = "models");
 
 struct Fixture {
   std::string name;
@@ -22,7 +22,7 @@ struct Fixture {
   std::shared_ptr<const bertkit::core::Weights> weights;
   nlohmann::json goldens;
 };
-Fixture load_fixture(const std::string& name);
+Fixture load_fixture(const std::string& name, const std::string& set = "models");
 
 // Token ids (and type ids where recorded) of a goldens record, owned, viewable as a TokenSequence.
 struct Tokens {

@@ -2,6 +2,7 @@
 // every fixture model, one case per batch and all cases in one batch.
 #include "core/error.h"
 #include "core/model/bert_pooler.h"
+#include "core/model/family_spec.h"
 #include "golden/encoder_fixtures.h"
 #include "support.h"
 
@@ -69,47 +70,66 @@ void check_pooler(bertkit::core::BertPooler& pooler, const EncoderOutput& out, s
   CHECK(bktest::max_abs_diff(row, bktest::flatten(c.at("pooler_output"))) <= kTolerance);
 }
 
+
+void check_hidden_states(const bktest::Fixture& fixture) {
+  bertkit::core::Encoder encoder(fixture.model.config, fixture.weights);
+  std::optional<bertkit::core::BertPooler> pooler;
+  if (fixture.weights->find("pooler.dense.weight")) pooler.emplace(fixture.model.config, *fixture.weights);
+
+  const auto& cases = fixture.goldens.at("cases");
+  REQUIRE(!cases.empty());
+  std::vector<bktest::Tokens> tokens;
+  for (const auto& c : cases) tokens.push_back(bktest::tokens_of(c));
+  auto batch = bktest::sequences_of(tokens);
+
+  std::vector<EncoderOutput> alone(cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    INFO("batch of one");
+    encoder.forward(std::span(batch).subspan(i, 1), alone[i], /*all_layers=*/true);
+    check_case(alone[i], 0, cases[i]);
+    if (cases[i].contains("pooler_output")) {
+      REQUIRE(pooler);
+      check_pooler(*pooler, alone[i], 0, cases[i]);
+    }
+  }
+
+  EncoderOutput together;
+  encoder.forward(batch, together, /*all_layers=*/true);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    INFO("all cases in one batch");
+    check_case(together, i, cases[i]);
+    if (cases[i].contains("pooler_output")) check_pooler(*pooler, together, i, cases[i]);
+    // Neighbours and batch size must not change a sequence's numbers beyond float noise.
+    for (std::size_t l = 0; l < together.layers.size(); ++l) {
+      auto got = sequence_rows(together, together.layers[l], i);
+      auto single = sequence_rows(alone[i], alone[i].layers[l], 0);
+      CHECK(bktest::max_abs_diff(got, std::vector<double>(single.begin(), single.end())) <= 1e-6);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("encoder: hidden states and pooler match transformers for every fixture model") {
   for (const auto& name : bktest::fixture_model_names()) {
     INFO("model " << name);
-    auto fixture = bktest::load_fixture(name);
-    bertkit::core::Encoder encoder(fixture.model.config, fixture.weights);
-    std::optional<bertkit::core::BertPooler> pooler;
-    if (fixture.weights->find("pooler.dense.weight")) pooler.emplace(fixture.model.config, *fixture.weights);
-
-    const auto& cases = fixture.goldens.at("cases");
-    REQUIRE(!cases.empty());
-    std::vector<bktest::Tokens> tokens;
-    for (const auto& c : cases) tokens.push_back(bktest::tokens_of(c));
-    auto batch = bktest::sequences_of(tokens);
-
-    std::vector<EncoderOutput> alone(cases.size());
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      INFO("batch of one");
-      encoder.forward(std::span(batch).subspan(i, 1), alone[i], /*all_layers=*/true);
-      check_case(alone[i], 0, cases[i]);
-      if (cases[i].contains("pooler_output")) {
-        REQUIRE(pooler);
-        check_pooler(*pooler, alone[i], 0, cases[i]);
-      }
-    }
-
-    EncoderOutput together;
-    encoder.forward(batch, together, /*all_layers=*/true);
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      INFO("all cases in one batch");
-      check_case(together, i, cases[i]);
-      if (cases[i].contains("pooler_output")) check_pooler(*pooler, together, i, cases[i]);
-      // Neighbours and batch size must not change a sequence's numbers beyond float noise.
-      for (std::size_t l = 0; l < together.layers.size(); ++l) {
-        auto got = sequence_rows(together, together.layers[l], i);
-        auto single = sequence_rows(alone[i], alone[i].layers[l], 0);
-        CHECK(bktest::max_abs_diff(got, std::vector<double>(single.begin(), single.end())) <= 1e-6);
-      }
-    }
+    check_hidden_states(bktest::load_fixture(name));
   }
+}
+
+// The encoder of any checkpoint of a supported family runs (embed), whatever its head: the wave-2
+// fixtures of families bertkit has (token classification, next-sentence prediction), found by their
+// model_type, so each family that lands is checked here too.
+TEST_CASE("encoder: hidden states of every later fixture whose family is supported, whatever its head") {
+  std::size_t checked = 0;
+  for (const auto& name : bktest::fixture_model_names("models2")) {
+    auto config = bktest::read_json(bktest::shared("fixtures/models2/" + name + "/config.json"));
+    if (!bertkit::core::find_family(config.at("model_type").get<std::string>())) continue;
+    INFO("model " << name);
+    check_hidden_states(bktest::load_fixture(name, "models2"));
+    ++checked;
+  }
+  CHECK(checked >= 5);  // bert-cased-ner, distilbert-uncased-ner, electra-ner, bert-uncased-nsp, -pretraining
 }
 
 TEST_CASE("encoder: inputs the model cannot take are refused, naming the input") {

@@ -37,15 +37,19 @@ const FamilySpec& bert_family() {
       {"cls.predictions", "mlm.decoder"},
       {"classifier", "classifier.out"},
       {"qa_outputs", "qa_outputs"},
+      {"cls.seq_relationship", "nsp"},
   };
   // transformers builds the pooler for BertModel (where a checkpoint may lack it), sequence
-  // classification and pre-training; BertForPreTraining = MLM + next-sentence head (not run).
+  // classification, pre-training and next-sentence prediction; BertForPreTraining = MLM + next-sentence
+  // head.
   static constexpr ArchitectureSpec architectures[] = {
       {.name = "BertModel", .head = HeadKind::None, .pooler = PoolerUse::Optional},
       {.name = "BertForMaskedLM", .head = HeadKind::MaskedLM, .mlm = true},
       {.name = "BertForSequenceClassification", .head = HeadKind::SequenceClassification, .pooler = PoolerUse::Required},
       {.name = "BertForQuestionAnswering", .head = HeadKind::QuestionAnswering},
-      {.name = "BertForPreTraining", .head = HeadKind::PreTraining, .pooler = PoolerUse::Required, .mlm = true},
+      {.name = "BertForPreTraining", .head = HeadKind::PreTraining, .pooler = PoolerUse::Required, .mlm = true, .nsp = true},
+      {.name = "BertForTokenClassification", .head = HeadKind::TokenClassification},
+      {.name = "BertForNextSentencePrediction", .head = HeadKind::NextSentencePrediction, .pooler = PoolerUse::Required, .nsp = true},
   };
   static const FamilySpec spec{
       .model_type = "bert",

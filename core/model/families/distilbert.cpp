@@ -28,6 +28,7 @@ const FamilySpec& distilbert_family() {
       {.name = "DistilBertForMaskedLM", .head = HeadKind::MaskedLM, .mlm = true},
       {.name = "DistilBertForSequenceClassification", .head = HeadKind::SequenceClassification},
       {.name = "DistilBertForQuestionAnswering", .head = HeadKind::QuestionAnswering},
+      {.name = "DistilBertForTokenClassification", .head = HeadKind::TokenClassification},
   };
   static const FamilySpec spec{
       .model_type = "distilbert",
