@@ -1,7 +1,7 @@
 #include "cli/app.h"
 
-#include "cli/log.h"
-#include "cli/output.h"
+#include "records/log.h"
+#include "records/record_writer.h"
 #include "core/error.h"
 
 #include <omp.h>
@@ -52,12 +52,12 @@ int run(int argc, char** argv) {
   }
 
   try {
-    set_quiet(global.quiet);
+    records::set_quiet(global.quiet);
     if (global.threads > 0) omp_set_num_threads(global.threads);
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action();
     return static_cast<int>(ErrorKind::Usage);
-  } catch (const StdoutClosed&) {
+  } catch (const records::StdoutClosed&) {
     return 0;
   } catch (const Error& e) {
     std::fflush(stdout);

@@ -10,7 +10,7 @@ namespace bertkit::cli {
 
 namespace {
 
-void write_list(io::JsonLine& j, const std::vector<cmd::MaskPrediction>& list) {
+void write_list(records::JsonLine& j, const std::vector<cmd::MaskPrediction>& list) {
   j.begin_array();
   for (const cmd::MaskPrediction& p : list)
     j.begin_object()
@@ -35,7 +35,7 @@ std::string padded(const std::string& s, std::size_t width) {
 
 }  // namespace
 
-void write_predictions(io::JsonLine& j, const cmd::MaskPredictions& predictions) {
+void write_predictions(records::JsonLine& j, const cmd::MaskPredictions& predictions) {
   if (predictions.size() == 1) return write_list(j, predictions[0]);
   j.begin_array();
   for (const auto& list : predictions) write_list(j, list);

@@ -1,7 +1,7 @@
 #pragma once
 // How fill-mask predictions are shown: as transformers' pipeline returns them (JSON), or as a table for
 // the interactive prompt.
-#include "cli/io/json_line.h"
+#include "records/json_line.h"
 #include "commands/fill_mask.h"
 
 #include <string>
@@ -9,7 +9,7 @@
 namespace bertkit::cli {
 
 // One mask: a list of {score, token, token_str, sequence}; several masks: one such list per mask.
-void write_predictions(io::JsonLine& j, const cmd::MaskPredictions& predictions);
+void write_predictions(records::JsonLine& j, const cmd::MaskPredictions& predictions);
 
 // A table per mask, columns rank, score, token and the filled-in sequence.
 std::string prediction_table(const cmd::MaskPredictions& predictions);

@@ -2,7 +2,7 @@
 // `bertkit fill-mask` on a terminal: a prompt with line editing and history (libedit); each sentence
 // typed gets a table of predictions, `:k N` changes how many, Ctrl-D (or `:q`) leaves.
 #include "commands/fill_mask.h"
-#include "commands/tokenize.h"
+#include "records/encode_records.h"
 #include "core/model/batching.h"
 
 namespace bertkit::cli {
@@ -10,7 +10,7 @@ namespace bertkit::cli {
 struct FillMaskPrompt {
   cmd::FillMasker& masker;
   const tok::Tokenizer& tokenizer;
-  cmd::TokenizeOptions tokenize;  // truncation to the model's maximum length
+  records::TokenizeOptions tokenize;  // truncation to the model's maximum length
   core::BatchLimits limits;
   cmd::FillMaskOptions options;
 };

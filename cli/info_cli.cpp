@@ -1,6 +1,6 @@
 // `bertkit info MODEL`: what bertkit detected, as "key: value" lines or one JSON object.
 #include "cli/app.h"
-#include "cli/log.h"
+#include "records/log.h"
 #include "commands/info.h"
 
 #include <fmt/format.h>
@@ -19,7 +19,7 @@ struct InfoOptions {
 int run_info(const InfoOptions& o) {
   core::LoadedModel model = core::load_model(o.model);
   if (!model.unexpected_tensors.empty())
-    warn("{} tensors of {} are not used by the model: {}", model.unexpected_tensors.size(), o.model,
+    records::warn("{} tensors of {} are not used by the model: {}", model.unexpected_tensors.size(), o.model,
          fmt::join(model.unexpected_tensors, ", "));
   auto lines = cmd::model_info(model);
   if (o.json) {
@@ -39,7 +39,7 @@ Action add_info(CLI::App& sub, const GlobalOptions& global) {
   sub.add_option("model", o->model, "Model folder, converted file or Hugging Face model id")->required();
   sub.add_flag("--json", o->json, "Print one JSON object instead of key: value lines");
   return [o, &global] {
-    set_quiet(global.quiet);
+    records::set_quiet(global.quiet);
     return run_info(*o);
   };
 }

@@ -1,6 +1,6 @@
 #include "cli/task_flags.h"
 
-#include "cli/io/argument_reader.h"
+#include "records/argument_reader.h"
 #include "core/error.h"
 
 #include <unistd.h>
@@ -60,14 +60,14 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
   sub.add_flag("--dry-run", f.dry_run, "Print the resolved settings and exit");
 }
 
-io::InputSpec task_input_spec(const TaskFlags& f, std::vector<std::string> paths) {
+records::InputSpec task_input_spec(const TaskFlags& f, std::vector<std::string> paths) {
   if (int(f.csv) + int(f.tsv) + int(f.jsonl) > 1) usage_error("give at most one of --csv, --tsv and --jsonl");
-  io::InputSpec spec;
+  records::InputSpec spec;
   spec.paths = std::move(paths);
-  spec.format = f.csv ? io::InputFormat::Csv
-                : f.tsv ? io::InputFormat::Tsv
-                : f.jsonl ? io::InputFormat::Jsonl
-                          : io::InputFormat::Auto;
+  spec.format = f.csv ? records::InputFormat::Csv
+                : f.tsv ? records::InputFormat::Tsv
+                : f.jsonl ? records::InputFormat::Jsonl
+                          : records::InputFormat::Auto;
   spec.pairs = f.pairs;
   spec.column = f.column;
   spec.pair_column = f.pair_column;
@@ -75,19 +75,19 @@ io::InputSpec task_input_spec(const TaskFlags& f, std::vector<std::string> paths
   spec.pair_field = f.pair_field;
   spec.options.strict_utf8 = f.strict_utf8;
   // The pipeline applies --on-error itself, to reader and model errors alike.
-  spec.options.on_bad_record = io::OnBadRecord::Flag;
+  spec.options.on_bad_record = records::OnBadRecord::Flag;
   return spec;
 }
 
-std::unique_ptr<io::RecordReader> open_task_input(const TaskFlags& f) {
+std::unique_ptr<records::RecordReader> open_task_input(const TaskFlags& f) {
   if (f.on_error != "fail" && f.on_error != "skip") usage_error("--on-error must be fail or skip, not '{}'", f.on_error);
   if (!f.texts.empty()) {
     if (!f.inputs.empty()) usage_error("give texts as arguments or files with -i, not both");
     if (f.csv || f.tsv || f.jsonl || !f.column.empty() || !f.pair_column.empty())
       usage_error("--csv, --tsv, --jsonl and --column describe -i files, not texts given as arguments");
-    return std::make_unique<io::ArgumentReader>(f.texts, f.pairs, f.strict_utf8);
+    return std::make_unique<records::ArgumentReader>(f.texts, f.pairs, f.strict_utf8);
   }
-  return io::open_reader(task_input_spec(f, f.inputs));
+  return records::open_reader(task_input_spec(f, f.inputs));
 }
 
 bool input_is_terminal(const TaskFlags& f) {

@@ -7,9 +7,9 @@
 //   ... in the action:
 //   auto reader = open_task_input(*flags);          // checks the input's structure first
 //   TaskModel model = load_task_model(*flags);       // checkpoint, tokenizer, max length
-//   PipelineOptions options = pipeline_options(*flags, model);
-#include "cli/io/open_reader.h"
-#include "cli/io/record_reader.h"
+//   records::PipelineOptions options = pipeline_options(*flags, model);
+#include "records/open_reader.h"
+#include "records/record_reader.h"
 
 #include <CLI/CLI.hpp>
 
@@ -57,10 +57,10 @@ void add_task_flags(CLI::App& sub, TaskFlags& flags, const TaskFlagSet& which = 
 
 // The records: texts given as arguments, else the -i files (or stdin), their structure checked.
 // Call before creating the output.
-std::unique_ptr<io::RecordReader> open_task_input(const TaskFlags& flags);
+std::unique_ptr<records::RecordReader> open_task_input(const TaskFlags& flags);
 
 // The input spec the flags describe (for commands with inputs of their own, like --corpus).
-io::InputSpec task_input_spec(const TaskFlags& flags, std::vector<std::string> paths);
+records::InputSpec task_input_spec(const TaskFlags& flags, std::vector<std::string> paths);
 
 // Whether records come from a terminal: then they are handled one at a time as they are typed.
 bool input_is_terminal(const TaskFlags& flags);

@@ -1,11 +1,11 @@
 // `bertkit tokenize`: flags, input records, and the four output formats.
 #include "cli/app.h"
-#include "cli/io/argument_reader.h"
-#include "cli/io/json_line.h"
-#include "cli/io/open_reader.h"
-#include "cli/io/table_writer.h"
-#include "cli/log.h"
-#include "cli/output.h"
+#include "records/argument_reader.h"
+#include "records/json_line.h"
+#include "records/open_reader.h"
+#include "records/table_writer.h"
+#include "records/log.h"
+#include "records/record_writer.h"
 #include "cli/tokenizer_flags.h"
 #include "commands/tokenize.h"
 #include "core/error.h"
@@ -66,7 +66,7 @@ struct Renderer {
   bool chars;
   bool count;
 
-  void encoding_fields(io::JsonLine& j, const tok::Encoding& e, std::string_view a, std::string_view b) const {
+  void encoding_fields(records::JsonLine& j, const tok::Encoding& e, std::string_view a, std::string_view b) const {
     j.key("ids").begin_array();
     for (auto id : e.ids) j.value(id);
     j.end_array().key("tokens").begin_array();
@@ -80,11 +80,11 @@ struct Renderer {
     j.end_array();
   }
 
-  std::string render(const io::Record& rec, const tok::Encoding& e) const {
+  std::string render(const records::Record& rec, const tok::Encoding& e) const {
     std::string_view pair = rec.has_pair ? std::string_view(rec.text_pair) : std::string_view();
     if (count) {
       if (format != Format::Jsonl) return fmt::format("{}\n", e.size());
-      io::JsonLine j;
+      records::JsonLine j;
       j.begin_object().field("text", rec.text);
       if (rec.has_pair) j.field("text_pair", rec.text_pair);
       j.field("count", e.size());
@@ -105,7 +105,7 @@ struct Renderer {
       case Format::Tsv:
         return {};  // written through TableWriter
       case Format::Jsonl: {
-        io::JsonLine j;
+        records::JsonLine j;
         j.begin_object().field("text", rec.text);
         if (rec.has_pair) j.field("text_pair", rec.text_pair);
         encoding_fields(j, e, rec.text, pair);
@@ -125,7 +125,7 @@ struct Renderer {
   }
 };
 
-void write_tsv_row(io::TableWriter& table, const io::Record& rec, const tok::Encoding& e, const tok::Tokenizer& tokenizer,
+void write_tsv_row(records::TableWriter& table, const records::Record& rec, const tok::Encoding& e, const tok::Tokenizer& tokenizer,
                    bool chars) {
   std::string ids, tokens, offsets;
   auto offs = output_offsets(e, rec.text, rec.text_pair, chars);
@@ -140,16 +140,16 @@ void write_tsv_row(io::TableWriter& table, const io::Record& rec, const tok::Enc
   table.cell(ids).cell(tokens).cell(offsets).end_row();
 }
 
-int run_decode(const TokenizeOptions& o, const tok::Tokenizer& tokenizer, io::RecordReader& reader, RecordWriter& out,
+int run_decode(const TokenizeOptions& o, const tok::Tokenizer& tokenizer, records::RecordReader& reader, records::RecordWriter& out,
                Format format) {
-  io::Record rec;
+  records::Record rec;
   while (reader.next(rec)) {
     std::vector<std::int32_t> ids;
     try {
       ids = cmd::parse_ids(rec.text);
       std::string text = tokenizer.decode(ids, o.skip_special_tokens);
       if (format == Format::Jsonl) {
-        io::JsonLine j;
+        records::JsonLine j;
         j.begin_object().key("ids").begin_array();
         for (auto id : ids) j.value(id);
         j.end_array().field("text", text);
@@ -172,9 +172,9 @@ int run_tokenize(const TokenizeOptions& o) {
   if (!o.texts.empty() && !o.inputs.empty()) usage_error("give texts as arguments or files with -i, not both");
 
   auto tokenizer = build_tokenizer(o.tokenizer);
-  cmd::TokenizeOptions topts = tokenize_options(o.tokenizer, *tokenizer);
+  records::TokenizeOptions topts = tokenize_options(o.tokenizer, *tokenizer);
 
-  io::InputSpec spec;
+  records::InputSpec spec;
   spec.paths = o.inputs;
   spec.pairs = o.pairs;
   spec.format = parse_input_format(o.input_format);
@@ -183,17 +183,17 @@ int run_tokenize(const TokenizeOptions& o) {
   spec.field = o.field;
   spec.pair_field = o.pair_field;
   spec.options.strict_utf8 = o.strict;
-  std::unique_ptr<io::RecordReader> reader;
-  if (o.texts.empty()) reader = io::open_reader(spec);
-  else reader = std::make_unique<io::ArgumentReader>(o.texts, o.pairs, o.strict);
+  std::unique_ptr<records::RecordReader> reader;
+  if (o.texts.empty()) reader = records::open_reader(spec);
+  else reader = std::make_unique<records::ArgumentReader>(o.texts, o.pairs, o.strict);
 
-  RecordWriter out(o.output);
+  records::RecordWriter out(o.output);
   if (o.decode) return run_decode(o, *tokenizer, *reader, out, format);
 
   Renderer renderer{*tokenizer, format, o.offsets == "chars", o.count};
-  std::unique_ptr<io::TableWriter> table;
+  std::unique_ptr<records::TableWriter> table;
   if (format == Format::Tsv && !o.count) {
-    table = std::make_unique<io::TableWriter>(out, '\t', reader->table());
+    table = std::make_unique<records::TableWriter>(out, '\t', reader->table());
     std::vector<std::string> columns{"text"};
     if (o.pairs || !o.pair_column.empty() || !o.pair_field.empty()) columns.push_back("text_pair");
     for (const char* c : {"ids", "tokens", "offsets"}) columns.emplace_back(c);
@@ -203,8 +203,8 @@ int run_tokenize(const TokenizeOptions& o) {
   // Files are read in large batches for the threads; a pipe or terminal line by line, so results
   // appear as input arrives.
   const std::size_t batch_size = reader->total_bytes() ? std::max<std::size_t>(o.batch_size, 1) : 1;
-  std::vector<io::Record> batch(batch_size);
-  std::vector<cmd::TextInput> inputs;
+  std::vector<records::Record> batch(batch_size);
+  std::vector<records::TextInput> inputs;
   std::vector<std::string> rendered;
   bool more = true;
   while (more) {
@@ -213,17 +213,17 @@ int run_tokenize(const TokenizeOptions& o) {
     if (n == 0) break;
     inputs.clear();
     for (std::size_t i = 0; i < n; ++i) {
-      const io::Record& r = batch[i];
+      const records::Record& r = batch[i];
       inputs.push_back({r.text, r.has_pair ? std::optional<std::string_view>(r.text_pair) : std::nullopt});
     }
     std::vector<tok::Encoding> encodings;
     try {
-      encodings = cmd::tokenize_batch(*tokenizer, topts, inputs);
+      encodings = records::tokenize_batch(*tokenizer, topts, inputs);
     } catch (const Error& e) {
       // Name the record: re-run one at a time to find it.
       for (std::size_t i = 0; i < n; ++i) {
         try {
-          cmd::tokenize_batch(*tokenizer, topts, std::span(inputs).subspan(i, 1));
+          records::tokenize_batch(*tokenizer, topts, std::span(inputs).subspan(i, 1));
         } catch (const Error& inner) {
           throw Error(inner.kind(), fmt::format("{}: {}", batch[i].where(), inner.what()));
         }
@@ -242,9 +242,9 @@ int run_tokenize(const TokenizeOptions& o) {
     }
     out.flush();
   }
-  const io::Utf8Report& utf8 = reader->utf8_report();
+  const records::Utf8Report& utf8 = reader->utf8_report();
   if (utf8.records)
-    warn("{}:{}: invalid UTF-8 replaced by U+FFFD ({} line{} in all; --strict refuses it)", utf8.first_source,
+    records::warn("{}:{}: invalid UTF-8 replaced by U+FFFD ({} line{} in all; --strict refuses it)", utf8.first_source,
          utf8.first_line, utf8.records, utf8.records == 1 ? "" : "s");
   return 0;
 }

@@ -11,20 +11,6 @@
 
 namespace bertkit::cmd {
 
-struct TextInput {
-  std::string_view text;
-  std::optional<std::string_view> pair;
-};
-
-struct TokenizeOptions {
-  tok::EncodeOptions encode;
-  tok::PaddingParams padding;
-};
-
-// Encodes every input (in parallel over OpenMP threads) and pads the batch; results in input order.
-std::vector<tok::Encoding> tokenize_batch(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
-                                          std::span<const TextInput> inputs);
-
 // Parses a line of ids ("101 7592 102", commas or a JSON array's brackets also accepted).
 std::vector<std::int32_t> parse_ids(std::string_view line);
 

@@ -1,0 +1,44 @@
+#pragma once
+// Tokenizing records, a batch at a time: every input encoded (in parallel), the batch padded. For
+// the record pipeline a bad input fails alone (its error is kept, the others are encoded) and each
+// encoding says whether truncation cut it, so a command can mark or refuse truncated records.
+#include "tokenizer/padding.h"
+#include "tokenizer/tokenizer.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bertkit::records {
+
+struct TextInput {
+  std::string_view text;
+  std::optional<std::string_view> pair;
+};
+
+struct TokenizeOptions {
+  tok::EncodeOptions encode;
+  tok::PaddingParams padding;
+};
+
+// Encodes every input (in parallel over OpenMP threads) and pads the batch; results in input order.
+std::vector<tok::Encoding> tokenize_batch(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
+                                          std::span<const TextInput> inputs);
+
+struct EncodedRecord {
+  tok::Encoding encoding;
+  bool truncated = false;  // truncation removed tokens (when asked to check)
+  std::string error;       // why the input could not be encoded; empty when it was
+};
+
+// Encodes every input (in parallel); results in input order. `check_truncation`: fill `truncated`.
+std::vector<EncodedRecord> encode_records(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
+                                          std::span<const TextInput> inputs, bool check_truncation = true);
+
+// Whether `encoding` (made from `input` with `options`) lost tokens to truncation.
+bool was_truncated(const tok::Tokenizer& tokenizer, const TokenizeOptions& options, const TextInput& input,
+                   const tok::Encoding& encoding);
+
+}  // namespace bertkit::records

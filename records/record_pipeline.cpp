@@ -1,0 +1,196 @@
+#include "records/record_pipeline.h"
+
+#include "records/interrupt.h"
+#include "records/progress.h"
+#include "records/log.h"
+#include "records/encode_records.h"
+#include "core/error.h"
+
+#include <fmt/format.h>
+
+#include <exception>
+#include <optional>
+
+namespace bertkit::records {
+
+TextInput BatchTask::model_input(const Record& record, std::string&, std::string&) {
+  return {record.text, record.has_pair ? std::optional<std::string_view>(record.text_pair) : std::nullopt};
+}
+
+namespace {
+
+const char* plural(std::uint64_t n) { return n == 1 ? "" : "s"; }
+
+class Runner {
+ public:
+  Runner(RecordReader& reader, const tok::Tokenizer& tokenizer, const PipelineOptions& options, BatchTask& task,
+         RecordWriter& out, PipelineReport& report)
+      : reader_(reader), tokenizer_(tokenizer), options_(options), task_(task), out_(out), report_(report),
+        progress_(reader.total_bytes()) {}
+
+  int run() {
+    const std::size_t batch_size = options_.one_at_a_time ? 1 : std::max<std::size_t>(options_.batch_size, 1);
+    std::vector<Record> records(batch_size);
+    for (;;) {
+      std::size_t n = 0;
+      bool more = true;
+      std::exception_ptr read_error;  // records before it are still finished
+      try {
+        while (n < batch_size && (more = reader_.next(records[n]))) ++n;
+      } catch (const Error&) {
+        read_error = std::current_exception();
+        more = false;
+      }
+      std::optional<std::string> fatal = run_batch(std::span(records).first(n));
+      finish_batch();
+      if (fatal) throw Error(ErrorKind::BadInput, *fatal);
+      if (read_error) std::rethrow_exception(read_error);
+      if (interrupted()) {
+        summary();
+        warn("interrupted: {} record{} written", report_.written, plural(report_.written));
+        return kInterruptedExitCode;
+      }
+      if (!more) break;
+    }
+    summary();
+    return 0;
+  }
+
+ private:
+  // Tokenizes, sorts out bad records, computes and writes; returns the error that must stop the run.
+  std::optional<std::string> run_batch(std::span<Record> records) {
+    const std::size_t n = records.size();
+    texts_.resize(n);
+    pairs_.resize(n);
+    inputs_.clear();
+    second_inputs_.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      TextInput input;
+      if (!records[i].bad()) input = task_.model_input(records[i], texts_[i], pairs_[i]);
+      if (options_.separate_pairs) {
+        if (!records[i].bad() && !input.pair) records[i].error = fmt::format("{}: expected a pair of texts", records[i].where());
+        second_inputs_.push_back({input.pair.value_or(std::string_view()), std::nullopt});
+        input.pair.reset();
+      }
+      inputs_.push_back(input);
+    }
+    std::vector<EncodedRecord> encoded = encode_records(tokenizer_, options_.tokenize, inputs_);
+    std::vector<EncodedRecord> second;
+    if (options_.separate_pairs) {
+      second = encode_records(tokenizer_, options_.tokenize, second_inputs_);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (encoded[i].error.empty()) encoded[i].error = second[i].error;
+        encoded[i].truncated = encoded[i].truncated || second[i].truncated;
+      }
+    }
+
+    Batch batch;
+    std::optional<std::string> fatal;
+    for (std::size_t i = 0; i < n && !fatal; ++i) {
+      Record& record = records[i];
+      std::string error = record.error;
+      if (error.empty() && !encoded[i].error.empty()) error = fmt::format("{}: {}", record.where(), encoded[i].error);
+      const bool truncated = options_.mark_truncated && encoded[i].truncated;
+      if (error.empty() && truncated && options_.refuse_truncated)
+        error = fmt::format("{}: longer than the model's maximum of {} tokens (--truncate error refuses it)",
+                            record.where(), max_length());
+      if (!error.empty()) {
+        fatal = reject(error);
+        continue;
+      }
+      batch.records.push_back(std::move(record));
+      batch.encodings.push_back(std::move(encoded[i].encoding));
+      if (options_.separate_pairs) batch.pair_encodings.push_back(std::move(second[i].encoding));
+      batch.truncated.push_back(truncated ? 1 : 0);
+      batch.ordinals.push_back(read_ + i);
+    }
+    read_ += n;
+    if (auto error = compute_and_write(batch)) return error;
+    return fatal;
+  }
+
+  // A bad record: the error that stops the run (fail), or a report on stderr (skip).
+  std::optional<std::string> reject(const std::string& error) {
+    if (options_.on_error == OnError::Fail) return error;
+    progress_.clear();
+    warn("{} (skipped)", error);
+    ++report_.skipped;
+    return std::nullopt;
+  }
+
+  std::optional<std::string> compute_and_write(Batch& batch) {
+    if (batch.size() == 0) return std::nullopt;
+    try {
+      task_.compute(batch);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::BadInput) throw;
+      if (batch.size() == 1) return reject(fmt::format("{}: {}", batch.records[0].where(), e.what()));
+      // Find the record the model refused: one at a time, in order.
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        Batch one;
+        one.records.push_back(std::move(batch.records[i]));
+        one.encodings.push_back(std::move(batch.encodings[i]));
+        if (options_.separate_pairs) one.pair_encodings.push_back(std::move(batch.pair_encodings[i]));
+        one.truncated.push_back(batch.truncated[i]);
+        one.ordinals.push_back(batch.ordinals[i]);
+        if (auto fatal = compute_and_write(one)) return fatal;
+      }
+      return std::nullopt;
+    }
+    WritingScope writing;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      task_.write(batch, i);
+      ++report_.written;
+      report_.truncated += batch.truncated[i];
+    }
+    return std::nullopt;
+  }
+
+  void finish_batch() {
+    {
+      WritingScope writing;
+      task_.end_batch();
+      out_.flush();
+    }
+    progress_.update(reader_.bytes_read(), report_.written);
+  }
+
+  std::size_t max_length() const {
+    const auto& t = options_.tokenize.encode.truncation;
+    return t ? t->max_length : 0;
+  }
+
+  void summary() {
+    progress_.clear();
+    if (report_.truncated)
+      warn("{} record{} longer than {} tokens truncated (marked \"truncated\"; --truncate error refuses them)",
+           report_.truncated, plural(report_.truncated), max_length());
+    if (report_.skipped) warn("{} bad record{} skipped", report_.skipped, plural(report_.skipped));
+    const Utf8Report& utf8 = reader_.utf8_report();
+    if (utf8.records)
+      warn("{}:{}: invalid UTF-8 replaced by U+FFFD ({} record{} in all; --strict refuses it)", utf8.first_source,
+           utf8.first_line, utf8.records, plural(utf8.records));
+  }
+
+  RecordReader& reader_;
+  const tok::Tokenizer& tokenizer_;
+  const PipelineOptions& options_;
+  BatchTask& task_;
+  RecordWriter& out_;
+  PipelineReport& report_;
+  Progress progress_;
+  std::vector<std::string> texts_, pairs_;
+  std::vector<TextInput> inputs_, second_inputs_;
+  std::uint64_t read_ = 0;  // records read before this batch
+};
+
+}  // namespace
+
+int run_pipeline(RecordReader& reader, const tok::Tokenizer& tokenizer, const PipelineOptions& options,
+                 BatchTask& task, RecordWriter& out, PipelineReport* report) {
+  PipelineReport local;
+  InterruptGuard interrupt;
+  return Runner(reader, tokenizer, options, task, out, report ? *report : local).run();
+}
+
+}  // namespace bertkit::records
