@@ -28,8 +28,9 @@ std::vector<std::string> verify_texts(const std::string& corpus) {
     for (const char* t : cmd::default_verify_texts()) texts.emplace_back(t);
     return texts;
   }
-  TaskFlags f;
-  auto reader = records::open_reader(task_input_spec(f, {corpus}));
+  records::InputSpec spec = input_spec(TaskFlags{});
+  spec.paths = {corpus};
+  auto reader = records::open_reader(spec);
   records::Record record;
   while (reader->next(record))
     if (record.error.empty() && !record.text.empty()) texts.push_back(record.text);

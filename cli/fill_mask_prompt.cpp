@@ -1,6 +1,6 @@
 #include "cli/fill_mask_prompt.h"
 
-#include "cli/fill_mask_output.h"
+#include "commands/fill_mask_output.h"
 #include "cli/line_editor.h"
 #include "core/error.h"
 #include "tokenizer/utf8.h"
@@ -58,7 +58,7 @@ void predict(FillMaskPrompt& p, std::string_view text) {
     std::string valid;
     tok::repair_utf8(text, valid);
     std::vector<tok::Encoding> encodings{p.tokenizer.encode(valid, std::nullopt, p.tokenize.encode)};
-    say(prediction_table(p.masker.run(encodings, p.options, p.limits)[0]));
+    say(cmd::prediction_table(p.masker.run(encodings, p.options, p.limits)[0]));
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::BadInput) throw;
     say(fmt::format("error: {}\n", e.what()));

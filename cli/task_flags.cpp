@@ -1,9 +1,6 @@
 #include "cli/task_flags.h"
 
-#include "records/argument_reader.h"
 #include "core/error.h"
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -24,6 +21,7 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
   sub.add_flag("--strict", f.strict_utf8, "Refuse invalid UTF-8 instead of replacing it");
 
   sub.add_option("-o,--output", f.output, "Output file (- = stdout)")->capture_default_str();
+  f.formats = which.formats;
   std::string formats;
   for (std::size_t i = 0; i < which.formats.size(); ++i) formats += (i ? ", " : "") + which.formats[i];
   sub.add_option("--format", f.format, "Output format: " + formats + " (default: from -o's extension, else " +
@@ -60,10 +58,14 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
   sub.add_flag("--dry-run", f.dry_run, "Print the resolved settings and exit");
 }
 
-records::InputSpec task_input_spec(const TaskFlags& f, std::vector<std::string> paths) {
+void check_input_format(const TaskFlags& f) {
   if (int(f.csv) + int(f.tsv) + int(f.jsonl) > 1) usage_error("give at most one of --csv, --tsv and --jsonl");
+}
+
+records::InputSpec input_spec(const TaskFlags& f) {
   records::InputSpec spec;
-  spec.paths = std::move(paths);
+  spec.texts = f.texts;
+  spec.paths = f.inputs;
   spec.format = f.csv ? records::InputFormat::Csv
                 : f.tsv ? records::InputFormat::Tsv
                 : f.jsonl ? records::InputFormat::Jsonl
@@ -79,22 +81,13 @@ records::InputSpec task_input_spec(const TaskFlags& f, std::vector<std::string> 
   return spec;
 }
 
-std::unique_ptr<records::RecordReader> open_task_input(const TaskFlags& f) {
-  if (f.on_error != "fail" && f.on_error != "skip") usage_error("--on-error must be fail or skip, not '{}'", f.on_error);
-  if (!f.texts.empty()) {
-    if (!f.inputs.empty()) usage_error("give texts as arguments or files with -i, not both");
-    if (f.csv || f.tsv || f.jsonl || !f.column.empty() || !f.pair_column.empty())
-      usage_error("--csv, --tsv, --jsonl and --column describe -i files, not texts given as arguments");
-    return std::make_unique<records::ArgumentReader>(f.texts, f.pairs, f.strict_utf8);
-  }
-  return records::open_reader(task_input_spec(f, f.inputs));
-}
+records::ResultFormat result_format(const TaskFlags& f) { return records::parse_result_format(f.format, f.formats); }
 
-bool input_is_terminal(const TaskFlags& f) {
-  if (!f.texts.empty()) return false;
-  bool stdin_used = f.inputs.empty();
-  for (const auto& p : f.inputs) stdin_used = stdin_used || p == "-";
-  return stdin_used && ::isatty(0) == 1;
+int run_task(const TaskFlags& f, const records::PipelineOptions& options, const tok::Tokenizer& tokenizer,
+             records::RecordTask& task) {
+  if (f.on_error != "fail" && f.on_error != "skip") usage_error("--on-error must be fail or skip, not '{}'", f.on_error);
+  if (options.input.texts.empty()) check_input_format(f);
+  return records::run_records(options, tokenizer, task);
 }
 
 }  // namespace bertkit::cli

@@ -1,9 +1,12 @@
 #include "records/open_reader.h"
 
+#include "records/argument_reader.h"
 #include "records/csv_reader.h"
 #include "records/jsonl_reader.h"
 #include "records/line_reader.h"
 #include "core/error.h"
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -49,7 +52,28 @@ InputFormat resolve_format(const std::vector<std::string>& paths, InputFormat fo
   return found;
 }
 
+namespace {
+
+std::unique_ptr<RecordReader> open_arguments(const InputSpec& spec) {
+  std::vector<std::string> texts = spec.texts;
+  bool pairs = spec.pairs;
+  if (spec.texts_pair && !pairs) {
+    if (texts.size() != 2) usage_error("give two texts to compare (or --pairs with text<TAB>text_pair arguments)");
+    for (const auto& t : texts)
+      if (t.find('\t') != std::string::npos) usage_error("a text argument holds a tab: use --pairs with text<TAB>text_pair");
+    texts = {texts[0] + '\t' + texts[1]};
+    pairs = true;
+  }
+  if (!spec.paths.empty()) usage_error("give texts as arguments or files with -i, not both");
+  if (spec.format != InputFormat::Auto || !spec.column.empty() || !spec.pair_column.empty())
+    usage_error("--csv, --tsv, --jsonl and --column describe -i files, not texts given as arguments");
+  return std::make_unique<ArgumentReader>(std::move(texts), pairs, spec.options.strict_utf8);
+}
+
+}  // namespace
+
 std::unique_ptr<RecordReader> open_reader(const InputSpec& spec) {
+  if (!spec.texts.empty()) return open_arguments(spec);
   InputFormat format = resolve_format(spec.paths, spec.format);
   switch (format) {
     case InputFormat::Csv:
@@ -69,6 +93,13 @@ std::unique_ptr<RecordReader> open_reader(const InputSpec& spec) {
     default:
       return std::make_unique<LineReader>(spec.paths, spec.options, spec.pairs);
   }
+}
+
+bool reads_terminal(const InputSpec& spec) {
+  if (!spec.texts.empty()) return false;
+  bool stdin_used = spec.paths.empty();
+  for (const auto& p : spec.paths) stdin_used = stdin_used || p == "-";
+  return stdin_used && ::isatty(0) == 1;
 }
 
 }  // namespace bertkit::records

@@ -1,5 +1,6 @@
 #pragma once
-// The one place a command turns its input flags into a record reader.
+// The one place a command's input becomes a record reader: texts given as arguments, or -i files (or
+// stdin) as lines, pairs, CSV/TSV or JSONL.
 #include "records/record_reader.h"
 
 #include <memory>
@@ -17,6 +18,8 @@ enum class InputFormat {
 };
 
 struct InputSpec {
+  std::vector<std::string> texts;  // given as arguments: read instead of files
+  bool texts_pair = false;         // two texts given as arguments (without `pairs`) are one pair
   std::vector<std::string> paths;  // empty = stdin
   InputFormat format = InputFormat::Auto;
   bool pairs = false;        // lines: text<TAB>text_pair
@@ -33,5 +36,8 @@ InputFormat resolve_format(const std::vector<std::string>& paths, InputFormat fo
 // Opens every input and checks its structure (headers, named column or field): call it before
 // creating the output.
 std::unique_ptr<RecordReader> open_reader(const InputSpec& spec);
+
+// Whether records come from a terminal (then they are handled one at a time as they are typed).
+bool reads_terminal(const InputSpec& spec);
 
 }  // namespace bertkit::records

@@ -13,7 +13,7 @@
 
 namespace bertkit::records {
 
-TextInput BatchTask::model_input(const Record& record, std::string&, std::string&) {
+TextInput RecordTask::model_input(const Record& record, std::string&, std::string&) {
   return {record.text, record.has_pair ? std::optional<std::string_view>(record.text_pair) : std::nullopt};
 }
 
@@ -23,13 +23,13 @@ const char* plural(std::uint64_t n) { return n == 1 ? "" : "s"; }
 
 class Runner {
  public:
-  Runner(RecordReader& reader, const tok::Tokenizer& tokenizer, const PipelineOptions& options, BatchTask& task,
-         RecordWriter& out, PipelineReport& report)
+  Runner(RecordReader& reader, const tok::Tokenizer& tokenizer, const PipelineOptions& options, RecordTask& task,
+         RecordOutput& out, PipelineReport& report)
       : reader_(reader), tokenizer_(tokenizer), options_(options), task_(task), out_(out), report_(report),
         progress_(reader.total_bytes()) {}
 
   int run() {
-    const std::size_t batch_size = options_.one_at_a_time ? 1 : std::max<std::size_t>(options_.batch_size, 1);
+    const std::size_t batch_size = one_at_a_time() ? 1 : std::max<std::size_t>(options_.batch_size, 1);
     std::vector<Record> records(batch_size);
     for (;;) {
       std::size_t n = 0;
@@ -57,6 +57,15 @@ class Runner {
   }
 
  private:
+  bool one_at_a_time() const {
+    switch (options_.batching) {
+      case Batching::Full: return false;
+      case Batching::Terminal: return reads_terminal(options_.input);
+      case Batching::Stream: return !reader_.total_bytes();
+    }
+    return false;
+  }
+
   // Tokenizes, sorts out bad records, computes and writes; returns the error that must stop the run.
   std::optional<std::string> run_batch(std::span<Record> records) {
     const std::size_t n = records.size();
@@ -64,7 +73,7 @@ class Runner {
     pairs_.resize(n);
     inputs_.clear();
     second_inputs_.clear();
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < n && task_.tokenizes(); ++i) {
       TextInput input;
       if (!records[i].bad()) input = task_.model_input(records[i], texts_[i], pairs_[i]);
       if (options_.separate_pairs) {
@@ -74,10 +83,12 @@ class Runner {
       }
       inputs_.push_back(input);
     }
-    std::vector<EncodedRecord> encoded = encode_records(tokenizer_, options_.tokenize, inputs_);
+    const bool check = options_.mark_truncated;
+    std::vector<EncodedRecord> encoded = task_.tokenizes() ? encode_records(tokenizer_, options_.tokenize, inputs_, check)
+                                                           : std::vector<EncodedRecord>(n);
     std::vector<EncodedRecord> second;
     if (options_.separate_pairs) {
-      second = encode_records(tokenizer_, options_.tokenize, second_inputs_);
+      second = encode_records(tokenizer_, options_.tokenize, second_inputs_, check);
       for (std::size_t i = 0; i < n; ++i) {
         if (encoded[i].error.empty()) encoded[i].error = second[i].error;
         encoded[i].truncated = encoded[i].truncated || second[i].truncated;
@@ -99,13 +110,17 @@ class Runner {
         continue;
       }
       batch.records.push_back(std::move(record));
-      batch.encodings.push_back(std::move(encoded[i].encoding));
+      if (task_.tokenizes()) batch.encodings.push_back(std::move(encoded[i].encoding));
       if (options_.separate_pairs) batch.pair_encodings.push_back(std::move(second[i].encoding));
       batch.truncated.push_back(truncated ? 1 : 0);
       batch.ordinals.push_back(read_ + i);
     }
+    const std::uint64_t first = read_;
     read_ += n;
     if (auto error = compute_and_write(batch)) return error;
+    // Back to the read buffers, whose strings keep their capacity for the next batch.
+    for (std::size_t k = 0; k < batch.size(); ++k)
+      records[static_cast<std::size_t>(batch.ordinals[k] - first)] = std::move(batch.records[k]);
     return fatal;
   }
 
@@ -129,7 +144,7 @@ class Runner {
       for (std::size_t i = 0; i < batch.size(); ++i) {
         Batch one;
         one.records.push_back(std::move(batch.records[i]));
-        one.encodings.push_back(std::move(batch.encodings[i]));
+        if (task_.tokenizes()) one.encodings.push_back(std::move(batch.encodings[i]));
         if (options_.separate_pairs) one.pair_encodings.push_back(std::move(batch.pair_encodings[i]));
         one.truncated.push_back(batch.truncated[i]);
         one.ordinals.push_back(batch.ordinals[i]);
@@ -139,7 +154,7 @@ class Runner {
     }
     WritingScope writing;
     for (std::size_t i = 0; i < batch.size(); ++i) {
-      task_.write(batch, i);
+      task_.write(batch, i, out_);
       ++report_.written;
       report_.truncated += batch.truncated[i];
     }
@@ -149,8 +164,7 @@ class Runner {
   void finish_batch() {
     {
       WritingScope writing;
-      task_.end_batch();
-      out_.flush();
+      out_.end_batch();
     }
     progress_.update(reader_.bytes_read(), report_.written);
   }
@@ -168,15 +182,15 @@ class Runner {
     if (report_.skipped) warn("{} bad record{} skipped", report_.skipped, plural(report_.skipped));
     const Utf8Report& utf8 = reader_.utf8_report();
     if (utf8.records)
-      warn("{}:{}: invalid UTF-8 replaced by U+FFFD ({} record{} in all; --strict refuses it)", utf8.first_source,
-           utf8.first_line, utf8.records, plural(utf8.records));
+      warn("{}:{}: invalid UTF-8 replaced by U+FFFD ({} {}{} in all; --strict refuses it)", utf8.first_source,
+           utf8.first_line, utf8.records, options_.record_noun, plural(utf8.records));
   }
 
   RecordReader& reader_;
   const tok::Tokenizer& tokenizer_;
   const PipelineOptions& options_;
-  BatchTask& task_;
-  RecordWriter& out_;
+  RecordTask& task_;
+  RecordOutput& out_;
   PipelineReport& report_;
   Progress progress_;
   std::vector<std::string> texts_, pairs_;
@@ -186,11 +200,18 @@ class Runner {
 
 }  // namespace
 
-int run_pipeline(RecordReader& reader, const tok::Tokenizer& tokenizer, const PipelineOptions& options,
-                 BatchTask& task, RecordWriter& out, PipelineReport* report) {
+int run_records(RecordReader& reader, RecordOutput& out, const tok::Tokenizer& tokenizer,
+                const PipelineOptions& options, RecordTask& task, PipelineReport* report) {
   PipelineReport local;
   InterruptGuard interrupt;
   return Runner(reader, tokenizer, options, task, out, report ? *report : local).run();
+}
+
+int run_records(const PipelineOptions& options, const tok::Tokenizer& tokenizer, RecordTask& task) {
+  std::unique_ptr<RecordReader> reader = open_reader(options.input);
+  RecordOutput out(options.output, reader->table(), task.result_fields(), task.vector_width());
+  task.start(out);
+  return run_records(*reader, out, tokenizer, options, task);
 }
 
 }  // namespace bertkit::records

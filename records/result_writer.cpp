@@ -21,8 +21,8 @@ ResultFormat parse_result_format(const std::string& name, const std::vector<std:
 }
 
 ResultWriter::ResultWriter(RecordWriter& out, ResultFormat format, const TableLayout* input, bool pairs,
-                           std::vector<std::string> columns)
-    : out_(out), pairs_(pairs), columns_(std::move(columns)) {
+                           std::vector<std::string> columns, EchoNames names)
+    : out_(out), pairs_(pairs), columns_(std::move(columns)), names_(std::move(names)) {
   if (format == ResultFormat::Npy || format == ResultFormat::F32)
     runtime_error("internal error: ResultWriter writes text formats only");
   if (format == ResultFormat::Jsonl) return;
@@ -55,6 +55,10 @@ ResultWriter& ResultWriter::begin(const Record& record, bool truncated) {
       if (std::find(columns_.begin(), columns_.end(), key) != columns_.end() || key == "truncated") continue;
       json_.key(key).json(value);
     }
+  } else if (record.fields.empty()) {
+    json_.field(names_.text, record.text);
+    if (record.has_pair) json_.field(names_.pair, record.text_pair);
+    else if (names_.shared_pair) json_.field(names_.pair, *names_.shared_pair);
   } else {
     json_.field("text", record.text);
     if (record.has_pair) json_.field("text_pair", record.text_pair);

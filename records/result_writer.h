@@ -18,6 +18,7 @@
 
 #include <concepts>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -27,6 +28,15 @@ namespace bertkit::records {
 
 enum class ResultFormat { Jsonl, Tsv, Csv, Npy, F32 };
 
+// How JSONL output names the texts of a line or argument record (a JSONL record echoes its own
+// members; a CSV/TSV record's texts are text and text_pair), and a second text echoed with each such
+// record that has none (qa's --context).
+struct EchoNames {
+  std::string text = "text";
+  std::string pair = "text_pair";
+  std::optional<std::string> shared_pair;
+};
+
 // `allowed`: the names a command accepts, e.g. {"jsonl", "tsv", "csv"}.
 ResultFormat parse_result_format(const std::string& name, const std::vector<std::string>& allowed);
 
@@ -35,7 +45,7 @@ class ResultWriter {
   // `columns`: the result fields in the order each record gives them. `pairs`: the input has a
   // second text (a text_pair column for non-table input). Writes the header of a table format.
   ResultWriter(RecordWriter& out, ResultFormat format, const TableLayout* input, bool pairs,
-               std::vector<std::string> columns);
+               std::vector<std::string> columns, EchoNames names = {});
 
   ResultWriter& begin(const Record& record, bool truncated = false);
 
@@ -77,6 +87,7 @@ class ResultWriter {
   std::unique_ptr<TableWriter> table_;
   bool pairs_;
   std::vector<std::string> columns_;
+  EchoNames names_;
   std::size_t column_ = 0;  // result fields given so far in this record
   bool truncated_ = false;
   JsonLine json_;

@@ -6,12 +6,12 @@
 
 #include <string>
 
-namespace bertkit::cli {
+namespace bertkit::cmd {
 
 // One mask: a list of {score, token, token_str, sequence}; several masks: one such list per mask.
-void write_predictions(records::JsonLine& j, const cmd::MaskPredictions& predictions);
+void write_predictions(records::JsonLine& j, const MaskPredictions& predictions);
 
 // A table per mask, columns rank, score, token and the filled-in sequence.
-std::string prediction_table(const cmd::MaskPredictions& predictions);
+std::string prediction_table(const MaskPredictions& predictions);
 
-}  // namespace bertkit::cli
+}  // namespace bertkit::cmd

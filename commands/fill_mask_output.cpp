@@ -1,4 +1,4 @@
-#include "cli/fill_mask_output.h"
+#include "commands/fill_mask_output.h"
 
 #include "tokenizer/utf8.h"
 
@@ -6,13 +6,13 @@
 
 #include <algorithm>
 
-namespace bertkit::cli {
+namespace bertkit::cmd {
 
 namespace {
 
-void write_list(records::JsonLine& j, const std::vector<cmd::MaskPrediction>& list) {
+void write_list(records::JsonLine& j, const std::vector<MaskPrediction>& list) {
   j.begin_array();
-  for (const cmd::MaskPrediction& p : list)
+  for (const MaskPrediction& p : list)
     j.begin_object()
         .field("score", p.score)
         .field("token", p.token)
@@ -35,14 +35,14 @@ std::string padded(const std::string& s, std::size_t width) {
 
 }  // namespace
 
-void write_predictions(records::JsonLine& j, const cmd::MaskPredictions& predictions) {
+void write_predictions(records::JsonLine& j, const MaskPredictions& predictions) {
   if (predictions.size() == 1) return write_list(j, predictions[0]);
   j.begin_array();
   for (const auto& list : predictions) write_list(j, list);
   j.end_array();
 }
 
-std::string prediction_table(const cmd::MaskPredictions& predictions) {
+std::string prediction_table(const MaskPredictions& predictions) {
   std::string out;
   for (std::size_t m = 0; m < predictions.size(); ++m) {
     const auto& list = predictions[m];
@@ -57,4 +57,4 @@ std::string prediction_table(const cmd::MaskPredictions& predictions) {
   return out;
 }
 
-}  // namespace bertkit::cli
+}  // namespace bertkit::cmd
