@@ -8,17 +8,7 @@
 namespace bertkit::cli {
 
 void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
-  if (which.texts_help) sub.add_option("texts", f.texts, which.texts_help);
-  sub.add_option("-i,--input", f.inputs, "Input file (repeatable; - = stdin, the default when no text is given)");
-  if (which.pairs) sub.add_flag("--pairs", f.pairs, "Each line (or argument) is text<TAB>text_pair");
-  sub.add_flag("--csv", f.csv, "Input is CSV with a header row (default for .csv files)");
-  sub.add_flag("--tsv", f.tsv, "Input is TSV with a header row (default for .tsv files)");
-  sub.add_flag("--jsonl", f.jsonl, "Input is JSON lines (default for .jsonl and .ndjson files)");
-  sub.add_option("--column", f.column, "CSV/TSV column holding the text (default: the only column)");
-  if (which.pairs) sub.add_option("--pair-column", f.pair_column, "CSV/TSV column holding the second text");
-  sub.add_option("--field", f.field, "JSONL field holding the text")->capture_default_str();
-  if (which.pairs) sub.add_option("--pair-field", f.pair_field, "JSONL field holding the second text");
-  sub.add_flag("--strict", f.strict_utf8, "Refuse invalid UTF-8 instead of replacing it");
+  add_input_flags(sub, f, {.texts_help = which.texts_help, .pairs = which.pairs});
 
   sub.add_option("-o,--output", f.output, "Output file (- = stdout)")->capture_default_str();
   f.formats = which.formats;
@@ -56,29 +46,6 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
   sub.add_option("--on-error", f.on_error, "A bad record: fail (stop, keep what was written) or skip (report, go on)")
       ->capture_default_str();
   sub.add_flag("--dry-run", f.dry_run, "Print the resolved settings and exit");
-}
-
-void check_input_format(const TaskFlags& f) {
-  if (int(f.csv) + int(f.tsv) + int(f.jsonl) > 1) usage_error("give at most one of --csv, --tsv and --jsonl");
-}
-
-records::InputSpec input_spec(const TaskFlags& f) {
-  records::InputSpec spec;
-  spec.texts = f.texts;
-  spec.paths = f.inputs;
-  spec.format = f.csv ? records::InputFormat::Csv
-                : f.tsv ? records::InputFormat::Tsv
-                : f.jsonl ? records::InputFormat::Jsonl
-                          : records::InputFormat::Auto;
-  spec.pairs = f.pairs;
-  spec.column = f.column;
-  spec.pair_column = f.pair_column;
-  spec.field = f.field;
-  spec.pair_field = f.pair_field;
-  spec.options.strict_utf8 = f.strict_utf8;
-  // The pipeline applies --on-error itself, to reader and model errors alike.
-  spec.options.on_bad_record = records::OnBadRecord::Flag;
-  return spec;
 }
 
 records::ResultFormat result_format(const TaskFlags& f) { return records::parse_result_format(f.format, f.formats); }

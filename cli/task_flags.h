@@ -9,7 +9,7 @@
 //   records::PipelineOptions options = pipeline_options(*flags, model);
 //   cmd::ClassifyTask task(...);
 //   return run_task(*flags, options, *model.tokenizer, task);
-#include "records/open_reader.h"
+#include "cli/input_flags.h"
 #include "records/record_pipeline.h"
 #include "records/result_writer.h"
 
@@ -24,15 +24,7 @@
 
 namespace bertkit::cli {
 
-struct TaskFlags {
-  // Input
-  std::vector<std::string> texts;   // positional
-  std::vector<std::string> inputs;  // -i (empty: stdin unless texts are given)
-  bool pairs = false;
-  bool csv = false, tsv = false, jsonl = false;
-  std::string column, pair_column;
-  std::string field = "text", pair_field;
-  bool strict_utf8 = false;
+struct TaskFlags : InputFlags {
   // Output
   std::string output = "-";
   std::string format;  // after parsing: --format, else from -o's extension, else the first format offered
@@ -57,11 +49,6 @@ struct TaskFlagSet {
 };
 
 void add_task_flags(CLI::App& sub, TaskFlags& flags, const TaskFlagSet& which = {});
-
-// The input flags (texts or -i files, their format, columns and fields) as the pipeline's input.
-records::InputSpec input_spec(const TaskFlags& flags);
-// At most one of --csv, --tsv and --jsonl (a usage error otherwise).
-void check_input_format(const TaskFlags& flags);
 
 // --format (checked against the formats offered; a usage error otherwise).
 records::ResultFormat result_format(const TaskFlags& flags);

@@ -98,13 +98,4 @@ records::TokenizeOptions tokenize_options(const TokenizerFlags& f, const tok::To
   return o;
 }
 
-records::InputFormat parse_input_format(const std::string& name) {
-  if (name == "auto") return records::InputFormat::Auto;
-  if (name == "lines") return records::InputFormat::Lines;
-  if (name == "csv") return records::InputFormat::Csv;
-  if (name == "tsv") return records::InputFormat::Tsv;
-  if (name == "jsonl") return records::InputFormat::Jsonl;
-  usage_error("unknown --input-format '{}' (expected auto, lines, csv, tsv or jsonl)", name);
-}
-
 }  // namespace bertkit::cli

@@ -1,7 +1,6 @@
 #pragma once
 // The tokenizer flags every text command shares (-m, case and accent overrides, truncation, padding,
 // --compat), and the tokenizer they select.
-#include "records/open_reader.h"
 #include "records/encode_records.h"
 #include "core/checkpoint/model_source.h"
 #include "tokenizer/tokenizer.h"
@@ -36,7 +35,5 @@ void add_tokenizer_flags(CLI::App& sub, TokenizerFlags& flags);
 std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& flags, const core::LoadedModel* model = nullptr);
 
 records::TokenizeOptions tokenize_options(const TokenizerFlags& flags, const tok::Tokenizer& tokenizer);
-
-records::InputFormat parse_input_format(const std::string& name);
 
 }  // namespace bertkit::cli

@@ -52,6 +52,7 @@ std::vector<EncodedRecord> encode_records(const tok::Tokenizer& tokenizer, const
         out[i].encoding = std::move(tokenize_batch(tokenizer, options, inputs.subspan(i, 1)).front());
       } catch (const Error& e) {
         out[i].error = e.what();
+        out[i].kind = e.kind();
       }
     }
   }

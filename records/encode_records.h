@@ -2,6 +2,7 @@
 // Tokenizing records, a batch at a time: every input encoded (in parallel), the batch padded. For
 // the record pipeline a bad input fails alone (its error is kept, the others are encoded) and each
 // encoding says whether truncation cut it, so a command can mark or refuse truncated records.
+#include "core/error.h"
 #include "tokenizer/padding.h"
 #include "tokenizer/tokenizer.h"
 
@@ -31,6 +32,7 @@ struct EncodedRecord {
   tok::Encoding encoding;
   bool truncated = false;  // truncation removed tokens (when asked to check)
   std::string error;       // why the input could not be encoded; empty when it was
+  ErrorKind kind = ErrorKind::BadInput;  // of `error`: a usage error (no room for the special tokens) stays one
 };
 
 // Encodes every input (in parallel); results in input order. `check_truncation`: fill `truncated`.

@@ -41,9 +41,9 @@ class Runner {
         read_error = std::current_exception();
         more = false;
       }
-      std::optional<std::string> fatal = run_batch(std::span(records).first(n));
+      std::optional<Error> fatal = run_batch(std::span(records).first(n));
       finish_batch();
-      if (fatal) throw Error(ErrorKind::BadInput, *fatal);
+      if (fatal) throw *fatal;
       if (read_error) std::rethrow_exception(read_error);
       if (interrupted()) {
         summary();
@@ -67,7 +67,7 @@ class Runner {
   }
 
   // Tokenizes, sorts out bad records, computes and writes; returns the error that must stop the run.
-  std::optional<std::string> run_batch(std::span<Record> records) {
+  std::optional<Error> run_batch(std::span<Record> records) {
     const std::size_t n = records.size();
     texts_.resize(n);
     pairs_.resize(n);
@@ -90,23 +90,30 @@ class Runner {
     if (options_.separate_pairs) {
       second = encode_records(tokenizer_, options_.tokenize, second_inputs_, check);
       for (std::size_t i = 0; i < n; ++i) {
-        if (encoded[i].error.empty()) encoded[i].error = second[i].error;
+        if (encoded[i].error.empty()) {
+          encoded[i].error = second[i].error;
+          encoded[i].kind = second[i].kind;
+        }
         encoded[i].truncated = encoded[i].truncated || second[i].truncated;
       }
     }
 
     Batch batch;
-    std::optional<std::string> fatal;
+    std::optional<Error> fatal;
     for (std::size_t i = 0; i < n && !fatal; ++i) {
       Record& record = records[i];
       std::string error = record.error;
-      if (error.empty() && !encoded[i].error.empty()) error = fmt::format("{}: {}", record.where(), encoded[i].error);
+      ErrorKind kind = ErrorKind::BadInput;
+      if (error.empty() && !encoded[i].error.empty()) {
+        error = fmt::format("{}: {}", record.where(), encoded[i].error);
+        kind = encoded[i].kind;
+      }
       const bool truncated = options_.mark_truncated && encoded[i].truncated;
       if (error.empty() && truncated && options_.refuse_truncated)
         error = fmt::format("{}: longer than the model's maximum of {} tokens (--truncate error refuses it)",
                             record.where(), max_length());
       if (!error.empty()) {
-        fatal = reject(error);
+        fatal = reject(Error(kind, error));
         continue;
       }
       batch.records.push_back(std::move(record));
@@ -125,21 +132,21 @@ class Runner {
   }
 
   // A bad record: the error that stops the run (fail), or a report on stderr (skip).
-  std::optional<std::string> reject(const std::string& error) {
+  std::optional<Error> reject(const Error& error) {
     if (options_.on_error == OnError::Fail) return error;
     progress_.clear();
-    warn("{} (skipped)", error);
+    warn("{} (skipped)", error.what());
     ++report_.skipped;
     return std::nullopt;
   }
 
-  std::optional<std::string> compute_and_write(Batch& batch) {
+  std::optional<Error> compute_and_write(Batch& batch) {
     if (batch.size() == 0) return std::nullopt;
     try {
       task_.compute(batch);
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::BadInput) throw;
-      if (batch.size() == 1) return reject(fmt::format("{}: {}", batch.records[0].where(), e.what()));
+      if (batch.size() == 1) return reject(Error(ErrorKind::BadInput, fmt::format("{}: {}", batch.records[0].where(), e.what())));
       // Find the record the model refused: one at a time, in order.
       for (std::size_t i = 0; i < batch.size(); ++i) {
         Batch one;
