@@ -59,13 +59,10 @@ class SearchTask : public records::RecordTask {
       inputs_.clear();
       for (const records::Record& r : batch.records)
         inputs_.push_back({query.model_text, std::optional<std::string_view>(r.text)});
-      std::vector<records::EncodedRecord> encoded = records::encode_records(tokenizer_, options_.tokenize, inputs_);
-      pairs_.clear();
-      for (std::size_t i = 0; i < encoded.size(); ++i) {
-        if (!encoded[i].error.empty()) bad_input("{}", encoded[i].error);
-        pairs_.push_back(std::move(encoded[i].encoding));
-      }
-      scorer_.cross->scores(pairs_, scorer_.limits, scores_);
+      records::EncodedRecords encoded = records::encode_records(tokenizer_, options_.tokenize, inputs_);
+      for (const auto& error : encoded.errors)
+        if (error) bad_input("{}", error->what());
+      scorer_.cross->scores(encoded.encodings, scorer_.limits, scores_);
       for (std::size_t i = 0; i < batch.size(); ++i) query.hits.offer(batch.ordinals[i], scores_[i], batch.records[i].text);
     }
   }
@@ -77,7 +74,6 @@ class SearchTask : public records::RecordTask {
   const records::PipelineOptions& options_;
   std::vector<float> rows_, scores_;
   std::vector<records::TextInput> inputs_;
-  std::vector<tok::Encoding> pairs_;
 };
 
 // Every query, encoded (and embedded for a bi-encoder): they are few and held in memory.
@@ -95,18 +91,18 @@ std::vector<Query> read_queries(records::RecordReader& reader, const Scorer& sco
     Query q{std::move(record), {}, false, TopK(top_k)};
     q.model_text = scorer.plan ? model_text(*scorer.plan, q.record.text) : q.record.text;
     records::TextInput input{q.model_text, std::nullopt};
-    records::EncodedRecord e =
-        std::move(records::encode_records(tokenizer, options.tokenize, std::span(&input, 1)).front());
-    std::string error = e.error.empty() && e.truncated && options.refuse_truncated
+    records::EncodedRecords e = records::encode_records(tokenizer, options.tokenize, std::span(&input, 1));
+    std::string error = e.errors[0] ? e.errors[0]->what()
+                        : e.truncated[0] && options.refuse_truncated
                             ? "longer than the model's maximum length (--truncate error refuses it)"
-                            : e.error;
+                            : "";
     if (!error.empty()) {
       if (options.on_error == records::OnError::Fail) bad_input("{}: {}", q.record.where(), error);
       records::warn("{}: {} (skipped)", q.record.where(), error);
       continue;
     }
-    q.truncated = e.truncated;
-    encodings.push_back(std::move(e.encoding));
+    q.truncated = e.truncated[0];
+    encodings.push_back(std::move(e.encodings[0]));
     queries.push_back(std::move(q));
   }
   return queries;

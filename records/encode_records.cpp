@@ -39,26 +39,27 @@ bool was_truncated(const tok::Tokenizer& tokenizer, const TokenizeOptions& optio
   return tokenizer.encode(input.text, input.pair, whole).size() > encoding.size();
 }
 
-std::vector<EncodedRecord> encode_records(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
-                                          std::span<const TextInput> inputs, bool check_truncation) {
-  std::vector<EncodedRecord> out(inputs.size());
+EncodedRecords encode_records(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
+                              std::span<const TextInput> inputs, bool check_truncation) {
+  EncodedRecords out;
+  out.truncated.assign(inputs.size(), 0);
+  out.errors.resize(inputs.size());
   try {
-    std::vector<tok::Encoding> encodings = tokenize_batch(tokenizer, options, inputs);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i].encoding = std::move(encodings[i]);
+    out.encodings = tokenize_batch(tokenizer, options, inputs);
   } catch (const Error&) {
     // Some input is bad: encode one at a time so the others still go through.
-    for (std::size_t i = 0; i < out.size(); ++i) {
+    out.encodings.assign(inputs.size(), tok::Encoding{});
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
       try {
-        out[i].encoding = std::move(tokenize_batch(tokenizer, options, inputs.subspan(i, 1)).front());
+        out.encodings[i] = std::move(tokenize_batch(tokenizer, options, inputs.subspan(i, 1)).front());
       } catch (const Error& e) {
-        out[i].error = e.what();
-        out[i].kind = e.kind();
+        out.errors[i] = e;
       }
     }
   }
   if (!check_truncation) return out;
-  for (std::size_t i = 0; i < out.size(); ++i)
-    if (out[i].error.empty()) out[i].truncated = was_truncated(tokenizer, options, inputs[i], out[i].encoding);
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    if (!out.errors[i]) out.truncated[i] = was_truncated(tokenizer, options, inputs[i], out.encodings[i]) ? 1 : 0;
   return out;
 }
 

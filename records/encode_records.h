@@ -6,6 +6,7 @@
 #include "tokenizer/padding.h"
 #include "tokenizer/tokenizer.h"
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -28,16 +29,17 @@ struct TokenizeOptions {
 std::vector<tok::Encoding> tokenize_batch(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
                                           std::span<const TextInput> inputs);
 
-struct EncodedRecord {
-  tok::Encoding encoding;
-  bool truncated = false;  // truncation removed tokens (when asked to check)
-  std::string error;       // why the input could not be encoded; empty when it was
-  ErrorKind kind = ErrorKind::BadInput;  // of `error`: a usage error (no room for the special tokens) stays one
+// The encodings of a batch of inputs, in input order.
+struct EncodedRecords {
+  std::vector<tok::Encoding> encodings;      // an input that could not be encoded has an empty one
+  std::vector<std::uint8_t> truncated;       // 1 where truncation removed tokens (when asked to check)
+  // Why an input could not be encoded; a usage error (no room for the special tokens) stays one.
+  std::vector<std::optional<Error>> errors;
 };
 
-// Encodes every input (in parallel); results in input order. `check_truncation`: fill `truncated`.
-std::vector<EncodedRecord> encode_records(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
-                                          std::span<const TextInput> inputs, bool check_truncation = true);
+// Encodes every input (in parallel); a bad input fails alone. `check_truncation`: fill `truncated`.
+EncodedRecords encode_records(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
+                              std::span<const TextInput> inputs, bool check_truncation = true);
 
 // Whether `encoding` (made from `input` with `options`) lost tokens to truncation.
 bool was_truncated(const tok::Tokenizer& tokenizer, const TokenizeOptions& options, const TextInput& input,

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <exception>
 #include <optional>
 
@@ -41,7 +42,7 @@ class Runner {
         read_error = std::current_exception();
         more = false;
       }
-      std::optional<Error> fatal = run_batch(std::span(records).first(n));
+      std::optional<Error> fatal = run_batch(records, n);
       finish_batch();
       if (fatal) throw *fatal;
       if (read_error) std::rethrow_exception(read_error);
@@ -66,9 +67,9 @@ class Runner {
     return false;
   }
 
-  // Tokenizes, sorts out bad records, computes and writes; returns the error that must stop the run.
-  std::optional<Error> run_batch(std::span<Record> records) {
-    const std::size_t n = records.size();
+  // Tokenizes, sorts out bad records, computes and writes the first n records; returns the error that
+  // must stop the run.
+  std::optional<Error> run_batch(std::vector<Record>& records, std::size_t n) {
     texts_.resize(n);
     pairs_.resize(n);
     inputs_.clear();
@@ -84,50 +85,70 @@ class Runner {
       inputs_.push_back(input);
     }
     const bool check = options_.mark_truncated;
-    std::vector<EncodedRecord> encoded = task_.tokenizes() ? encode_records(tokenizer_, options_.tokenize, inputs_, check)
-                                                           : std::vector<EncodedRecord>(n);
-    std::vector<EncodedRecord> second;
+    EncodedRecords encoded;
+    if (task_.tokenizes()) {
+      encoded = encode_records(tokenizer_, options_.tokenize, inputs_, check);
+    } else {
+      encoded.truncated.assign(n, 0);
+      encoded.errors.resize(n);
+    }
+    EncodedRecords second;
     if (options_.separate_pairs) {
       second = encode_records(tokenizer_, options_.tokenize, second_inputs_, check);
       for (std::size_t i = 0; i < n; ++i) {
-        if (encoded[i].error.empty()) {
-          encoded[i].error = second[i].error;
-          encoded[i].kind = second[i].kind;
-        }
-        encoded[i].truncated = encoded[i].truncated || second[i].truncated;
+        if (!encoded.errors[i]) encoded.errors[i] = second.errors[i];
+        encoded.truncated[i] = encoded.truncated[i] || second.truncated[i];
       }
     }
 
-    Batch batch;
+    keep_.assign(n, 0);
+    std::size_t checked = 0;  // records looked at: all, or up to the first that stops the run
     std::optional<Error> fatal;
-    for (std::size_t i = 0; i < n && !fatal; ++i) {
-      Record& record = records[i];
+    for (; checked < n && !fatal; ++checked) {
+      const Record& record = records[checked];
       std::string error = record.error;
       ErrorKind kind = ErrorKind::BadInput;
-      if (error.empty() && !encoded[i].error.empty()) {
-        error = fmt::format("{}: {}", record.where(), encoded[i].error);
-        kind = encoded[i].kind;
+      if (error.empty() && encoded.errors[checked]) {
+        error = fmt::format("{}: {}", record.where(), encoded.errors[checked]->what());
+        kind = encoded.errors[checked]->kind();
       }
-      const bool truncated = options_.mark_truncated && encoded[i].truncated;
-      if (error.empty() && truncated && options_.refuse_truncated)
+      if (error.empty() && encoded.truncated[checked] && options_.refuse_truncated)
         error = fmt::format("{}: longer than the model's maximum of {} tokens (--truncate error refuses it)",
                             record.where(), max_length());
-      if (!error.empty()) {
-        fatal = reject(Error(kind, error));
-        continue;
+      if (!error.empty()) fatal = reject(Error(kind, error));
+      else keep_[checked] = 1;
+    }
+
+    // Usually every record of a full batch is good: the batch then takes the vectors whole.
+    const bool whole = checked == records.size() && std::find(keep_.begin(), keep_.end(), 0) == keep_.end();
+    Batch batch;
+    if (whole) {
+      batch.records.swap(records);
+      batch.encodings = std::move(encoded.encodings);
+      batch.pair_encodings = std::move(second.encodings);
+      batch.truncated = std::move(encoded.truncated);
+      batch.ordinals.resize(n);
+      for (std::size_t i = 0; i < n; ++i) batch.ordinals[i] = read_ + i;
+    } else {
+      for (std::size_t i = 0; i < checked; ++i) {
+        if (!keep_[i]) continue;
+        batch.records.push_back(std::move(records[i]));
+        if (task_.tokenizes()) batch.encodings.push_back(std::move(encoded.encodings[i]));
+        if (options_.separate_pairs) batch.pair_encodings.push_back(std::move(second.encodings[i]));
+        batch.truncated.push_back(encoded.truncated[i]);
+        batch.ordinals.push_back(read_ + i);
       }
-      batch.records.push_back(std::move(record));
-      if (task_.tokenizes()) batch.encodings.push_back(std::move(encoded[i].encoding));
-      if (options_.separate_pairs) batch.pair_encodings.push_back(std::move(second[i].encoding));
-      batch.truncated.push_back(truncated ? 1 : 0);
-      batch.ordinals.push_back(read_ + i);
     }
     const std::uint64_t first = read_;
     read_ += n;
     if (auto error = compute_and_write(batch)) return error;
     // Back to the read buffers, whose strings keep their capacity for the next batch.
-    for (std::size_t k = 0; k < batch.size(); ++k)
-      records[static_cast<std::size_t>(batch.ordinals[k] - first)] = std::move(batch.records[k]);
+    if (whole) {
+      batch.records.swap(records);
+    } else {
+      for (std::size_t k = 0; k < batch.size(); ++k)
+        records[static_cast<std::size_t>(batch.ordinals[k] - first)] = std::move(batch.records[k]);
+    }
     return fatal;
   }
 
@@ -202,6 +223,7 @@ class Runner {
   Progress progress_;
   std::vector<std::string> texts_, pairs_;
   std::vector<TextInput> inputs_, second_inputs_;
+  std::vector<std::uint8_t> keep_;  // per record of the batch: good
   std::uint64_t read_ = 0;  // records read before this batch
 };
 
