@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "records/json_line.h"
+#include "records/result_writer.h"
 #include "tokenizer/utf8.h"
 
 #include <fmt/format.h>
@@ -72,8 +73,8 @@ std::vector<std::int32_t> parse_ids(std::string_view line) {
 void TokenizeTask::start(records::RecordOutput& out) {
   if (output_.format != TokenizeFormat::Tsv || output_.count || output_.decode) return;
   table_ = std::make_unique<records::TableWriter>(out.writer(), '\t', out.input_table());
-  std::vector<std::string> columns{"text"};
-  if (output_.pairs) columns.push_back("text_pair");
+  std::vector<std::string> columns{std::string(records::kTextField)};
+  if (output_.pairs) columns.emplace_back(records::kPairField);
   for (const char* c : {"ids", "tokens", "offsets"}) columns.emplace_back(c);
   table_->header(columns);
 }
@@ -114,8 +115,8 @@ std::string TokenizeTask::render(const records::Record& rec, const tok::Encoding
   if (output_.count) {
     if (output_.format != TokenizeFormat::Jsonl) return fmt::format("{}\n", e.size());
     records::JsonLine j;
-    j.begin_object().field("text", rec.text);
-    if (rec.has_pair) j.field("text_pair", rec.text_pair);
+    j.begin_object();
+    records::write_texts(j, rec);
     j.field("count", e.size());
     return std::string(j.end_object().line());
   }
@@ -130,8 +131,8 @@ std::string TokenizeTask::render(const records::Record& rec, const tok::Encoding
     return line;
   }
   records::JsonLine j;
-  j.begin_object().field("text", rec.text);
-  if (rec.has_pair) j.field("text_pair", rec.text_pair);
+  j.begin_object();
+  records::write_texts(j, rec);
   encoding_fields(j, tokenizer_, e, rec.text, pair, output_.char_offsets);
   if (!e.overflowing.empty()) {
     j.key("overflowing").begin_array();

@@ -20,6 +20,11 @@ ResultFormat parse_result_format(const std::string& name, const std::vector<std:
   return ResultFormat::Jsonl;
 }
 
+void write_texts(JsonLine& j, const Record& record) {
+  j.field(kTextField, record.text);
+  if (record.has_pair) j.field(kPairField, record.text_pair);
+}
+
 ResultWriter::ResultWriter(RecordWriter& out, ResultFormat format, const TableLayout* input, bool pairs,
                            std::vector<std::string> columns, EchoNames names)
     : out_(out), pairs_(pairs), columns_(std::move(columns)), names_(std::move(names)) {
@@ -29,11 +34,11 @@ ResultWriter::ResultWriter(RecordWriter& out, ResultFormat format, const TableLa
   table_ = std::make_unique<TableWriter>(out_, format == ResultFormat::Csv ? ',' : '\t', input);
   std::vector<std::string> header;
   if (!input) {
-    header.emplace_back("text");
-    if (pairs_) header.emplace_back("text_pair");
+    header.emplace_back(kTextField);
+    if (pairs_) header.emplace_back(kPairField);
   }
   header.insert(header.end(), columns_.begin(), columns_.end());
-  header.emplace_back("truncated");
+  header.emplace_back(kTruncatedField);
   table_->header(header);
 }
 
@@ -52,7 +57,7 @@ ResultWriter& ResultWriter::begin(const Record& record, bool truncated) {
   if (record.object.is_object()) {
     // Echo the JSONL input, leaving out members the results replace.
     for (const auto& [key, value] : record.object.items()) {
-      if (std::find(columns_.begin(), columns_.end(), key) != columns_.end() || key == "truncated") continue;
+      if (std::find(columns_.begin(), columns_.end(), key) != columns_.end() || key == kTruncatedField) continue;
       json_.key(key).json(value);
     }
   } else if (record.fields.empty()) {
@@ -60,8 +65,7 @@ ResultWriter& ResultWriter::begin(const Record& record, bool truncated) {
     if (record.has_pair) json_.field(names_.pair, record.text_pair);
     else if (names_.shared_pair) json_.field(names_.pair, *names_.shared_pair);
   } else {
-    json_.field("text", record.text);
-    if (record.has_pair) json_.field("text_pair", record.text_pair);
+    write_texts(json_, record);
   }
   return *this;
 }
@@ -85,7 +89,7 @@ void ResultWriter::end() {
     table_->end_row();
     return;
   }
-  if (truncated_) json_.field("truncated", true);
+  if (truncated_) json_.field(kTruncatedField, true);
   out_.write(json_.end_object().line());
 }
 

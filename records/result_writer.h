@@ -28,12 +28,21 @@ namespace bertkit::records {
 
 enum class ResultFormat { Jsonl, Tsv, Csv, Npy, F32 };
 
+// What a record's texts and the truncation mark are called in every output (unless EchoNames says
+// otherwise): the one place for these names.
+inline constexpr std::string_view kTextField = "text";
+inline constexpr std::string_view kPairField = "text_pair";
+inline constexpr std::string_view kTruncatedField = "truncated";
+
+// A record's text, and its second text when it has one, as members of a JSON object.
+void write_texts(JsonLine& j, const Record& record);
+
 // How JSONL output names the texts of a line or argument record (a JSONL record echoes its own
 // members; a CSV/TSV record's texts are text and text_pair), and a second text echoed with each such
 // record that has none (qa's --context).
 struct EchoNames {
-  std::string text = "text";
-  std::string pair = "text_pair";
+  std::string text{kTextField};
+  std::string pair{kPairField};
   std::optional<std::string> shared_pair;
 };
 
