@@ -1,7 +1,7 @@
 // `bertkit fill-mask`: the likeliest tokens for the mask token(s) of every text, or an interactive
 // prompt on a terminal.
 #include "cli/app.h"
-#include "cli/fill_mask_prompt.h"
+#include "commands/fill_mask_prompt.h"
 #include "records/log.h"
 #include "records/record_writer.h"
 #include "cli/task_flags.h"
@@ -77,7 +77,7 @@ int run_fill_mask(const FillMaskOptions& o) {
   for (const std::string& note : targets.notes) records::warn("{}", note);
 
   if (interactive)
-    return run_fill_mask_prompt({masker, *model.tokenizer, options.tokenize, options.limits, fo});
+    return cmd::run_fill_mask_prompt({masker, *model.tokenizer, options.tokenize, options.limits, fo});
 
   options.output.pairs = false;
   cmd::FillMaskTask task(masker, fo, options.limits);

@@ -1,7 +1,7 @@
-#include "cli/fill_mask_prompt.h"
+#include "commands/fill_mask_prompt.h"
 
 #include "commands/fill_mask_output.h"
-#include "cli/line_editor.h"
+#include "records/line_editor.h"
 #include "core/error.h"
 #include "tokenizer/utf8.h"
 
@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace bertkit::cli {
+namespace bertkit::cmd {
 
 namespace {
 
@@ -58,7 +58,7 @@ void predict(FillMaskPrompt& p, std::string_view text) {
     std::string valid;
     tok::repair_utf8(text, valid);
     std::vector<tok::Encoding> encodings{p.tokenizer.encode(valid, std::nullopt, p.tokenize.encode)};
-    say(cmd::prediction_table(p.masker.run(encodings, p.options, p.limits)[0]));
+    say(prediction_table(p.masker.run(encodings, p.options, p.limits)[0]));
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::BadInput) throw;
     say(fmt::format("error: {}\n", e.what()));
@@ -69,7 +69,7 @@ void predict(FillMaskPrompt& p, std::string_view text) {
 
 int run_fill_mask_prompt(FillMaskPrompt p) {
   say(help(p));
-  LineEditor editor;
+  records::LineEditor editor;
   for (;;) {
     std::optional<std::string> line = editor.read("fill-mask> ");
     if (!line) {  // Ctrl-D
@@ -87,4 +87,4 @@ int run_fill_mask_prompt(FillMaskPrompt p) {
   }
 }
 
-}  // namespace bertkit::cli
+}  // namespace bertkit::cmd

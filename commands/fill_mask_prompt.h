@@ -5,17 +5,17 @@
 #include "records/encode_records.h"
 #include "core/model/batching.h"
 
-namespace bertkit::cli {
+namespace bertkit::cmd {
 
 struct FillMaskPrompt {
-  cmd::FillMasker& masker;
+  FillMasker& masker;
   const tok::Tokenizer& tokenizer;
   records::TokenizeOptions tokenize;  // truncation to the model's maximum length
   core::BatchLimits limits;
-  cmd::FillMaskOptions options;
+  FillMaskOptions options;
 };
 
 // Runs until end of input; returns the exit status.
 int run_fill_mask_prompt(FillMaskPrompt prompt);
 
-}  // namespace bertkit::cli
+}  // namespace bertkit::cmd

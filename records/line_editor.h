@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-namespace bertkit::cli {
+namespace bertkit::records {
 
 class LineEditor {
  public:
@@ -28,4 +28,4 @@ class LineEditor {
   std::FILE* out_;
 };
 
-}  // namespace bertkit::cli
+}  // namespace bertkit::records

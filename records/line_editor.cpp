@@ -1,4 +1,4 @@
-#include "cli/line_editor.h"
+#include "records/line_editor.h"
 
 #include <dlfcn.h>
 #include <editline/readline.h>  // the functions' types, checked against what dlsym finds
@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <memory>
 
-namespace bertkit::cli {
+namespace bertkit::records {
 
 LineEditor::LineEditor(std::initializer_list<const char*> libraries, std::FILE* in, std::FILE* out) : in_(in), out_(out) {
   for (const char* name : libraries) {
@@ -43,4 +43,4 @@ void LineEditor::remember(const std::string& line) {
   if (add_history_) add_history_(line.c_str());
 }
 
-}  // namespace bertkit::cli
+}  // namespace bertkit::records
