@@ -46,6 +46,7 @@ int run_tokenize(const TokenizeOptions& o) {
   options.batching = records::Batching::Stream;
   options.mark_truncated = false;  // overflowing tokens are part of the output
   options.record_noun = "line";
+  options.progress = false;  // its output is often the terminal the bar would be drawn on
   cmd::TokenizeTask task(*tokenizer, output);
   return records::run_records(options, *tokenizer, task);
 }

@@ -27,7 +27,7 @@ class Runner {
   Runner(RecordReader& reader, const tok::Tokenizer& tokenizer, const PipelineOptions& options, RecordTask& task,
          RecordOutput& out, PipelineReport& report)
       : reader_(reader), tokenizer_(tokenizer), options_(options), task_(task), out_(out), report_(report),
-        progress_(reader.total_bytes()) {}
+        progress_(options.progress ? reader.total_bytes() : std::nullopt) {}
 
   int run() {
     const std::size_t batch_size = one_at_a_time() ? 1 : std::max<std::size_t>(options_.batch_size, 1);

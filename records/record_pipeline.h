@@ -55,6 +55,7 @@ struct PipelineOptions {
   // without a second text is then bad. For bi-encoders comparing the two.
   bool separate_pairs = false;
   const char* record_noun = "record";  // in the summary's counts ("line" for tokenize)
+  bool progress = true;                // a progress bar on a terminal's stderr (tokenize: none)
 };
 
 // The good records of one batch, in input order, with their encodings.
