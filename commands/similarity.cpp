@@ -12,11 +12,11 @@ namespace {
 // "a is a better hit than b": higher score, then earlier in the corpus.
 bool better(const Hit& a, const Hit& b) { return a.score != b.score ? a.score > b.score : a.index < b.index; }
 
-std::span<const float> row_of(const std::vector<float>& rows, std::size_t i, std::int64_t dim) {
+}  // namespace
+
+std::span<const float> embedding_row(const std::vector<float>& rows, std::size_t i, std::int64_t dim) {
   return {rows.data() + i * static_cast<std::size_t>(dim), static_cast<std::size_t>(dim)};
 }
-
-}  // namespace
 
 bool is_cross_encoder(const core::ModelConfig& config) {
   return config.head == core::HeadKind::SequenceClassification && config.num_labels == 1;
@@ -77,7 +77,7 @@ void PairTask::compute(const records::Batch& batch) {
   const std::int64_t dim = scorer_.embedder->dimension();
   scores_.resize(batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i)
-    scores_[i] = core::similarity(scorer_.metric, row_of(a_, i, dim), row_of(b_, i, dim));
+    scores_[i] = core::similarity(scorer_.metric, embedding_row(a_, i, dim), embedding_row(b_, i, dim));
 }
 
 void PairTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {

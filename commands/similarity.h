@@ -58,6 +58,9 @@ class TopK {
   std::vector<Hit> heap_;  // the worst kept hit on top
 };
 
+// Row i of `rows`, embeddings of `dim` values each.
+std::span<const float> embedding_row(const std::vector<float>& rows, std::size_t i, std::int64_t dim);
+
 // Bi-encoder or cross-encoder, whichever the model is.
 struct Scorer {
   std::optional<EmbedPlan> plan;  // bi-encoder: how texts are embedded

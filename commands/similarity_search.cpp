@@ -16,10 +16,6 @@ struct Query {
   TopK hits;
 };
 
-std::span<const float> vector_row(const std::vector<float>& rows, std::size_t i, std::int64_t dim) {
-  return {rows.data() + i * static_cast<std::size_t>(dim), static_cast<std::size_t>(dim)};
-}
-
 // Runs over the corpus: each batch is embedded (or paired with every query) once and offered to every
 // query's TopK; nothing is written until the corpus is done.
 class SearchTask : public records::RecordTask {
@@ -43,10 +39,10 @@ class SearchTask : public records::RecordTask {
     const auto nq = static_cast<std::ptrdiff_t>(queries_.size());
 #pragma omp parallel for schedule(dynamic, 1) if (nq > 1)
     for (std::ptrdiff_t q = 0; q < nq; ++q) {
-      auto query = vector_row(query_rows_, static_cast<std::size_t>(q), dim);
+      auto query = embedding_row(query_rows_, static_cast<std::size_t>(q), dim);
       Query& target = queries_[static_cast<std::size_t>(q)];
       for (std::size_t i = 0; i < batch.size(); ++i)
-        target.hits.offer(batch.ordinals[i], core::similarity(scorer_.metric, query, vector_row(rows_, i, dim)),
+        target.hits.offer(batch.ordinals[i], core::similarity(scorer_.metric, query, embedding_row(rows_, i, dim)),
                           batch.records[i].text);
     }
   }

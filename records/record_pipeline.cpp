@@ -20,6 +20,12 @@ TextInput RecordTask::model_input(const Record& record, std::string&, std::strin
 
 namespace {
 
+struct PipelineReport {
+  std::uint64_t written = 0;
+  std::uint64_t skipped = 0;
+  std::uint64_t truncated = 0;
+};
+
 const char* plural(std::uint64_t n) { return n == 1 ? "" : "s"; }
 
 class Runner {
@@ -230,10 +236,10 @@ class Runner {
 }  // namespace
 
 int run_records(RecordReader& reader, RecordOutput& out, const tok::Tokenizer& tokenizer,
-                const PipelineOptions& options, RecordTask& task, PipelineReport* report) {
-  PipelineReport local;
+                const PipelineOptions& options, RecordTask& task) {
+  PipelineReport report;
   InterruptGuard interrupt;
-  return Runner(reader, tokenizer, options, task, out, report ? *report : local).run();
+  return Runner(reader, tokenizer, options, task, out, report).run();
 }
 
 int run_records(const PipelineOptions& options, const tok::Tokenizer& tokenizer, RecordTask& task) {

@@ -91,12 +91,6 @@ class RecordTask {
   virtual void write(const Batch& batch, std::size_t i, RecordOutput& out) = 0;
 };
 
-struct PipelineReport {
-  std::uint64_t written = 0;
-  std::uint64_t skipped = 0;
-  std::uint64_t truncated = 0;
-};
-
 // Opens options.input (checking its structure first), then options.output, and runs the whole
 // input. Returns the exit status: 0, or 130 when Ctrl-C stopped it (the output then holds every record
 // finished before). Warnings and the summary go to stderr.
@@ -104,6 +98,6 @@ int run_records(const PipelineOptions& options, const tok::Tokenizer& tokenizer,
 
 // The loop alone, over an input and output already open (a search writes after its corpus is read).
 int run_records(RecordReader& reader, RecordOutput& out, const tok::Tokenizer& tokenizer,
-                const PipelineOptions& options, RecordTask& task, PipelineReport* report = nullptr);
+                const PipelineOptions& options, RecordTask& task);
 
 }  // namespace bertkit::records
