@@ -89,9 +89,9 @@ std::vector<int> thread_counts(const BenchOptions& o) {
 }
 
 void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinter& print) {
-  const auto workloads = cmd::parse_workloads(o.workloads);
-  const auto threads = thread_counts(o);
   const auto& c = model.loaded.config;
+  const auto workloads = cmd::parse_workloads(o.workloads, c.max_position_embeddings);
+  const auto threads = thread_counts(o);
   print.header(fmt::format("{}{}: {} layers, hidden {}, feed-forward {}; dtype {}", model.loaded.name,
                            o.model.empty() ? " (random weights)" : "", c.num_layers, c.hidden_size,
                            c.intermediate_size, o.dtype));

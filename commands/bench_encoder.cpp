@@ -34,13 +34,16 @@ std::optional<std::int64_t> positive(std::string_view text, std::int64_t max) {
 
 }  // namespace
 
-std::vector<Workload> parse_workloads(std::string_view list) {
+std::vector<Workload> parse_workloads(std::string_view list, std::int64_t max_length) {
   std::vector<Workload> out;
   for (auto item : split_list(list)) {
     auto x = item.find('x');
     auto batch = x == std::string_view::npos ? std::nullopt : positive(item.substr(0, x), 1 << 20);
     auto length = x == std::string_view::npos ? std::nullopt : positive(item.substr(x + 1), 1 << 20);
     if (!batch || !length) usage_error("--workloads: \"{}\" is not BATCHxLENGTH (e.g. 8x128)", item);
+    if (*length > max_length)
+      usage_error("--workloads: {} is longer than the model takes ({} tokens, max_position_embeddings)", item,
+                  max_length);
     out.push_back({*batch, *length});
   }
   if (out.empty()) usage_error("--workloads: no workload given");

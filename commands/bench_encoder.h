@@ -18,8 +18,9 @@ struct Workload {
   std::int64_t batch = 0, length = 0;
 };
 
-// "1x128,8x128" (usage error naming the bad item); lists of thread counts "1,2" likewise.
-std::vector<Workload> parse_workloads(std::string_view list);
+// "1x128,8x128" (usage error naming the bad item, or a length over `max_length`, the model's limit);
+// lists of thread counts "1,2" likewise.
+std::vector<Workload> parse_workloads(std::string_view list, std::int64_t max_length = 1 << 20);
 std::vector<int> parse_thread_counts(std::string_view list);
 
 // How long each measurement runs: at least `min_runs` batches and `min_seconds`.

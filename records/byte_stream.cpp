@@ -1,5 +1,6 @@
 #include "records/byte_stream.h"
 
+#include "records/input_signature.h"
 #include "core/error.h"
 
 #include <fcntl.h>
@@ -44,6 +45,37 @@ ByteStream::~ByteStream() {
   if (fd_ > 2) ::close(fd_);
 }
 
+std::uint64_t ByteStream::offset() const { return gzip_ ? gzip_->compressed_bytes() : offset_base_ + pos_; }
+
+std::size_t ByteStream::read_some(char* out, std::size_t size) {
+  if (gzip_) return gzip_->read(fd_, out, size);
+  for (;;) {
+    ssize_t n = ::read(fd_, out, size);
+    if (n >= 0) return static_cast<std::size_t>(n);
+    if (errno != EINTR) runtime_error("{}: cannot read: {}", name_, std::strerror(errno));
+  }
+}
+
+void ByteStream::sniff() {
+  sniffed_ = true;
+  // One read decides almost always; more only while the bytes so far begin a signature, so a line
+  // typed into a pipe is never held back.
+  InputSignature signature;
+  do {
+    std::size_t n = read_some(buffer_.data() + end_, buffer_.size() - end_);
+    if (n == 0) eof_ = true;
+    end_ += n;
+    signature = sniff_input({buffer_.data(), end_});
+  } while (signature.kind == InputKind::NeedMore && !eof_ && end_ < buffer_.size());
+  if (signature.kind == InputKind::Binary)
+    bad_input("{}: this is {}, not text: {}", name_, signature.format, signature.advice);
+  if (signature.kind == InputKind::Gzip) {
+    gzip_ = std::make_unique<GzipInflater>(name_, std::string_view(buffer_.data(), end_));
+    end_ = 0;
+    eof_ = false;
+  }
+}
+
 bool ByteStream::refill() {
   if (pos_ > 0) {
     std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
@@ -51,18 +83,17 @@ bool ByteStream::refill() {
     end_ -= pos_;
     pos_ = 0;
   }
+  if (!sniffed_) {
+    sniff();
+    if (end_ > 0) return true;
+  }
   while (!eof_ && end_ < buffer_.size()) {
-    ssize_t n = ::read(fd_, buffer_.data() + end_, buffer_.size() - end_);
+    std::size_t n = read_some(buffer_.data() + end_, buffer_.size() - end_);
     if (n > 0) {
-      end_ += static_cast<std::size_t>(n);
+      end_ += n;
       return true;
     }
-    if (n == 0) {
-      eof_ = true;
-      break;
-    }
-    if (errno == EINTR) continue;
-    runtime_error("{}: cannot read: {}", name_, std::strerror(errno));
+    eof_ = true;
   }
   return end_ > pos_;
 }

@@ -1,7 +1,12 @@
 #pragma once
 // One input (a file or stdin) read in fixed-size chunks, so readers scan files of any size in constant
-// memory. Readers look at data(), consume() what they used and refill() for more.
+// memory. Readers look at data(), consume() what they used and refill() for more. A gzip input is
+// decompressed on the way; other binary formats are refused by name at the first read
+// (records/input_signature.h).
+#include "records/gzip_inflater.h"
+
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,8 +31,8 @@ class ByteStream {
   void consume(std::size_t n) { pos_ += n; }
   // Drops consumed bytes and reads more; false once the input is exhausted and data() is empty.
   bool refill();
-  // Bytes consumed so far.
-  std::uint64_t offset() const { return offset_base_ + pos_; }
+  // Bytes of the input consumed so far (compressed bytes for a gzip input: what size() counts).
+  std::uint64_t offset() const;
 
   // Drops a UTF-8 byte order mark at the very start of the input.
   void skip_bom();
@@ -38,6 +43,11 @@ class ByteStream {
   bool read_line(std::string& line, std::size_t limit, bool& too_long);
 
  private:
+  // Reads the first bytes and decides what the input is; they become data() for text.
+  void sniff();
+  // Up to `size` bytes of text from the input; 0 at its end.
+  std::size_t read_some(char* out, std::size_t size);
+
   int fd_ = 0;
   std::string name_;
   std::optional<std::uint64_t> size_;
@@ -45,6 +55,8 @@ class ByteStream {
   std::size_t pos_ = 0, end_ = 0;
   std::uint64_t offset_base_ = 0;  // input offset of buffer_[0]
   bool eof_ = false;
+  bool sniffed_ = false;
+  std::unique_ptr<GzipInflater> gzip_;
 };
 
 // Name used in messages for a path ("-" is stdin).

@@ -21,7 +21,9 @@ bool has_extension(const std::string& path, std::string_view ext) {
                     [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
 }
 
-InputFormat format_of(const std::string& path) {
+InputFormat format_of(std::string path) {
+  // A gzip input is decompressed as it is read (records/byte_stream.h): reviews.csv.gz is CSV.
+  if (has_extension(path, ".gz")) path.resize(path.size() - 3);
   if (has_extension(path, ".csv")) return InputFormat::Csv;
   if (has_extension(path, ".tsv")) return InputFormat::Tsv;
   if (has_extension(path, ".jsonl") || has_extension(path, ".ndjson")) return InputFormat::Jsonl;

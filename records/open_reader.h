@@ -10,7 +10,7 @@
 namespace bertkit::records {
 
 enum class InputFormat {
-  Auto,   // from the extensions: .csv, .tsv, .jsonl/.ndjson; anything else (and stdin) is lines
+  Auto,   // from the extensions (after a .gz): .csv, .tsv, .jsonl/.ndjson; anything else (and stdin) is lines
   Lines,  // one text per line, or text<TAB>text_pair with `pairs`
   Csv,
   Tsv,

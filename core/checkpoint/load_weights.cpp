@@ -25,7 +25,7 @@ LoadedWeights load_weights(RawCheckpoint raw, const ModelConfig& config, std::st
   // canonical name -> the checkpoint tensor chosen for it
   std::map<std::string, const RawTensor*, std::less<>> chosen;
   for (const RawTensor& t : raw.tensors) {
-    auto canonical = canonical_name(t.name);
+    auto canonical = canonical_name(*config.family, t.name);
     if (canonical && canonical->empty()) continue;  // buffers without weights
     auto want = canonical ? expected.find(*canonical) : expected.end();
     if (want == expected.end()) {

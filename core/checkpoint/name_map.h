@@ -1,6 +1,6 @@
 #pragma once
-// The one table from Hugging Face tensor names to bertkit's canonical names, and the list of tensors a
-// configuration needs.
+// From Hugging Face tensor names to bertkit's canonical names, by the family's name rows
+// (core/model/families/), and the list of tensors a configuration needs.
 //
 // Canonical names are Hugging Face's BERT names without the model prefix, weights in PyTorch Linear
 // layout [out, in]:
@@ -24,9 +24,10 @@
 
 namespace bertkit::core {
 
-// The canonical name of a checkpoint tensor; nullopt for names bertkit does not know (reported as
-// unexpected). Buffers that carry no weights (embeddings.position_ids) map to "" (ignored silently).
-std::optional<std::string> canonical_name(std::string_view checkpoint_name);
+// The canonical name of a checkpoint tensor of `family`; nullopt for names bertkit does not know
+// (reported as unexpected). Buffers that carry no weights (embeddings.position_ids) map to "" (ignored
+// silently).
+std::optional<std::string> canonical_name(const FamilySpec& family, std::string_view checkpoint_name);
 
 struct ExpectedTensor {
   std::string name;

@@ -30,27 +30,22 @@ bool reducible(const std::string& name, const Shape& shape, DType target) {
 }
 
 Weights with_store_type(const Weights& w, StoreType type) {
-  if (type == StoreType::F32) return w.widened_to_f32();
-  const DType target = store_dtype(type);
   Weights out;
-  std::map<const std::byte*, std::string> first_with;  // tied tensors share their bytes
+  TiedTensors tied;
   for (const auto& name : w.names()) {
     if (is_int8_scale(w, name)) continue;  // goes with its matrix
     const TensorView& t = *w.find(name);
-    if (auto it = first_with.find(t.data); it != first_with.end() && t.nbytes > 0) {
-      const TensorView& first = *w.find(it->second);
-      if (first.shape == t.shape && first.dtype == t.dtype) {
-        out.add(name, *out.find(it->second));
-        if (const TensorView* scale = out.find(it->second + ".scale")) out.add(name + ".scale", *scale);
-        continue;
-      }
-    }
-    first_with.emplace(t.data, name);
-    if (!reducible(name, t.shape, target)) {
-      out.add_f32(name, t);  // f32 already in every valid file
+    if (auto first = tied.first_with(name, t)) {
+      out.add(name, *out.find(*first));
+      if (const TensorView* scale = out.find(*first + ".scale")) out.add(name + ".scale", *scale);
       continue;
     }
-    if (t.dtype == target) {
+    const DType target = type != StoreType::F32 && reducible(name, t.shape, store_dtype(type)) ? store_dtype(type) : DType::F32;
+    if (target == DType::F32 && t.dtype != DType::I8) {
+      out.add_f32(name, t);  // shared when it is f32 already
+      continue;
+    }
+    if (t.dtype == target) {  // as it is: re-deriving int8 from its own values could move a scale
       out.add(name, t);
       if (target == DType::I8) out.add(name + ".scale", *w.find(name + ".scale"));
       continue;
@@ -61,6 +56,8 @@ Weights with_store_type(const Weights& w, StoreType type) {
       Int8Rows q = quantize_int8_rows(values, rows, cols);
       out.add_owned(name, DType::I8, t.shape, as_bytes(q.values));
       out.add_owned(name + ".scale", DType::F32, {t.shape[0]}, as_bytes(q.scales));
+    } else if (target == DType::F32) {
+      out.add_owned(name, DType::F32, t.shape, as_bytes(values));
     } else {
       out.add_owned(name, target, t.shape, as_bytes(target == DType::BF16 ? to_bf16(values) : to_f16(values)));
     }

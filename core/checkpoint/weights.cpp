@@ -104,27 +104,6 @@ std::vector<float> Weights::values_f32(std::string_view name) const {
   return out;
 }
 
-Weights Weights::widened_to_f32() const {
-  Weights out;
-  for (const auto& name : names()) {
-    const TensorView& view = *find(name);
-    if (name.ends_with(".scale")) {
-      const TensorView* base = find(std::string_view(name).substr(0, name.size() - 6));
-      if (base && base->dtype == DType::I8) continue;
-    }
-    if (view.dtype == DType::F32) {
-      out.add(name, view);
-      continue;
-    }
-    std::vector<float> values = values_f32(name);
-    std::vector<std::byte> bytes(values.size() * sizeof(float));
-    std::memcpy(bytes.data(), values.data(), bytes.size());
-    out.add_owned(name, DType::F32, view.shape, std::move(bytes));
-  }
-  out.keep_owners_of(*this);  // after the loop: it may have recovered tensors
-  return out;
-}
-
 std::vector<std::string> Weights::names() const {
   std::lock_guard lock(*lock_);
   std::vector<std::string> out;
@@ -133,6 +112,13 @@ std::vector<std::string> Weights::names() const {
   for (const auto& [name, pending] : recoverable_) out.push_back(name);
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::optional<std::string> TiedTensors::first_with(const std::string& name, const TensorView& t) {
+  auto [it, inserted] = first_.try_emplace(t.data, name, t);
+  const TensorView& first = it->second.second;
+  if (inserted || t.nbytes == 0 || first.shape != t.shape || first.dtype != t.dtype) return std::nullopt;
+  return it->second.first;
 }
 
 }  // namespace bertkit::core

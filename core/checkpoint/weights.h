@@ -64,9 +64,6 @@ class Weights {
   // The values of tensor `name` as f32 whatever its stored dtype: F16/BF16 widened, I8 multiplied by
   // its "<name>.scale" row scales. BadInput if absent.
   std::vector<float> values_f32(std::string_view name) const;
-  // The same tensors, all F32 (reduced ones widened or dequantized into owned buffers, int8 scales
-  // dropped; F32 ones shared): for code that only runs f32 on an f16/bf16/int8 converted file.
-  Weights widened_to_f32() const;
   bool empty() const { return tensors_.empty() && recoverable_.empty(); }
 
  private:
@@ -80,6 +77,18 @@ class Weights {
   mutable std::shared_ptr<std::mutex> lock_ = std::make_shared<std::mutex>();
   std::map<std::string, PackedView, std::less<>> packed_;
   mutable std::vector<std::shared_ptr<const void>> owners_;
+};
+
+// Tied weights (the MLM decoder and the word embedding table) are one tensor under two names: they share
+// bytes, shape and dtype. Asked of each name in turn, this tells the later names from the first.
+class TiedTensors {
+ public:
+  // The name asked before whose tensor shares t's bytes, shape and dtype; none when `name` is the first
+  // with t's bytes (remembered for the later ones).
+  std::optional<std::string> first_with(const std::string& name, const TensorView& t);
+
+ private:
+  std::map<const std::byte*, std::pair<std::string, TensorView>> first_;
 };
 
 }  // namespace bertkit::core

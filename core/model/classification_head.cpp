@@ -1,4 +1,5 @@
 #include "core/model/classification_head.h"
+#include "core/model/family_spec.h"
 #include "core/model/linear_weights.h"
 
 #include "core/model/rows.h"
@@ -26,14 +27,10 @@ void apply_score_function(ScoreFunction function, std::span<float> logits) {
 
 ClassificationHead::ClassificationHead(const ModelConfig& config, const Weights& weights) {
   const std::int64_t h = config.hidden_size, labels = config.num_labels;
-  if (config.family == Family::Bert) {
-    pooler_.emplace(config, weights);
-  } else {
-    // DistilBERT's pre_classifier is followed by ReLU; ELECTRA's head always uses GELU.
-    const Eltwise activation = config.family == Family::DistilBert ? Eltwise::Relu : Eltwise::Gelu;
-    dense_ = Linear(linear_weight(weights, "classifier.dense.weight", h, h),
-                    weights.require("classifier.dense.bias", {h}).f32(), h, h, activation);
-  }
+  if (architecture_spec(config).pooler != PoolerUse::None) pooler_.emplace(config, weights);
+  if (const auto activation = config.family->classifier.dense)
+    dense_.emplace(linear_weight(weights, "classifier.dense.weight", h, h),
+                   weights.require("classifier.dense.bias", {h}).f32(), h, h, *activation);
   classifier_ = Linear(linear_weight(weights, "classifier.out.weight", labels, h),
                        weights.require("classifier.out.bias", {labels}).f32(), labels, h);
 }
@@ -45,8 +42,11 @@ void ClassificationHead::forward(const EncoderOutput& out, std::vector<float>& l
     pooler_->forward(out, pooled_);
     features = pooled_.data();
   } else {
-    float* hidden = hidden_.reserve(static_cast<std::size_t>(batch * dense_.out_features()));
-    dense_.forward(gather_first_rows(out, rows_), batch, hidden);
+    features = gather_first_rows(out, rows_);
+  }
+  if (dense_) {
+    float* hidden = hidden_.reserve(static_cast<std::size_t>(batch * dense_->out_features()));
+    dense_->forward(features, batch, hidden);
     features = hidden;
   }
   logits.resize(static_cast<std::size_t>(batch * num_labels()));

@@ -1,6 +1,8 @@
 #pragma once
-// Sequence classification on [CLS]: BERT's pooler + classifier, DistilBERT's pre_classifier + ReLU +
-// classifier, ELECTRA's dense + GELU + out_proj. Plus the score function transformers' pipeline applies.
+// Sequence classification on [CLS], as the family's ClassifierSpec builds it: through BERT's pooler
+// when the architecture has one, then an optional dense + activation (DistilBERT's pre_classifier +
+// ReLU, ELECTRA's dense + GELU), then the output projection. Plus the score function transformers'
+// pipeline applies.
 #include "core/checkpoint/weights.h"
 #include "core/model/bert_pooler.h"
 #include "core/model/config.h"
@@ -33,8 +35,8 @@ class ClassificationHead {
   std::int64_t num_labels() const { return classifier_.out_features(); }
 
  private:
-  std::optional<BertPooler> pooler_;  // BERT
-  Linear dense_;                      // DistilBERT and ELECTRA, activation fused
+  std::optional<BertPooler> pooler_;
+  std::optional<Linear> dense_;  // activation fused
   Linear classifier_;
   FloatBuffer rows_, hidden_;
   std::vector<float> pooled_;

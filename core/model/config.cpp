@@ -1,5 +1,7 @@
 #include "core/model/config.h"
 
+#include "core/model/family_spec.h"
+
 #include "core/error.h"
 #include "core/files.h"
 #include "core/json.h"
@@ -88,21 +90,9 @@ Activation parse_activation(const ConfigReader& r, const char* key) {
                        key, name));
 }
 
-HeadKind parse_head(const ConfigReader& r, Family family, const std::string& architecture) {
-  static const std::array<std::string_view, 3> prefixes = {"Bert", "DistilBert", "Electra"};
-  std::string_view prefix = prefixes[static_cast<int>(family)];
-  std::string_view arch = architecture;
-  if (arch.substr(0, prefix.size()) == prefix) {
-    std::string_view rest = arch.substr(prefix.size());
-    if (rest == "Model") return HeadKind::None;
-    if (rest == "ForMaskedLM") return HeadKind::MaskedLM;
-    if (rest == "ForSequenceClassification") return HeadKind::SequenceClassification;
-    if (rest == "ForQuestionAnswering") return HeadKind::QuestionAnswering;
-    // BertForPreTraining = MLM + next-sentence head; ElectraForPreTraining = the discriminator.
-    if (rest == "ForPreTraining" && family != Family::DistilBert) return HeadKind::PreTraining;
-  }
-  r.refuse(fmt::format("unsupported architecture \"{}\" for model_type \"{}\"", architecture,
-                       family_name(family)));
+HeadKind parse_head(const ConfigReader& r, const FamilySpec& family, const std::string& architecture) {
+  if (const ArchitectureSpec* a = family.architecture(std::string_view(architecture))) return a->head;
+  r.refuse(fmt::format("unsupported architecture \"{}\" for model_type \"{}\"", architecture, family.model_type));
 }
 
 void parse_labels(const ConfigReader& r, ModelConfig& c) {
@@ -144,47 +134,30 @@ void parse_labels(const ConfigReader& r, ModelConfig& c) {
   else r.refuse(fmt::format("unsupported problem_type \"{}\"", *type));
 }
 
-void parse_bert_like(const ConfigReader& r, ModelConfig& c) {
+// The sizes and settings, from wherever the family keeps them (in this order, so that the first
+// problem in a config is the one reported).
+void parse_settings(const ConfigReader& r, const ConfigKeys& keys, ModelConfig& c) {
   c.vocab_size = r.size("vocab_size");
-  c.hidden_size = r.size("hidden_size");
-  c.num_layers = r.size("num_hidden_layers");
-  c.num_heads = r.size("num_attention_heads");
-  c.intermediate_size = r.size("intermediate_size");
+  c.hidden_size = r.size(keys.hidden_size);
+  c.num_layers = r.size(keys.num_layers);
+  c.num_heads = r.size(keys.num_heads);
+  c.intermediate_size = r.size(keys.intermediate_size);
   c.max_position_embeddings = r.size("max_position_embeddings", 512);
-  c.type_vocab_size = r.size("type_vocab_size", 2);
-  c.hidden_act = parse_activation(r, "hidden_act");
-  c.layer_norm_eps = r.number("layer_norm_eps", 1e-12);
-  auto position = r.text("position_embedding_type").value_or("absolute");
-  if (position != "absolute")
-    r.refuse(fmt::format("unsupported position_embedding_type \"{}\" (only \"absolute\")", position));
-  // ElectraConfig's default embedding_size is 128; BERT has no separate embedding width.
-  c.embedding_size = c.family == Family::Electra ? r.size("embedding_size", 128) : c.hidden_size;
-}
-
-void parse_distilbert(const ConfigReader& r, ModelConfig& c) {
-  c.vocab_size = r.size("vocab_size");
-  c.hidden_size = r.size("dim");
-  c.num_layers = r.size("n_layers");
-  c.num_heads = r.size("n_heads");
-  c.intermediate_size = r.size("hidden_dim");
-  c.max_position_embeddings = r.size("max_position_embeddings", 512);
-  c.type_vocab_size = 0;
-  c.embedding_size = c.hidden_size;
-  c.hidden_act = parse_activation(r, "activation");
-  c.layer_norm_eps = 1e-12;  // hard-coded in DistilBERT's modelling code
-  c.sinusoidal_pos_embds = r.flag("sinusoidal_pos_embds", false);
+  c.type_vocab_size = keys.type_vocab_size ? r.size(keys.type_vocab_size, 2) : 0;
+  c.hidden_act = parse_activation(r, keys.activation);
+  c.layer_norm_eps = keys.layer_norm_eps ? r.number(keys.layer_norm_eps, 1e-12) : 1e-12;
+  if (keys.position_embedding_type) {
+    auto position = r.text(keys.position_embedding_type).value_or("absolute");
+    if (position != "absolute")
+      r.refuse(fmt::format("unsupported {} \"{}\" (only \"absolute\")", keys.position_embedding_type, position));
+  }
+  c.embedding_size = keys.embedding_size ? r.size(keys.embedding_size, keys.default_embedding_size) : c.hidden_size;
+  c.sinusoidal_pos_embds = keys.sinusoidal_positions && r.flag(keys.sinusoidal_positions, false);
 }
 
 }  // namespace
 
-std::string_view family_name(Family family) {
-  switch (family) {
-    case Family::Bert: return "bert";
-    case Family::DistilBert: return "distilbert";
-    case Family::Electra: return "electra";
-  }
-  return "?";
-}
+std::string_view family_name(const FamilySpec* family) { return family ? family->model_type : "?"; }
 
 std::string_view activation_name(Activation act) {
   switch (act) {
@@ -225,10 +198,10 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view sour
   ModelConfig c;
   auto model_type = r.text("model_type");
   if (!model_type) r.refuse("missing field \"model_type\"");
-  if (*model_type == "bert") c.family = Family::Bert;
-  else if (*model_type == "distilbert") c.family = Family::DistilBert;
-  else if (*model_type == "electra") c.family = Family::Electra;
-  else r.refuse(fmt::format("unsupported model_type \"{}\" (supported: bert, distilbert, electra)", *model_type));
+  c.family = find_family(*model_type);
+  if (!c.family)
+    r.refuse(fmt::format("unsupported model_type \"{}\" (supported: {})", *model_type, supported_model_types()));
+  const FamilySpec& family = *c.family;
 
   auto arch = root.find("architectures");
   if (arch != root.end() && !arch->is_null()) {
@@ -237,18 +210,22 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view sour
     c.architecture = (*arch)[0].get<std::string>();
   } else {
     // Bare configs (no architectures) describe the base model.
-    static const std::array<std::string_view, 3> base = {"BertModel", "DistilBertModel", "ElectraModel"};
-    c.architecture = base[static_cast<int>(c.family)];
+    c.architecture = family.architectures.front().name;
   }
-  c.head = parse_head(r, c.family, c.architecture);
+  c.head = parse_head(r, family, c.architecture);
 
-  if (c.family == Family::DistilBert) parse_distilbert(r, c);
-  else parse_bert_like(r, c);
+  parse_settings(r, family.keys, c);
   if (c.hidden_size % c.num_heads != 0)
     r.refuse(fmt::format("hidden size {} is not a multiple of the number of attention heads {}",
                          c.hidden_size, c.num_heads));
   c.pad_token_id = r.size("pad_token_id", 0, 0);
   c.tie_word_embeddings = r.flag("tie_word_embeddings", true);
+  if (family.positions_after_padding) {
+    c.position_offset = c.pad_token_id + 1;
+    if (c.position_offset >= c.max_position_embeddings)
+      r.refuse(fmt::format("pad_token_id {} leaves no positions of max_position_embeddings {}", c.pad_token_id,
+                           c.max_position_embeddings));
+  }
   parse_labels(r, c);
   return c;
 }

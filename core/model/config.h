@@ -1,5 +1,6 @@
 #pragma once
-// Everything in config.json that changes the computation, for the three supported families.
+// Everything in config.json that changes the computation, in canonical fields whatever the family
+// calls them (core/model/family_spec.h says where each family keeps them).
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -9,14 +10,15 @@
 
 namespace bertkit::core {
 
-enum class Family { Bert, DistilBert, Electra };
+struct FamilySpec;
+
 enum class Activation { Gelu, GeluTanh, Relu, Silu };
 enum class HeadKind { None, MaskedLM, SequenceClassification, QuestionAnswering, PreTraining };
 enum class ProblemType { Auto, SingleLabel, MultiLabel, Regression };
 
 struct ModelConfig {
-  Family family = Family::Bert;
-  std::string architecture;  // as config.json names it, e.g. "BertForSequenceClassification"
+  const FamilySpec* family = nullptr;  // core/model/family_spec.h; never null once parsed
+  std::string architecture;            // as config.json names it, e.g. "BertForSequenceClassification"
   HeadKind head = HeadKind::None;
 
   int vocab_size = 0;
@@ -27,6 +29,7 @@ struct ModelConfig {
   int max_position_embeddings = 512;
   int type_vocab_size = 2;   // 0 for DistilBERT: no token type embeddings
   int embedding_size = 0;    // ELECTRA; equals hidden_size when there is no embeddings_project
+  int position_offset = 0;   // the position id of a sequence's first token (RoBERTa: pad_token_id + 1)
   Activation hidden_act = Activation::Gelu;
   double layer_norm_eps = 1e-12;
   bool sinusoidal_pos_embds = false;  // DistilBERT
@@ -44,9 +47,9 @@ ModelConfig read_model_config(const std::filesystem::path& config_json);
 ModelConfig parse_model_config(std::string_view json_text, std::string_view source);
 
 // Names for messages and `bertkit info`.
-std::string_view family_name(Family family);          // "bert", "distilbert", "electra" (model_type)
-std::string_view activation_name(Activation act);     // "gelu", "gelu_new", "relu", "silu"
-std::string_view head_name(HeadKind head);            // "none", "masked-lm", ...
-std::string_view problem_type_name(ProblemType type); // "auto", "single_label_classification", ...
+std::string_view family_name(const FamilySpec* family);  // model_type: "bert", "distilbert", "electra"
+std::string_view activation_name(Activation act);        // "gelu", "gelu_new", "relu", "silu"
+std::string_view head_name(HeadKind head);               // "none", "masked-lm", ...
+std::string_view problem_type_name(ProblemType type);    // "auto", "single_label_classification", ...
 
 }  // namespace bertkit::core

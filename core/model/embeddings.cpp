@@ -2,14 +2,19 @@
 #include "core/model/linear_weights.h"
 
 #include "core/error.h"
+#include "core/model/family_spec.h"
 
 namespace bertkit::core {
 Embeddings::Embeddings(const ModelConfig& config, const Weights& weights)
     : width_(config.embedding_size > 0 ? config.embedding_size : config.hidden_size),
       vocab_size_(config.vocab_size),
-      max_positions_(config.max_position_embeddings),
+      max_positions_(config.max_position_embeddings - config.position_offset),
       type_vocab_size_(config.type_vocab_size),
-      position_(weights.require("embeddings.position_embeddings.weight", {max_positions_, width_}).f32().data()),
+      // Row 0 of position_ is the position of a sequence's first token.
+      position_(weights.require("embeddings.position_embeddings.weight", {config.max_position_embeddings, width_})
+                    .f32()
+                    .data() +
+                config.position_offset * width_),
       norm_(weights, "embeddings.LayerNorm", width_, config.layer_norm_eps) {
   const TensorView& word = weights.require("embeddings.word_embeddings.weight", {vocab_size_, width_});
   if (word.dtype == DType::BF16)
@@ -20,8 +25,9 @@ Embeddings::Embeddings(const ModelConfig& config, const Weights& weights)
     token_type_ = weights.require("embeddings.token_type_embeddings.weight", {type_vocab_size_, width_}).f32().data();
   const std::int64_t hidden = config.hidden_size;
   if (width_ != hidden) {
-    if (config.family != Family::Electra)
-      bad_input("embedding size {} differs from hidden size {}: only ELECTRA projects its embeddings", width_, hidden);
+    if (!config.family->embedding_projection)
+      bad_input("embedding size {} differs from hidden size {}: {} does not project its embeddings", width_, hidden,
+                config.family->model_type);
     project_.emplace(linear_weight(weights, "embeddings_project.weight", hidden, width_),
                      weights.require("embeddings_project.bias", {hidden}).f32(), hidden, width_);
   }

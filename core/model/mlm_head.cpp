@@ -1,15 +1,14 @@
 #include "core/model/mlm_head.h"
+#include "core/model/family_spec.h"
 #include "core/model/linear_weights.h"
-
 
 namespace bertkit::core {
 
 MlmHead::MlmHead(const ModelConfig& config, const Weights& weights) {
   const std::int64_t h = config.hidden_size, v = config.vocab_size;
-  // ELECTRA's generator predicts in the embedding width, with GELU whatever hidden_act says.
-  const bool electra = config.family == Family::Electra;
-  const std::int64_t width = electra && config.embedding_size > 0 ? config.embedding_size : h;
-  const Eltwise activation = electra ? Eltwise::Gelu : eltwise_for(config.hidden_act);
+  const MlmHeadSpec& spec = config.family->mlm;
+  const std::int64_t width = spec.embedding_width && config.embedding_size > 0 ? config.embedding_size : h;
+  const Eltwise activation = spec.activation ? *spec.activation : eltwise_for(config.hidden_act);
   transform_ = Linear(linear_weight(weights, "mlm.transform.dense.weight", width, h),
                       weights.require("mlm.transform.dense.bias", {width}).f32(), width, h, activation);
   norm_ = LayerNormWeights(weights, "mlm.transform.LayerNorm", width, config.layer_norm_eps);

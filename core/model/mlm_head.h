@@ -1,8 +1,7 @@
 #pragma once
 // The masked-language-model head: transform (dense, activation, LayerNorm) then the decoder onto the
-// vocabulary, tied to the word embeddings, plus its bias. BERT's cls.predictions, DistilBERT's
-// vocab_transform / vocab_layer_norm / vocab_projector, ELECTRA's generator head (in the embedding
-// width, always GELU). Only the requested positions go through the vocabulary projection.
+// vocabulary, tied to the word embeddings, plus its bias; its width and activation as the family's
+// MlmHeadSpec says. Only the requested positions go through the vocabulary projection.
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
 #include "core/model/layer_norm_weights.h"

@@ -153,6 +153,7 @@ TEST_CASE("bench: bad flags are usage errors") {
       {"bench", "--shape", "minilm-l6", "--workloads", "8y128"},
       {"bench", "--shape", "minilm-l6", "--workloads", "0x128"},
       {"bench", "--shape", "minilm-l6", "--workloads", "8x"},
+      {"bench", "--shape", "minilm-l6", "--workloads", "1x128,1x600"},  // past the model's 512 positions
       {"bench", "--shape", "minilm-l6", "--threads", "0"},
       {"bench", "--shape", "minilm-l6", "--threads", "1,x"},
       {"bench", "--shape", "minilm-l6", "--format", "xml"},
@@ -170,6 +171,10 @@ TEST_CASE("bench: bad flags are usage errors") {
     CHECK(r.out.empty());
     CHECK(!r.err.empty());
   }
+  // Checked before the table's header is printed, naming the workload and the limit.
+  auto r = bktest::run_bertkit({"bench", "--shape", "minilm-l6", "--workloads", "1x600"});
+  CHECK(r.out.empty());
+  CHECK(r.err == "bertkit: error: --workloads: 1x600 is longer than the model takes (512 tokens, max_position_embeddings)\n");
 }
 
 TEST_CASE("bench --dtype: bf16 and int8 time the shape's model in that type") {

@@ -506,3 +506,27 @@ TEST_CASE("tokenize: --csv/--tsv/--jsonl as every command spells them, --input-f
   CHECK(bktest::run_bertkit({"tokenize", "--csv", "--input-format", "tsv", "-i", in}).exit_code == 2);
   CHECK(bktest::run_bertkit({"tokenize", "--csv", "--tsv", "-i", in}).exit_code == 2);
 }
+
+TEST_CASE("tokenize: a .gz input reads as its text; a Parquet or .npy file is refused by name, exit 3") {
+  bktest::TempDir dir;
+  std::string text = "Hello, world!\nParis is the [MASK] of France.\n";
+  bktest::write_file(dir / "plain.txt", text);
+  auto plain = run_bertkit({"tokenize", "-i", (dir / "plain.txt").string()});
+  REQUIRE(plain.exit_code == 0);
+  // gzip(1)'s own file of the same text.
+  REQUIRE(std::system(fmt::format("gzip -c '{}' > '{}'", (dir / "plain.txt").string(), (dir / "in.gz").string()).c_str()) == 0);
+  auto gz = run_bertkit({"tokenize", "-i", (dir / "in.gz").string()});
+  CHECK(gz.exit_code == 0);
+  CHECK(gz.out == plain.out);
+  std::ifstream gz_file(dir / "in.gz", std::ios::binary);
+  std::string gz_bytes((std::istreambuf_iterator<char>(gz_file)), std::istreambuf_iterator<char>());
+  auto piped = run_bertkit({"tokenize"}, gz_bytes);
+  CHECK(piped.out == plain.out);
+
+  bktest::write_file(dir / "v.npy", std::string("\x93NUMPY\x01\x00v\x00", 10));
+  auto npy = run_bertkit({"tokenize", "-i", (dir / "v.npy").string()});
+  CHECK(npy.exit_code == 3);
+  CHECK(npy.out.empty());
+  CHECK(npy.err == fmt::format("bertkit: error: {}: this is a NumPy array (.npy), not text: bertkit reads text, not arrays\n",
+                               (dir / "v.npy").string()));
+}

@@ -1,5 +1,6 @@
 // Line reader on arbitrary bytes. The first byte picks the options, the rest is the file. Beyond not
 // crashing: texts are valid UTF-8 and, in the plain lenient mode, there is one record per line.
+#include "records/input_signature.h"
 #include "records/line_reader.h"
 #include "core/error.h"
 #include "memory_file.h"
@@ -39,8 +40,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(bertkit::tok::valid_utf8_prefix(record.text) == record.text.size());
       check(bertkit::tok::valid_utf8_prefix(record.text_pair) == record.text_pair.size());
     }
-    // A file that is only a byte order mark has no line.
-    check(count == lines || (body.starts_with("\xEF\xBB\xBF") && count + 1 == lines && body.size() == 3));
+    // A file that is only a byte order mark has no line. (Gzip is read through: fuzz_gzip_input.)
+    if (sniff_input(body).kind != InputKind::Gzip)
+      check(count == lines || (body.starts_with("\xEF\xBB\xBF") && count + 1 == lines && body.size() == 3));
   } catch (const bertkit::Error&) {
   }
   return 0;

@@ -5,6 +5,7 @@
 
 #include "core/checkpoint/converted_file.h"
 #include "core/checkpoint/model_source.h"
+#include "core/checkpoint/reduce_weights.h"
 #include "core/model/encoder.h"
 
 #include <doctest/doctest.h>
@@ -141,12 +142,12 @@ TEST_CASE("convert: f16, bf16 and int8 files hold reduced Linear weights (bf16: 
   }
 }
 
-TEST_CASE("convert: widened_to_f32 turns a reduced file's weights back into f32 for f32-only code") {
+TEST_CASE("convert: with_store_type f32 turns a reduced file's weights back into f32 for f32-only code") {
   LoadedModel original = load_model(bktest::shared("fixtures/models/bert-uncased-mlm").string());
   bktest::TempDir dir;
   write_converted_file(original, dir / "m.bk", StoreType::Int8);
   LoadedModel m = load_model((dir / "m.bk").string());
-  Weights wide = m.weights.widened_to_f32();
+  Weights wide = with_store_type(m.weights, StoreType::F32);
   REQUIRE(wide.names() == original.weights.names());  // scales dropped
   for (const auto& name : wide.names()) {
     INFO(name);

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/model/config.h"
+#include "core/model/family_spec.h"
 
 #include <doctest/doctest.h>
 
@@ -73,7 +74,7 @@ TEST_CASE("config: defaults and the three families") {
   electra["hidden_act"] = "gelu_pytorch_tanh";
   bktest::write_file(dir / "config.json", electra.dump());
   ModelConfig e = read_model_config(dir / "config.json");
-  CHECK(e.family == Family::Electra);
+  CHECK(e.family == find_family("electra"));
   CHECK(e.head == HeadKind::PreTraining);
   CHECK(e.embedding_size == 128);  // ElectraConfig's default
   CHECK(e.hidden_act == Activation::GeluTanh);

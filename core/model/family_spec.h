@@ -1,0 +1,118 @@
+#pragma once
+// One model family (config.json's model_type) as data: where config.json keeps each size, what the
+// checkpoint calls each tensor, which architectures (heads) the family offers and how its heads are
+// built. The config reader, the name map, the embeddings and the heads read this; nothing else asks
+// which family a model is.
+//
+// Adding a family:
+//   1. core/model/families/<family>.cpp: a function returning its FamilySpec. Start from the closest
+//      family and change only what differs: config keys, name rows (reuse BERT's, families/bert.h,
+//      where the checkpoint spells them BERT's way), architecture rows, head shapes, special tokens.
+//   2. core/model/families/registry.cpp: declare that function and add it to families().
+//   3. Code only for what no field here describes yet: give FamilySpec a new field whose default is
+//      what the existing families do, read it where the computation differs, set it in the new file.
+//   4. Tests: the model_type list in tests/unit/family_spec_test.cpp, the family's spellings in
+//      tests/unit/checkpoint_name_map_test.cpp, and a fixture with goldens for the golden tests.
+// For example RoBERTa is BERT's keys and layer names with checkpoint_prefix "roberta.", lm_head.* for
+// the MLM head (GELU), positions_after_padding, classifier {dense = Tanh} with no pooler in its
+// ForSequenceClassification row, and <s> </s> <pad> <mask> <unk>: steps 1, 2 and 4 only.
+#include "core/model/config.h"
+#include "core/ops/eltwise.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace bertkit::core {
+
+// A module path (a tensor name without ".weight"/".bias") as the checkpoint spells it, and its
+// canonical name (see core/checkpoint/name_map.h).
+struct ModuleName {
+  std::string_view checkpoint;
+  std::string_view canonical;
+};
+
+// Where config.json keeps each setting; nullptr: the family has no such key (the comment says what
+// holds then).
+struct ConfigKeys {
+  const char* hidden_size = "hidden_size";
+  const char* num_layers = "num_hidden_layers";
+  const char* num_heads = "num_attention_heads";
+  const char* intermediate_size = "intermediate_size";
+  const char* activation = "hidden_act";
+  const char* layer_norm_eps = "layer_norm_eps";                    // nullptr: 1e-12, fixed in the modelling code
+  const char* type_vocab_size = "type_vocab_size";                  // nullptr: no token type embeddings
+  const char* position_embedding_type = "position_embedding_type";  // only "absolute" is supported
+  const char* embedding_size = nullptr;                             // nullptr: embeddings are hidden_size wide
+  int default_embedding_size = 0;                                   // when embedding_size is absent
+  const char* sinusoidal_positions = nullptr;                       // nullptr: learned positions
+};
+
+enum class PoolerUse { None, Optional, Required };
+
+// One architecture the family offers (config.json's architectures[0]) and the tensors of its head.
+struct ArchitectureSpec {
+  std::string_view name = {};  // e.g. "BertForSequenceClassification"
+  HeadKind head = HeadKind::None;
+  PoolerUse pooler = PoolerUse::None;  // BERT's pooler: tanh(dense([CLS])), canonical pooler.dense
+  bool mlm = false;                    // the masked-LM head (mlm.*)
+  bool discriminator = false;          // ELECTRA's replaced-token detector (discriminator.*)
+};
+
+// The masked-LM head: transform (dense, activation, LayerNorm), then the decoder onto the vocabulary.
+struct MlmHeadSpec {
+  bool embedding_width = false;       // works in embedding_size, not hidden_size (ELECTRA's generator)
+  std::optional<Eltwise> activation = std::nullopt;  // nullopt: the hidden activation config.json names
+};
+
+// The sequence classifier on [CLS] (on the pooler output when the architecture has a pooler):
+// [classifier.dense + activation], then classifier.out onto the labels.
+struct ClassifierSpec {
+  std::optional<Eltwise> dense = std::nullopt;  // nullopt: no dense layer before classifier.out
+};
+
+// The tokens the family's post-processor puts around one text or a pair (cls A sep, cls A sep B sep),
+// as transformers' tokenizer for the family names them when tokenizer files do not; the tokenizer's
+// own defaults (tok::SpecialTokens) are BERT's, which tests/unit/family_spec_test.cpp keeps in step.
+struct SpecialTokenNames {
+  std::string_view cls = "[CLS]", sep = "[SEP]", pad = "[PAD]", mask = "[MASK]", unk = "[UNK]";
+};
+
+struct FamilySpec {
+  std::string_view model_type = {};  // config.json's model_type, also the name in messages and `info`
+  ConfigKeys keys = {};
+
+  // Tensor names. The checkpoint of a model with a head prefixes the base model's tensors with
+  // `checkpoint_prefix`; encoder layer N is `layer_prefix` + "N." + a row of layer_modules.
+  std::string_view checkpoint_prefix = {};
+  std::string_view layer_prefix = {};
+  std::span<const ModuleName> embedding_modules = {};
+  std::span<const ModuleName> layer_modules = {};
+  std::span<const ModuleName> other_modules = {};  // pooler, projection, heads
+
+  // Embeddings.
+  bool positions_after_padding = false;  // position ids start at pad_token_id + 1 (RoBERTa), else at 0
+  bool embedding_projection = false;     // embeddings_project from embedding_size to hidden_size (ELECTRA)
+
+  // Heads.
+  std::span<const ArchitectureSpec> architectures = {};  // the first is the base model (no architectures key)
+  MlmHeadSpec mlm = {};
+  ClassifierSpec classifier = {};
+
+  SpecialTokenNames special_tokens = {};
+
+  // The row of `head`; nullptr when the family does not offer it.
+  const ArchitectureSpec* architecture(HeadKind head) const;
+  const ArchitectureSpec* architecture(std::string_view name) const;
+};
+
+// The registry (core/model/families/registry.cpp), keyed by model_type.
+std::span<const FamilySpec* const> families();
+const FamilySpec* find_family(std::string_view model_type);  // nullptr if none
+std::string supported_model_types();                         // "bert, distilbert, electra"
+
+// The architecture row of a parsed config (its family offers config.head).
+const ArchitectureSpec& architecture_spec(const ModelConfig& config);
+
+}  // namespace bertkit::core

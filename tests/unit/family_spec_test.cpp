@@ -1,0 +1,85 @@
+// The family registry: each family found by its model_type, with its base model first, and the
+// fields no current family sets but the next ones will (position offset) doing what they say.
+#include "core/checkpoint/weights.h"
+#include "core/error.h"
+#include "core/model/embeddings.h"
+#include "core/model/family_spec.h"
+#include "tokenizer/tokenizer.h"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <set>
+#include <vector>
+
+using namespace bertkit;
+using namespace bertkit::core;
+
+TEST_CASE("families: the registry by model_type") {
+  CHECK(supported_model_types() == "bert, distilbert, electra");
+  CHECK(!find_family("gpt2"));
+  for (const FamilySpec* family : families()) {
+    INFO(family->model_type);
+    CHECK(find_family(family->model_type) == family);
+    CHECK(family_name(family) == family->model_type);
+    REQUIRE(!family->architectures.empty());
+    CHECK(family->architectures.front().head == HeadKind::None);
+    std::set<HeadKind> heads;
+    for (const ArchitectureSpec& a : family->architectures) {
+      CHECK(heads.insert(a.head).second);  // architecture(HeadKind) finds one row
+      CHECK(family->architecture(a.head) == &a);
+      CHECK(family->architecture(a.name) == &a);
+    }
+  }
+}
+
+TEST_CASE("families: BERT's special tokens are the tokenizer's defaults") {
+  const SpecialTokenNames& names = find_family("bert")->special_tokens;
+  const tok::SpecialTokens defaults;
+  CHECK(names.cls == defaults.cls);
+  CHECK(names.sep == defaults.sep);
+  CHECK(names.pad == defaults.pad);
+  CHECK(names.mask == defaults.mask);
+  CHECK(names.unk == defaults.unk);
+}
+
+TEST_CASE("families: a position offset starts a sequence that many rows into the position table") {
+  // Two positions of offset 2 against the same rows with no offset: the same embeddings, bit for bit.
+  const std::int64_t vocab = 3, width = 4, positions = 5;
+  auto weights_with = [&](std::int64_t skipped_rows) {
+    Weights w;
+    auto add = [&w](const char* name, Shape shape, const std::vector<float>& values) {
+      std::vector<std::byte> bytes(values.size() * sizeof(float));
+      std::memcpy(bytes.data(), values.data(), bytes.size());
+      w.add_owned(name, DType::F32, std::move(shape), std::move(bytes));
+    };
+    std::vector<float> word, position(static_cast<std::size_t>(skipped_rows * width), 9.0f);
+    for (int i = 0; i < vocab * width; ++i) word.push_back(0.25f * float(i % 7) - 0.5f);
+    for (int i = 0; i < positions * width; ++i) position.push_back(0.125f * float(i % 5));
+    add("embeddings.word_embeddings.weight", {vocab, width}, word);
+    add("embeddings.position_embeddings.weight", {positions + skipped_rows, width}, position);
+    add("embeddings.LayerNorm.weight", {width}, std::vector<float>(width, 1.0f));
+    add("embeddings.LayerNorm.bias", {width}, std::vector<float>(width, 0.0f));
+    return w;
+  };
+  ModelConfig config;
+  config.family = find_family("distilbert");  // no token types
+  config.vocab_size = int(vocab), config.hidden_size = int(width), config.embedding_size = int(width);
+  config.type_vocab_size = 0;
+  auto embed = [&](int offset, const Weights& weights, std::span<const std::int32_t> ids) {
+    config.position_offset = offset;
+    config.max_position_embeddings = int(positions) + offset;
+    Embeddings embeddings(config, weights);
+    const TokenSequence batch[] = {{ids, {}}};
+    embeddings.validate(batch);
+    const std::int64_t offsets[] = {0, static_cast<std::int64_t>(ids.size())};
+    std::vector<float> out(ids.size() * width);
+    embeddings.forward(batch, offsets, out.data());
+    return out;
+  };
+  const std::int32_t ids[] = {2, 0, 1, 1, 2};
+  Weights shifted = weights_with(2), plain = weights_with(0);
+  CHECK(embed(2, shifted, ids) == embed(0, plain, ids));
+  const std::int32_t too_long[] = {0, 0, 0, 0, 0, 0};
+  CHECK_THROWS_WITH_AS(embed(2, shifted, too_long), doctest::Contains("at most 5"), Error);
+}
