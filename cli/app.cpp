@@ -3,6 +3,7 @@
 #include "records/log.h"
 #include "records/record_writer.h"
 #include "core/error.h"
+#include "core/ops/cpu_features.h"
 
 #include <omp.h>
 
@@ -53,6 +54,10 @@ int run(int argc, char** argv) {
 
   try {
     records::set_quiet(global.quiet);
+    // Before any kernel or oneDNN primitive runs: BERTKIT_CPU may cap what they use.
+    const core::CpuSelection& cpu = core::cpu_selection();
+    if (!cpu.error.empty()) usage_error("{}", cpu.error);
+    if (!cpu.warning.empty()) records::warn("{}", cpu.warning);
     if (global.threads > 0) omp_set_num_threads(global.threads);
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action();

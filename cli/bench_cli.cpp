@@ -12,6 +12,7 @@
 #include "core/checkpoint/reduce_weights.h"
 #include "core/bench/encoder_timing.h"
 #include "core/error.h"
+#include "core/ops/cpu_features.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -92,9 +93,9 @@ void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinte
   const auto& c = model.loaded.config;
   const auto workloads = cmd::parse_workloads(o.workloads, c.max_position_embeddings);
   const auto threads = thread_counts(o);
-  print.header(fmt::format("{}{}: {} layers, hidden {}, feed-forward {}; dtype {}", model.loaded.name,
+  print.header(fmt::format("{}{}: {} layers, hidden {}, feed-forward {}; dtype {}; CPU path {}", model.loaded.name,
                            o.model.empty() ? " (random weights)" : "", c.num_layers, c.hidden_size,
-                           c.intermediate_size, o.dtype));
+                           c.intermediate_size, o.dtype, core::cpu_path_name(core::cpu_selection().path)));
   print.header(fmt::format("{:>7} {:>9} {:>5} {:>10} {:>10} {:>9} {:>9} {:>8} {:>5}", "threads", "workload", "runs",
                            "seq/s", "tokens/s", "GFLOP/s", "peak", "of peak", "cpu"));
   cmd::bench_encoder(c, model.weights, workloads, threads, {o.runs, o.min_time}, [&](const cmd::EncoderRow& r) {

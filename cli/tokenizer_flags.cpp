@@ -65,9 +65,9 @@ std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& f, const c
                               : f.model.empty() ? tok::builtin_tokenizer_files()
                                                 : model_tokenizer_files(f.model);
   tok::TokenizerSpec spec = tok::build_tokenizer_spec(files);
-  if (f.lowercase) spec.normalizer.lowercase = *f.lowercase;
-  if (f.strip_accents) spec.normalizer.strip_accents = *f.strip_accents;
-  if (f.no_chinese_split) spec.normalizer.handle_chinese_chars = false;
+  if (f.lowercase) spec.bert_normalizer().lowercase = *f.lowercase;
+  if (f.strip_accents) spec.bert_normalizer().strip_accents = *f.strip_accents;
+  if (f.no_chinese_split) spec.bert_normalizer().handle_chinese_chars = false;
   if (f.compat == "python") spec.profile = tok::UnicodeProfile::Python;
   return std::make_unique<tok::Tokenizer>(std::move(spec));
 }

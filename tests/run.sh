@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Every test bertkit has, in four stages (each one's wall time is printed at the end):
+# Every test bertkit has, in six stages (each one's wall time is printed at the end):
 #   release      the release build's suite
+#   portable     the goldens again on the path of a CPU without AVX2 (BERTKIT_CPU=portable)
+#   aarch64      every source compiled for 64-bit ARM, syntax only (tests/cross_compile_check.sh)
 #   asan+fuzz    one clang build with address + undefined-behaviour sanitizers (and libFuzzer's
 #                coverage): the whole suite, then every fuzz target for 15 seconds from its seed corpus
 #                (a smoke run: tests/fuzz/README.md has the ten-minute runs)
@@ -37,6 +39,18 @@ configure build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 end_stage release
+
+# The machine's default is the best path it has; this is the one of a CPU without AVX2: bertkit's
+# portable kernels, oneDNN capped to SSE4.1 (bertkit(1), ENVIRONMENT). The kernel table's tests check
+# that the path was taken. Left out, as such a CPU cannot pass them today: the bf16 and int8 types
+# (oneDNN 2.6 has no bf16 matmul below AVX-512, and its int8 matmul without VNNI falls below the int8
+# bound) and the test of a layout no machine packs in (SSE4.1's oneDNN keeps f32 weights plain).
+BERTKIT_CPU=portable build/tests/bertkit_tests --source-file='*/golden/*,*/ops_kernel_table_test.cpp' \
+  --test-case-exclude='reduced types:*,embed: f16*,convert: f32*,convert: a file packed in another layout*'
+end_stage portable
+
+tests/cross_compile_check.sh build "$jobs"
+end_stage aarch64
 
 configure build-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
       -DBERTKIT_FUZZ=ON

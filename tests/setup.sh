@@ -6,7 +6,9 @@ packages=(build-essential cmake ninja-build pkg-config libdnnl-dev libcli11-dev 
           ocl-icd-opencl-dev  # dnnl-config.cmake looks for OpenCL (a Recommends that --no-install-recommends skips)
           # tests/run.sh's sanitizer stages: clang, its sanitizer and libFuzzer runtimes (only Recommended
           # by clang), and its OpenMP runtime with Archer, which ThreadSanitizer needs to see OpenMP's sync
-          clang libclang-rt-14-dev libomp-14-dev)
+          clang libclang-rt-14-dev libomp-14-dev
+          # tests/cross_compile_check.sh: the portable path compiles on another architecture
+          g++-aarch64-linux-gnu)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,6 +2,7 @@
 // BertPreTokenizer: splits normalised text on whitespace (dropped) and punctuation (each mark a word of
 // its own).
 #include "tokenizer/byte_vectors.h"
+#include "tokenizer/pre_tokenizer.h"
 #include "tokenizer/unicode.h"
 
 #include <array>
@@ -11,15 +12,16 @@
 
 namespace bertkit::tok {
 
-struct ByteSpan {
-  std::uint32_t begin = 0, end = 0;
-};
-
-class BertPreTokenizer {
+class BertPreTokenizer : public PreTokenizer {
  public:
   explicit BertPreTokenizer(UnicodeProfile profile);
   // Appends the words of text[from, to) as byte spans of `text`.
   void split(std::string_view text, std::uint32_t from, std::uint32_t to, std::vector<ByteSpan>& words) const;
+  const NormalizedText& pre_tokenize(const NormalizedText& text, std::uint32_t from, std::uint32_t to,
+                                     std::vector<ByteSpan>& words, NormalizedText&) const override {
+    split(text.text, from, to, words);
+    return text;
+  }
 
  private:
   const CharTable& table_;

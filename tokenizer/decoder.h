@@ -1,6 +1,7 @@
 #pragma once
-// Ids back to text: the WordPiece decoder of the fast tokenizer (per-token "##" joining and clean-up) or
-// the slow tokenizer's convert_tokens_to_string + clean_up_tokenization (--compat python).
+// Tokens back to text. A decoder is one of the pipeline's pieces; the WordPiece decoder is the fast
+// tokenizer's (per-token "##" joining and clean-up) or the slow tokenizer's convert_tokens_to_string +
+// clean_up_tokenization (--compat python).
 #include "tokenizer/unicode.h"
 
 #include <string>
@@ -16,5 +17,23 @@ struct DecoderOptions {
 
 std::string decode_wordpiece(const std::vector<std::string>& tokens, const DecoderOptions& options,
                              UnicodeProfile profile);
+
+class Decoder {
+ public:
+  virtual ~Decoder() = default;
+  virtual std::string decode(const std::vector<std::string>& tokens) const = 0;
+};
+
+class WordPieceDecoder : public Decoder {
+ public:
+  WordPieceDecoder(DecoderOptions options, UnicodeProfile profile) : options_(std::move(options)), profile_(profile) {}
+  std::string decode(const std::vector<std::string>& tokens) const override {
+    return decode_wordpiece(tokens, options_, profile_);
+  }
+
+ private:
+  DecoderOptions options_;
+  UnicodeProfile profile_;
+};
 
 }  // namespace bertkit::tok

@@ -3,7 +3,9 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "tokenizer/default_vocab.h"
+#include "tokenizer/json_fields.h"
 #include "tokenizer/tokenizer_json.h"
+#include "tokenizer/tokenizer_json_pieces.h"
 #include "tokenizer/wordpiece_image.h"
 
 #include <nlohmann/json.hpp>
@@ -36,16 +38,6 @@ std::optional<std::string> token_content(const json& v) {
   return std::nullopt;
 }
 
-template <typename T>
-T get_or(const json& obj, const char* key, T fallback, const std::string& where) {
-  if (!obj.is_object() || !obj.contains(key) || obj[key].is_null()) return fallback;
-  try {
-    return obj[key].get<T>();
-  } catch (const json::exception&) {
-    bad_input("{}: field '{}' has the wrong type", where, key);
-  }
-}
-
 AddedToken added_token_from_json(const json& t, const std::string& where) {
   AddedToken a;
   a.content = get_or<std::string>(t, "content", "", where);
@@ -57,50 +49,6 @@ AddedToken added_token_from_json(const json& t, const std::string& where) {
   a.rstrip = get_or<bool>(t, "rstrip", false, where);
   a.normalized = get_or<bool>(t, "normalized", !a.special, where);
   return a;
-}
-
-void read_normalizer(const json& n, TokenizerSpec& spec, const std::string& where) {
-  if (n.is_null()) {
-    spec.normalizer = {false, false, false, false};
-    return;
-  }
-  std::string type = get_or<std::string>(n, "type", "", where);
-  if (type != "BertNormalizer")
-    bad_input("{}: normalizer '{}' is not supported (bertkit reads BERT's WordPiece tokenizers: BertNormalizer)",
-              where, type);
-  spec.normalizer.clean_text = get_or<bool>(n, "clean_text", true, where);
-  spec.normalizer.handle_chinese_chars = get_or<bool>(n, "handle_chinese_chars", true, where);
-  spec.normalizer.lowercase = get_or<bool>(n, "lowercase", true, where);
-  if (n.contains("strip_accents") && !n["strip_accents"].is_null())
-    spec.normalizer.strip_accents = get_or<bool>(n, "strip_accents", false, where);
-}
-
-std::vector<TemplatePiece> read_template(const json& pieces, const json& special_tokens, const Vocab& vocab,
-                                         const std::string& where) {
-  std::vector<TemplatePiece> out;
-  if (!pieces.is_array()) bad_input("{}: post_processor template is not a list", where);
-  for (const json& p : pieces) {
-    TemplatePiece piece;
-    if (p.contains("Sequence")) {
-      piece.is_sequence = true;
-      piece.sequence = get_or<std::string>(p["Sequence"], "id", "A", where) == "B" ? 1 : 0;
-      piece.type_id = get_or<std::int32_t>(p["Sequence"], "type_id", 0, where);
-    } else if (p.contains("SpecialToken")) {
-      std::string name = get_or<std::string>(p["SpecialToken"], "id", "", where);
-      piece.type_id = get_or<std::int32_t>(p["SpecialToken"], "type_id", 0, where);
-      if (special_tokens.is_object() && special_tokens.contains(name)) {
-        for (const json& id : special_tokens[name].value("ids", json::array())) piece.special_ids.push_back(id.get<std::int32_t>());
-      } else if (auto id = vocab.find(name)) {
-        piece.special_ids.push_back(*id);
-      } else {
-        bad_input("{}: template special token '{}' is unknown", where, name);
-      }
-    } else {
-      bad_input("{}: unknown template piece {}", where, p.dump());
-    }
-    out.push_back(std::move(piece));
-  }
-  return out;
 }
 
 // The vocabulary of vocab.txt, with the token index and WordPiece's tries from bertkit's compiled image
@@ -130,54 +78,15 @@ void read_tokenizer_json(const std::string& text, const TokenizerFiles& files, T
   const json& j = file.rest;
   if (!j.is_object()) bad_input("{}: not a tokenizer.json object", where);
   const json& model = j.value("model", json::object());
-  std::string type = get_or<std::string>(model, "type", "", where);
-  if (type.empty() && model.contains("continuing_subword_prefix")) type = "WordPiece";
-  if (type != "WordPiece")
-    bad_input("{}: the tokenizer model is {}, but bertkit runs BERT-family models, whose tokenizer is WordPiece",
-              where, type.empty() ? "of no known kind" : type);
+  spec.model = read_model_spec(model, where);
   if (file.vocab)
     spec.vocab = std::make_shared<Vocab>(Vocab::from_pairs(std::move(*file.vocab), where));
   else if (files.vocab_txt)
     spec.vocab = vocab_from_lines(files, vocab_txt_where, spec);
   else
     bad_input("{}: the WordPiece model has no vocab", where);
-  spec.wordpiece.unk_token = get_or<std::string>(model, "unk_token", "[UNK]", where);
-  spec.wordpiece.continuing_subword_prefix = get_or<std::string>(model, "continuing_subword_prefix", "##", where);
-  spec.wordpiece.max_input_chars_per_word = get_or<std::size_t>(model, "max_input_chars_per_word", 100, where);
-  spec.special.unk = spec.wordpiece.unk_token;
-
-  read_normalizer(j.value("normalizer", json()), spec, where);
-  const json& pre = j.value("pre_tokenizer", json());
-  std::string pre_type = get_or<std::string>(pre, "type", "", where);
-  if (!pre.is_null() && pre_type != "BertPreTokenizer")
-    bad_input("{}: pre-tokenizer '{}' is not supported (expected BertPreTokenizer)", where, pre_type);
-
-  const json& post = j.value("post_processor", json());
-  std::string post_type = get_or<std::string>(post, "type", "", where);
-  if (post_type == "TemplateProcessing") {
-    const json& specials = post.value("special_tokens", json::object());
-    spec.post_processor = PostProcessor(read_template(post.value("single", json()), specials, *spec.vocab, where),
-                                        read_template(post.value("pair", json()), specials, *spec.vocab, where));
-  } else if (post_type == "BertProcessing") {
-    auto id_of = [&](const char* key) {
-      const json& v = post.value(key, json());
-      if (!v.is_array() || v.size() != 2) bad_input("{}: BertProcessing.{} must be [token, id]", where, key);
-      return v[1].get<std::int32_t>();
-    };
-    spec.post_processor = PostProcessor::bert(id_of("cls"), id_of("sep"));
-    spec.special.cls = post["cls"][0].get<std::string>();
-    spec.special.sep = post["sep"][0].get<std::string>();
-  } else if (!post.is_null()) {
-    bad_input("{}: post-processor '{}' is not supported", where, post_type);
-  } else {
-    spec.post_processor = PostProcessor({{true, 0, {}, 0}}, {{true, 0, {}, 0}, {true, 1, {}, 1}});
-  }
-
-  const json& dec = j.value("decoder", json());
-  if (!dec.is_null()) {
-    spec.decoder.prefix = get_or<std::string>(dec, "prefix", "##", where);
-    spec.decoder.cleanup = get_or<bool>(dec, "cleanup", true, where);
-  }
+  spec.special.unk = std::get<WordPieceOptions>(spec.model).unk_token;
+  read_pipeline_pieces(j, spec, where);
   for (const json& t : j.value("added_tokens", json::array())) spec.added_tokens.push_back(added_token_from_json(t, where));
 }
 
@@ -219,17 +128,20 @@ void read_tokenizer_config(const std::string& text, TokenizerSpec& spec, const s
   if (!cfg.is_object()) bad_input("{}: not a JSON object", where);
   // transformers' Bert tokenizers take these from tokenizer_config.json (with these defaults) and
   // rebuild the normaliser of tokenizer.json when they disagree with it.
-  spec.normalizer.lowercase = get_or<bool>(cfg, "do_lower_case", true, where);
-  spec.normalizer.handle_chinese_chars = get_or<bool>(cfg, "tokenize_chinese_chars", true, where);
-  spec.normalizer.strip_accents = std::nullopt;
-  if (cfg.contains("strip_accents") && !cfg["strip_accents"].is_null())
-    spec.normalizer.strip_accents = get_or<bool>(cfg, "strip_accents", false, where);
+  if (NormalizerOptions* normalizer = spec.find_bert_normalizer()) {
+    normalizer->lowercase = get_or<bool>(cfg, "do_lower_case", true, where);
+    normalizer->handle_chinese_chars = get_or<bool>(cfg, "tokenize_chinese_chars", true, where);
+    normalizer->strip_accents = std::nullopt;
+    if (cfg.contains("strip_accents") && !cfg["strip_accents"].is_null())
+      normalizer->strip_accents = get_or<bool>(cfg, "strip_accents", false, where);
+  }
   if (cfg.contains("model_max_length") && cfg["model_max_length"].is_number()) {
     double m = cfg["model_max_length"].get<double>();
     // transformers writes a huge sentinel (1e30) when a model has no limit.
     if (m > 0 && m < 1e9) spec.model_max_length = static_cast<std::size_t>(m);
   }
-  spec.decoder.clean_up_tokenization_spaces = get_or<bool>(cfg, "clean_up_tokenization_spaces", true, where);
+  std::get<DecoderOptions>(spec.decoder).clean_up_tokenization_spaces =
+      get_or<bool>(cfg, "clean_up_tokenization_spaces", true, where);
   read_special_tokens(cfg, spec, where);
   if (cfg.contains("added_tokens_decoder") && cfg["added_tokens_decoder"].is_object()) {
     for (auto it = cfg["added_tokens_decoder"].begin(); it != cfg["added_tokens_decoder"].end(); ++it) {
@@ -290,11 +202,15 @@ TokenizerFiles builtin_tokenizer_files() {
 
 TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
   TokenizerSpec spec;
+  std::error_code ec;
   const std::string& origin = files.origin;
   const std::string vocab_txt_where = files.tokenizer_json || files.tokenizer_config_json ? origin + "/vocab.txt" : origin;
   if (files.tokenizer_json) {
     read_tokenizer_json(*files.tokenizer_json, files, spec,
-                        origin + (files.vocab_txt || files.tokenizer_config_json ? "/tokenizer.json" : ""), vocab_txt_where);
+                        origin + (files.vocab_txt || files.tokenizer_config_json || fs::is_directory(origin, ec)
+                                      ? "/tokenizer.json"
+                                      : ""),
+                        vocab_txt_where);
   } else if (files.vocab_txt) {
     spec.vocab = vocab_from_lines(files, vocab_txt_where, spec);
   } else {
@@ -307,7 +223,7 @@ TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
   if (files.tokenizer_config_json)
     read_tokenizer_config(*files.tokenizer_config_json, spec, origin + "/tokenizer_config.json",
                           files.tokenizer_json.has_value());
-  spec.wordpiece.unk_token = spec.special.unk;
+  std::get<WordPieceOptions>(spec.model).unk_token = spec.special.unk;
   if (!files.tokenizer_json) add_missing_special_tokens(spec);
   return spec;
 }

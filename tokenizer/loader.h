@@ -1,7 +1,8 @@
 #pragma once
 // Building a TokenizerSpec from a model's tokenizer files, read the way transformers reads them:
-// tokenizer.json (BERT's WordPiece subset), else vocab.txt; tokenizer_config.json (old layout and the
-// newer one with added_tokens_decoder) and special_tokens_map.json on top.
+// tokenizer.json (its pipeline pieces, tokenizer_json_pieces.h), else vocab.txt (BERT's pipeline);
+// tokenizer_config.json (old layout and the newer one with added_tokens_decoder) and
+// special_tokens_map.json on top.
 #include "core/checkpoint/tokenizer_files.h"
 #include "tokenizer/tokenizer.h"
 

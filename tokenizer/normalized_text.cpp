@@ -29,6 +29,18 @@ char* NormalizedText::append_one_to_one(std::size_t n, std::uint32_t orig_begin)
   return text.data() + at;
 }
 
+void NormalizedText::map_through(const NormalizedText& earlier) {
+  if (one_to_one_ && earlier.one_to_one_) {
+    base_ += earlier.base_;
+    return;
+  }
+  make_explicit();
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    begin_[i] = earlier.begin_of(begin_[i]);
+    end_[i] = earlier.end_of(end_[i] - 1);
+  }
+}
+
 void NormalizedText::truncate(std::size_t size) {
   text.resize(size);
   if (!one_to_one_) {

@@ -1,6 +1,7 @@
 #pragma once
-// TemplateProcessing: where the special tokens go around one text or a pair ([CLS] A [SEP] B [SEP]),
-// and which token type each part gets. Overflowing windows get the template too.
+// The post-processor as data: TemplateProcessing, where the special tokens go around one text or a pair
+// ([CLS] A [SEP] B [SEP]) and which token type each part gets; BertProcessing and RobertaProcessing are
+// templates too. Overflowing windows get the template as well.
 #include "tokenizer/encoding.h"
 
 #include <cstdint>
@@ -23,6 +24,8 @@ class PostProcessor {
       : single_(std::move(single)), pair_(std::move(pair)) {}
   // BERT's template: [CLS] $A:0 [SEP]:0 and [CLS] $A:0 [SEP]:0 $B:1 [SEP]:1.
   static PostProcessor bert(std::int32_t cls_id, std::int32_t sep_id);
+  // RoBERTa's: <s> $A </s> and <s> $A </s> </s> $B </s>, every token of type 0.
+  static PostProcessor roberta(std::int32_t cls_id, std::int32_t sep_id);
 
   std::size_t added_tokens(bool pair) const;
   // Combines the encodings of A (and B) through the template, windows included, in the order of

@@ -1,8 +1,6 @@
 #include "tokenizer/tokenizer.h"
 
 #include "core/error.h"
-#include "tokenizer/bert_normalizer.h"
-#include "tokenizer/python_normalizer.h"
 
 #include <sys/mman.h>
 
@@ -15,11 +13,6 @@
 namespace bertkit::tok {
 
 namespace {
-
-std::unique_ptr<Normalizer> make_normalizer(const TokenizerSpec& spec) {
-  if (spec.profile == UnicodeProfile::Python) return std::make_unique<PythonBertNormalizer>(spec.normalizer);
-  return std::make_unique<BertNormalizer>(spec.normalizer, spec.profile);
-}
 
 std::int32_t require_token(const Vocab& vocab, const std::string& token, std::string_view role) {
   auto id = vocab.find(token);
@@ -92,7 +85,7 @@ class WordCache {
 // Scratch buffers reused across calls on the same thread: no allocation per text in steady state.
 struct Scratch {
   std::vector<Segment> raw_segments, normalized_segments;
-  NormalizedText normalized;
+  NormalizedText normalized, pre_tokenized;
   std::vector<ByteSpan> words;
   std::vector<std::uint64_t> hashes;  // of `words`
   std::vector<Piece> pieces;
@@ -108,11 +101,26 @@ std::atomic<std::uint64_t> g_next_serial{1};
 
 }  // namespace
 
+NormalizerOptions* TokenizerSpec::find_bert_normalizer() {
+  for (NormalizerStep& step : normalizer)
+    if (auto* options = std::get_if<NormalizerOptions>(&step)) return options;
+  return nullptr;
+}
+
+NormalizerOptions& TokenizerSpec::bert_normalizer() {
+  NormalizerOptions* options = find_bert_normalizer();
+  if (!options)
+    bad_input("the tokenizer has no BertNormalizer, whose lower-casing, accent and Chinese-character options "
+              "were asked for");
+  return *options;
+}
+
 Tokenizer::Tokenizer(TokenizerSpec spec)
     : spec_(std::move(spec)),
-      normalizer_(make_normalizer(spec_)),
-      pretokenizer_(spec_.profile),
-      wordpiece_(*spec_.vocab, spec_.wordpiece, spec_.compiled),
+      normalizer_(make_normalizer(spec_.normalizer, spec_.profile)),
+      pre_tokenizer_(make_pre_tokenizer(spec_.pre_tokenizer, spec_.profile)),
+      model_(make_model(spec_.model, *spec_.vocab, spec_.compiled)),
+      decoder_(make_decoder(spec_.decoder, spec_.profile)),
       serial_(g_next_serial++) {
   std::vector<std::string> normalized_contents;
   for (const AddedToken& t : spec_.added_tokens) {
@@ -143,11 +151,11 @@ bool Tokenizer::is_special_id(std::int32_t id) const {
   return std::binary_search(special_ids_.begin(), special_ids_.end(), id);
 }
 
-void Tokenizer::encode_words(const NormalizedText& normalized, std::uint32_t from, std::uint32_t to,
+void Tokenizer::encode_words(const NormalizedText& normalized_text, std::uint32_t from, std::uint32_t to,
                              std::int32_t& word, Encoding& out) const {
   Scratch& s = t_scratch;
   s.words.clear();
-  pretokenizer_.split(normalized.text, from, to, s.words);
+  const NormalizedText& normalized = pre_tokenizer_->pre_tokenize(normalized_text, from, to, s.words, s.pre_tokenized);
   s.cache.reset(serial_);
   const char* text = normalized.text.data();
   auto word_text = [&](const ByteSpan& w) { return std::string_view(text + w.begin, w.end - w.begin); };
@@ -157,14 +165,16 @@ void Tokenizer::encode_words(const NormalizedText& normalized, std::uint32_t fro
   s.hashes.resize(n);
   std::uint64_t* hashes = s.hashes.data();
   WordCache& cache = s.cache;
+  const NormalizedText::Alignment alignment = normalized.alignment();
   for (std::size_t i = 0; i < n; ++i) hashes[i] = TokenIndex::hash(word_text(spans[i]));
   constexpr std::size_t kAhead = 4;
   for (std::size_t i = 0; i < std::min(kAhead, n); ++i) cache.prefetch(hashes[i]);
-  // At most one token per byte.
-  if (s.token_ids.size() < to - from) {
-    s.token_ids.resize(to - from);
-    s.token_offsets.resize(to - from);
-    s.token_words.resize(to - from);
+  // At most one token per byte of the words.
+  const std::size_t most = n ? spans[n - 1].end - spans[0].begin : 0;
+  if (s.token_ids.size() < most) {
+    s.token_ids.resize(most);
+    s.token_offsets.resize(most);
+    s.token_words.resize(most);
   }
   std::int32_t* ids = s.token_ids.data();
   Offsets* offsets = s.token_offsets.data();
@@ -177,14 +187,14 @@ void Tokenizer::encode_words(const NormalizedText& normalized, std::uint32_t fro
     // Inlined at both calls, cached or not: a call per token costs a fifth of the time (English text).
     auto emit = [&](std::int32_t id, std::uint32_t begin, std::uint32_t end) __attribute__((always_inline)) {
       ids[count] = id;
-      offsets[count] = {normalized.begin_of(w.begin + begin), normalized.end_of(w.begin + end - 1)};
+      offsets[count] = {alignment.begin_of(w.begin + begin), alignment.end_of(w.begin + end - 1)};
       words[count] = word_index;
       ++count;
     };
     const std::string_view piece_text = word_text(w);
     if (!cache.emit(piece_text, hashes[i], emit)) {
       s.pieces.clear();
-      wordpiece_.tokenize(piece_text, s.pieces);
+      model_->tokenize(piece_text, s.pieces);
       cache.store(piece_text, hashes[i], s.pieces);
       for (const Piece& p : s.pieces) emit(p.id, p.begin, p.end);
     }
@@ -270,7 +280,7 @@ std::string Tokenizer::decode(std::span<const std::int32_t> ids, bool skip_speci
     if (skip_special_tokens && is_special_id(id)) continue;
     tokens.emplace_back(spec_.vocab->token(id));
   }
-  return decode_wordpiece(tokens, spec_.decoder, spec_.profile);
+  return decoder_->decode(tokens);
 }
 
 void to_char_offsets(std::string_view text, std::span<Offsets> offsets) {

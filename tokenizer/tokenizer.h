@@ -1,15 +1,13 @@
 #pragma once
-// The tokenizer: normaliser -> pre-tokeniser -> WordPiece -> post-processor, with added tokens split out
-// first and truncation between the model and the post-processor, as Hugging Face composes them.
+// The tokenizer: Hugging Face's pipeline, normalizer -> pre-tokenizer -> model -> post-processor, with
+// added tokens split out first and truncation between the model and the post-processor; the decoder
+// turns ids back into text. The pieces are built from a TokenizerSpec (pipeline_pieces.h).
 #include "tokenizer/added_vocabulary.h"
-#include "tokenizer/bert_pretokenizer.h"
-#include "tokenizer/decoder.h"
 #include "tokenizer/encoding.h"
-#include "tokenizer/bert_normalizer.h"
+#include "tokenizer/pipeline_pieces.h"
 #include "tokenizer/post_processor.h"
 #include "tokenizer/truncation.h"
 #include "tokenizer/vocab.h"
-#include "tokenizer/wordpiece.h"
 #include "tokenizer/wordpiece_image.h"
 
 #include <memory>
@@ -17,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace bertkit::tok {
 
@@ -24,18 +23,26 @@ struct SpecialTokens {
   std::string unk = "[UNK]", cls = "[CLS]", sep = "[SEP]", pad = "[PAD]", mask = "[MASK]";
 };
 
-// Everything that defines a tokenizer, as read from a model's files (see loader.h).
+// Everything that defines a tokenizer, as read from a model's files (see loader.h). The defaults are
+// BERT's pipeline, what a vocab.txt alone stands for.
 struct TokenizerSpec {
   std::shared_ptr<const Vocab> vocab;
-  NormalizerOptions normalizer;
-  WordPieceOptions wordpiece;
+  std::vector<NormalizerStep> normalizer{NormalizerOptions{}};  // applied in order
+  PreTokenizerSpec pre_tokenizer;
+  ModelSpec model;
   std::vector<AddedToken> added_tokens;
   std::optional<PostProcessor> post_processor;  // unset: BERT's template from the special tokens
-  DecoderOptions decoder;
+  DecoderSpec decoder;
   SpecialTokens special;
   std::optional<std::size_t> model_max_length;
   UnicodeProfile profile = UnicodeProfile::Rust;
   std::shared_ptr<const WordPieceTables> compiled;  // WordPiece's tries as `convert` stored them, if any
+
+  // The options of the pipeline's BertNormalizer, which transformers' tokenizer_config.json and
+  // bertkit's flags (lower-casing, accents, Chinese characters) adjust: null when it has none.
+  NormalizerOptions* find_bert_normalizer();
+  // The same, BadInput when there is none.
+  NormalizerOptions& bert_normalizer();
 };
 
 struct EncodeOptions {
@@ -67,7 +74,7 @@ class Tokenizer {
   std::int32_t pad_id() const { return pad_id_; }
   std::int32_t mask_id() const { return mask_id_; }
   const TokenizerSpec& spec() const { return spec_; }
-  const WordPiece& wordpiece() const { return wordpiece_; }
+  const Model& model() const { return *model_; }
   std::size_t vocab_size() const { return spec_.vocab->size(); }
 
  private:
@@ -76,10 +83,11 @@ class Tokenizer {
 
   TokenizerSpec spec_;
   std::unique_ptr<Normalizer> normalizer_;
-  BertPreTokenizer pretokenizer_;
-  WordPiece wordpiece_;
+  std::unique_ptr<PreTokenizer> pre_tokenizer_;
+  std::unique_ptr<Model> model_;
   AddedVocabulary added_;
   PostProcessor post_processor_;
+  std::unique_ptr<Decoder> decoder_;
   std::int32_t pad_id_ = 0;
   std::int32_t mask_id_ = -1;
   std::vector<std::int32_t> special_ids_;  // sorted

@@ -18,7 +18,8 @@ struct LowerCase {
 
 #include "tokenizer/unicode_overrides.inc"
 
-bool in_ranges(std::span<const CodeRange> ranges, char32_t c) {
+// Always inlined: a call per character otherwise, depending on what else shares the unity batch.
+inline __attribute__((always_inline)) bool in_ranges(std::span<const CodeRange> ranges, char32_t c) {
   auto it = std::upper_bound(ranges.begin(), ranges.end(), c,
                              [](char32_t v, const CodeRange& r) { return v < r.first; });
   return it != ranges.begin() && c <= std::prev(it)->last;

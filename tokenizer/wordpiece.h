@@ -1,6 +1,7 @@
 #pragma once
 // The WordPiece model: greedy longest-match-first over a word, continuation pieces carrying a prefix
 // ("##"), and the whole word as the unknown token when it cannot be covered or is too long.
+#include "tokenizer/model.h"
 #include "tokenizer/prefix_trie.h"
 #include "tokenizer/vocab.h"
 
@@ -12,11 +13,6 @@
 
 namespace bertkit::tok {
 
-struct Piece {
-  std::int32_t id;
-  std::uint32_t begin, end;  // byte span within the word
-};
-
 struct WordPieceOptions {
   std::string unk_token = "[UNK]";
   std::string continuing_subword_prefix = "##";
@@ -26,13 +22,13 @@ struct WordPieceOptions {
 class ImageWriter;
 struct WordPieceTables;
 
-class WordPiece {
+class WordPiece : public Model {
  public:
   // Throws BadInput when the unknown token is not in the vocabulary. The tries are `compiled`'s, shared,
   // when it was built for this continuation prefix, else built here.
   WordPiece(const Vocab& vocab, WordPieceOptions options, std::shared_ptr<const WordPieceTables> compiled = nullptr);
 
-  void tokenize(std::string_view word, std::vector<Piece>& out) const;
+  void tokenize(std::string_view word, std::vector<Piece>& out) const override;
   std::int32_t unk_id() const { return unk_id_; }
   const WordPieceOptions& options() const { return options_; }
   void write(ImageWriter& out) const;  // the two tries, for a compiled tokenizer

@@ -1,5 +1,6 @@
 #include "tokenizer/wordpiece_image.h"
 
+#include "core/error.h"
 #include "core/hash64.h"
 #include "tokenizer/image_io.h"
 #include "tokenizer/tokenizer.h"
@@ -24,14 +25,16 @@ std::uint64_t checksum(std::string_view body, const Vocab& vocab) {
 }  // namespace
 
 std::string write_wordpiece_image(const Tokenizer& tokenizer) {
-  const std::string& prefix = tokenizer.spec().wordpiece.continuing_subword_prefix;
+  const auto* wordpiece = dynamic_cast<const WordPiece*>(&tokenizer.model());
+  if (!wordpiece) runtime_error("only a WordPiece model is compiled into an image");
+  const std::string& prefix = wordpiece->options().continuing_subword_prefix;
   ImageWriter out;
   out.u32(kMagic);
   out.u32(kVersion);
   out.u32(static_cast<std::uint32_t>(tokenizer.vocab_size()));
   out.array(prefix.data(), prefix.size());
   tokenizer.spec().vocab->index().write(out);
-  tokenizer.wordpiece().write(out);
+  wordpiece->write(out);
   std::string image = out.take();
   const std::uint64_t sum = checksum(image, *tokenizer.spec().vocab);
   image.append(reinterpret_cast<const char*>(&sum), kChecksumBytes);  // little-endian, as every field

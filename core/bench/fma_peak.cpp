@@ -1,10 +1,15 @@
 #include "core/bench/fma_peak.h"
 
-#include <immintrin.h>
+#include "core/ops/cpu_features.h"
+
 #include <omp.h>
 
 #include <chrono>
 #include <cstdint>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace bertkit::core {
 namespace {
@@ -17,6 +22,8 @@ namespace {
 #else
 #define BK_OPAQUE noipa
 #endif
+
+#if defined(__x86_64__)
 __attribute__((target("avx512f"), BK_OPAQUE)) float fma_avx512(std::int64_t iterations) {
   __m512 acc[12];
   const __m512 b = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-6f);
@@ -50,6 +57,7 @@ __attribute__((target("avx2,fma"), BK_OPAQUE)) float fma_avx2(std::int64_t itera
   }
   return sum;
 }
+#endif
 
 __attribute__((BK_OPAQUE)) float fma_scalar(std::int64_t iterations) {
   float x = 2.0f;
@@ -57,16 +65,20 @@ __attribute__((BK_OPAQUE)) float fma_scalar(std::int64_t iterations) {
   return x;
 }
 
-// Returns the flops one call performs.
+// Returns the flops one call performs. The process's path decides (BERTKIT_CPU): the peak of the CPU
+// the program runs as.
 double run_loop(std::int64_t iterations, volatile float& sink) {
-  if (__builtin_cpu_supports("avx512f")) {
+#if defined(__x86_64__)
+  const CpuFeatures& cpu = cpu_selection().features;
+  if (cpu.avx512f) {
     sink = fma_avx512(iterations);
     return 2.0 * 12 * 16 * static_cast<double>(iterations);
   }
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+  if (cpu.avx2 && cpu.fma) {
     sink = fma_avx2(iterations);
     return 2.0 * 12 * 8 * static_cast<double>(iterations);
   }
+#endif
   sink = fma_scalar(iterations);  // no vector FMA: a scalar figure is still a ceiling
   return 2.0 * 12 * static_cast<double>(iterations);
 }

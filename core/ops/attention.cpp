@@ -1,8 +1,7 @@
 #include "core/ops/attention.h"
 
 #include "core/error.h"
-#include "core/ops/attention_avx512.h"
-#include "core/ops/attention_bf16.h"
+#include "core/ops/kernel_table.h"
 #include "core/ops/softmax.h"
 #include "core/ops/threading.h"
 
@@ -20,8 +19,8 @@ namespace {
 // long sequences across threads.
 constexpr std::int64_t kQueryBlock = 64;
 
-// The portable path: oneDNN's sgemm for both products. Inside a parallel region it runs on the
-// calling thread only. Returns false if oneDNN failed.
+// Where the path has no tiled kernel: oneDNN's sgemm for both products. Inside a parallel region it
+// runs on the calling thread only. Returns false if oneDNN failed.
 bool attention_block_sgemm(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t rows,
                            std::int64_t length, std::int64_t head_dim, float scale, float* out,
                            std::int64_t out_stride, float* scores) {
@@ -39,8 +38,7 @@ void SelfAttention::forward(const float* qkv, std::span<const std::int64_t> offs
   const std::int64_t hidden = heads * head_dim;
   const std::int64_t stride = 3 * hidden;
   const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
-  const bool bf16 = products == AttentionProducts::BF16 && attention_bf16_supports(head_dim);
-  const bool avx512 = !bf16 && attention_avx512_supports(head_dim);
+  const AttentionKernel* kernel = kernels().attention(products, head_dim);
 
   tasks_.clear();
   std::int64_t longest = 0, work = 0;
@@ -48,17 +46,16 @@ void SelfAttention::forward(const float* qkv, std::span<const std::int64_t> offs
     std::int64_t length = offsets[s + 1] - offsets[s];
     longest = std::max(longest, length);
     work += 2 * length * length * hidden;
-    // The AVX-512 paths take a whole sequence per task (its keys are transposed once).
-    const std::int64_t block = bf16 || avx512 ? length : kQueryBlock;
+    // The tiled kernels take a whole sequence per task (its keys are transposed once).
+    const std::int64_t block = kernel ? length : kQueryBlock;
     for (int h = 0; h < heads; ++h)
       for (std::int64_t q = 0; q < length; q += block) tasks_.push_back({offsets[s], length, q, h});
   }
   // Longest sequences first, so the dynamic schedule ends with the small tasks.
   std::stable_sort(tasks_.begin(), tasks_.end(), [](const Task& a, const Task& b) { return a.length > b.length; });
   // Sized here, outside the parallel region: an allocation failure must not throw inside it.
-  const std::int64_t per_thread = bf16     ? attention_bf16_scratch(longest, head_dim)
-                                  : avx512 ? attention_avx512_scratch(longest, head_dim)
-                                           : std::min(longest, kQueryBlock) * longest;
+  const std::int64_t per_thread =
+      kernel ? kernel->scratch(longest, head_dim) : std::min(longest, kQueryBlock) * longest;
   scratch_.resize(static_cast<std::size_t>(omp_get_max_threads()));
   for (auto& buffer : scratch_) buffer.reserve(static_cast<std::size_t>(per_thread));
 
@@ -75,10 +72,8 @@ void SelfAttention::forward(const float* qkv, std::span<const std::int64_t> offs
       const float* k = qkv + task.first_row * stride + hidden + task.head * head_dim;
       const float* v = k + hidden;
       float* out = ctx + (task.first_row + task.query) * hidden + task.head * head_dim;
-      if (bf16) {
-        attention_bf16(q, k, v, stride, task.length, head_dim, scale, out, hidden, scratch);
-      } else if (avx512) {
-        attention_avx512(q, k, v, stride, task.length, head_dim, scale, out, hidden, scratch);
+      if (kernel) {
+        kernel->run(q, k, v, stride, task.length, head_dim, scale, out, hidden, scratch);
       } else {
         const std::int64_t rows = std::min(kQueryBlock, task.length - task.query);
         if (!attention_block_sgemm(q, k, v, stride, rows, task.length, head_dim, scale, out, hidden, scratch))

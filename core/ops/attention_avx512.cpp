@@ -2,10 +2,12 @@
 
 #include "core/ops/attention_tiles.h"
 #include "core/ops/avx512_intrinsics.h"
+#include "core/ops/simd.h"
 #include "core/ops/softmax.h"
 
 #include <algorithm>
 
+#if BK_X86_64
 namespace bertkit::core {
 namespace {
 
@@ -14,7 +16,7 @@ using namespace attention_tiles;
 std::int64_t padded(std::int64_t length) { return (length + 15) / 16 * 16; }
 
 // kt[c][j] = k[j][c] for j < length, 0 for length <= j < padded(length).
-BK_AVX512 void transpose_keys(const float* k, std::int64_t stride, std::int64_t length, std::int64_t head_dim,
+BK_TARGET_AVX512 void transpose_keys(const float* k, std::int64_t stride, std::int64_t length, std::int64_t head_dim,
                               float* kt, std::int64_t width) {
   for (std::int64_t j0 = 0; j0 < width; j0 += 16) {
     for (std::int64_t c0 = 0; c0 < head_dim; c0 += 16) {
@@ -29,7 +31,7 @@ BK_AVX512 void transpose_keys(const float* k, std::int64_t stride, std::int64_t 
 
 // scores[r][j] = scale · Σ_c q[r][c] · kt[c][j] for R rows and 16·NK keys.
 template <int R, int NK>
-BK_AVX512 void qk_tile(const float* q, std::int64_t q_stride, const float* kt, std::int64_t kt_stride,
+BK_TARGET_AVX512 void qk_tile(const float* q, std::int64_t q_stride, const float* kt, std::int64_t kt_stride,
                        std::int64_t head_dim, float scale, float* scores, std::int64_t scores_stride) {
   __m512 acc[R][NK];
   for (int r = 0; r < R; ++r)
@@ -49,7 +51,7 @@ BK_AVX512 void qk_tile(const float* q, std::int64_t q_stride, const float* kt, s
 
 // out[r][0 .. 16·NV) = Σ_j p[r][j] · v[j] for R rows.
 template <int R, int NV>
-BK_AVX512 void pv_tile(const float* p, std::int64_t p_stride, const float* v, std::int64_t v_stride,
+BK_TARGET_AVX512 void pv_tile(const float* p, std::int64_t p_stride, const float* v, std::int64_t v_stride,
                        std::int64_t length, float* out, std::int64_t out_stride) {
   __m512 acc[R][NV];
   for (int r = 0; r < R; ++r)
@@ -68,7 +70,7 @@ BK_AVX512 void pv_tile(const float* p, std::int64_t p_stride, const float* v, st
 
 template <int R>
 struct QkRows {
-  BK_AVX512 static void run(std::int64_t r, const float* q, std::int64_t stride, const float* kt, std::int64_t width,
+  BK_TARGET_AVX512 static void run(std::int64_t r, const float* q, std::int64_t stride, const float* kt, std::int64_t width,
                             std::int64_t head_dim, float scale, float* scores) {
     const float* qr = q + r * stride;
     float* sr = scores + r * width;
@@ -82,7 +84,7 @@ template <int NV>
 struct PvRowsOf {
   template <int R>
   struct Rows {
-    BK_AVX512 static void run(std::int64_t r, const float* p, std::int64_t width, const float* v, std::int64_t stride,
+    BK_TARGET_AVX512 static void run(std::int64_t r, const float* p, std::int64_t width, const float* v, std::int64_t stride,
                               std::int64_t length, float* out, std::int64_t out_stride) {
       pv_tile<R, NV>(p + r * width, width, v, stride, length, out + r * out_stride, out_stride);
     }
@@ -91,15 +93,11 @@ struct PvRowsOf {
 
 }  // namespace
 
-bool attention_avx512_supports(std::int64_t head_dim) {
-  return (head_dim == 32 || head_dim == 64) && __builtin_cpu_supports("avx512f");
-}
-
 std::int64_t attention_avx512_scratch(std::int64_t length, std::int64_t head_dim) {
   return (kQueryBlock + head_dim) * padded(length) + length * head_dim;
 }
 
-BK_AVX512 void attention_avx512(const float* q, const float* k, const float* v, std::int64_t stride,
+BK_TARGET_AVX512 void attention_avx512(const float* q, const float* k, const float* v, std::int64_t stride,
                                 std::int64_t length, std::int64_t head_dim, float scale, float* out,
                                 std::int64_t out_stride, float* scratch) {
   const std::int64_t width = padded(length);
@@ -127,3 +125,4 @@ BK_AVX512 void attention_avx512(const float* q, const float* k, const float* v, 
 }
 
 }  // namespace bertkit::core
+#endif

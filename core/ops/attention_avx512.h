@@ -1,12 +1,10 @@
 #pragma once
 // Register-tiled AVX-512 attention of one sequence and one head, for head sizes 32 and 64. oneDNN's
 // sgemm spends much of its time packing at these small sizes; this needs only K transposed once.
+// x86-64 only; the kernel table (core/ops/kernel_table.h) decides where it runs.
 #include <cstdint>
 
 namespace bertkit::core {
-
-// True when the running CPU has AVX-512F and head_dim is one the kernels handle.
-bool attention_avx512_supports(std::int64_t head_dim);
 
 // Floats of per-thread scratch one sequence of `length` tokens needs.
 std::int64_t attention_avx512_scratch(std::int64_t length, std::int64_t head_dim);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 
+#if BK_X86_64
 namespace bertkit::core {
 namespace {
 
@@ -150,11 +151,6 @@ struct PvRowsOf {
 
 }  // namespace
 
-bool attention_bf16_supports(std::int64_t head_dim) {
-  return (head_dim == 32 || head_dim == 64) && __builtin_cpu_supports("avx512bf16") &&
-         __builtin_cpu_supports("avx512bw");
-}
-
 std::int64_t attention_bf16_scratch(std::int64_t length, std::int64_t head_dim) {
   const std::int64_t width = padded(length);
   // Keys and values as bf16 pairs, the block's queries and probabilities in bf16, its scores in f32.
@@ -193,3 +189,4 @@ BK_BF16 void attention_bf16(const float* q, const float* k, const float* v, std:
 }
 
 }  // namespace bertkit::core
+#endif

@@ -3,13 +3,11 @@
 // weights): Q, K, the probabilities and V are rounded to bf16 (nearest even) and multiplied in pairs by
 // AVX512-BF16's dot product, summed in f32; scaling and softmax stay f32. Where the CPU multiplies bf16
 // pairs at twice its f32 rate this halves the attention's time, which int8's fast matmuls leave as the
-// largest part at long sequences.
+// largest part at long sequences. x86-64 only; the kernel table (core/ops/kernel_table.h) decides
+// where it runs (CPUs with AVX512-BF16 and AVX512-BW, head sizes 32 and 64).
 #include <cstdint>
 
 namespace bertkit::core {
-
-// True when the running CPU has AVX512-BF16 and head_dim is 32 or 64.
-bool attention_bf16_supports(std::int64_t head_dim);
 
 // Floats of per-thread scratch one sequence of `length` tokens needs.
 std::int64_t attention_bf16_scratch(std::int64_t length, std::int64_t head_dim);

@@ -1,19 +1,19 @@
 #pragma once
 // Register-tile plumbing shared by the AVX-512 attention kernels (f32 and bf16): an in-register 16 × 16
 // transpose of 32-bit elements and the split of a block of query rows into tiles.
-#include <immintrin.h>
+#include "core/ops/avx512_intrinsics.h"
+#include "core/ops/simd.h"
 
 #include <cstdint>
 
+#if BK_X86_64
 namespace bertkit::core::attention_tiles {
-
-#define BK_AVX512 __attribute__((target("avx512f")))
 
 constexpr int kMaxRows = 6;               // rows per register tile: 6 × 4 vectors = 24 accumulators
 constexpr std::int64_t kQueryBlock = 64;  // query rows whose scores are held at once
 
 // In-register transpose of a 16 × 16 block: r[i] holds row i before, column i after.
-BK_AVX512 inline void transpose16(__m512 r[16]) {
+BK_TARGET_AVX512 inline void transpose16(__m512 r[16]) {
   __m512 t[16];
   for (int i = 0; i < 8; ++i) {
     t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
@@ -41,7 +41,7 @@ BK_AVX512 inline void transpose16(__m512 r[16]) {
 
 // Runs kernel<R> over `rows` rows in tiles of kMaxRows and one smaller tile for the rest.
 template <template <int> class Kernel, typename... Args>
-BK_AVX512 inline void over_rows(std::int64_t rows, Args... args) {
+BK_TARGET_AVX512 inline void over_rows(std::int64_t rows, Args... args) {
   std::int64_t r = 0;
   for (; r + kMaxRows <= rows; r += kMaxRows) Kernel<kMaxRows>::run(r, args...);
   switch (rows - r) {
@@ -55,3 +55,4 @@ BK_AVX512 inline void over_rows(std::int64_t rows, Args... args) {
 }
 
 }  // namespace bertkit::core::attention_tiles
+#endif

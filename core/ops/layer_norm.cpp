@@ -1,5 +1,6 @@
 #include "core/ops/layer_norm.h"
 
+#include "core/ops/kernel_table.h"
 #include "core/ops/simd.h"
 
 #include <cmath>
@@ -7,8 +8,7 @@
 namespace bertkit::core {
 namespace {
 
-BK_VECTOR_CLONES
-void layer_norm_row(float* x, std::int64_t n, const float* gamma, const float* beta, float eps) {
+BK_VECTOR_BODY void layer_norm_row_body(float* x, std::int64_t n, const float* gamma, const float* beta, float eps) {
   float sum = 0.0f;
 #pragma omp simd reduction(+ : sum)
   for (std::int64_t j = 0; j < n; ++j) sum += x[j];
@@ -23,10 +23,14 @@ void layer_norm_row(float* x, std::int64_t n, const float* gamma, const float* b
 
 }  // namespace
 
+constinit const VectorVariants<void(float*, std::int64_t, const float*, const float*, float)> layer_norm_row_variants =
+    VectorClones<layer_norm_row_body>::variants;
+
 void layer_norm(float* x, std::int64_t rows, std::int64_t n, const float* gamma, const float* beta, float eps) {
+  const auto row = kernels().layer_norm_row;
   // A thread team costs more than normalising a few short rows.
 #pragma omp parallel for schedule(static) if (rows * n >= 16384)
-  for (std::int64_t r = 0; r < rows; ++r) layer_norm_row(x + r * n, n, gamma, beta, eps);
+  for (std::int64_t r = 0; r < rows; ++r) row(x + r * n, n, gamma, beta, eps);
 }
 
 }  // namespace bertkit::core

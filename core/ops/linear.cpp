@@ -8,6 +8,7 @@
 #include "core/ops/threading.h"
 
 #include <algorithm>
+#include <cstring>
 #include <unordered_map>
 
 namespace bertkit::core {
@@ -91,6 +92,9 @@ Linear::Linear(const LinearWeight& weight, std::span<const float> bias, std::int
   // PyTorch's [out, in] row-major is the [in, out] matrix oneDNN wants, in column-major ("ba") order.
   dnnl::memory source({{in, out}, kind_.weights, tag::ba}, ctx.engine, const_cast<void*>(data));
   weights_ = dnnl::memory(packed_weights_desc(kind_), ctx.engine);
+  // The reorder leaves int8's unused compensation unwritten: zeroed, so that a converted file's bytes
+  // depend on the weights alone, not on what the heap held before (f32 and bf16 layouts are written whole).
+  if (kind_.weights == dt::s8) std::memset(weights_.get_data_handle(), 0, weights_.get_desc().get_size());
   dnnl::reorder(source, weights_).execute(ctx.stream, source, weights_);
   ctx.stream.wait();
 }

@@ -1,6 +1,7 @@
 #include "core/ops/reduced_activations.h"
 
 #include "core/ops/avx512_intrinsics.h"
+#include "core/ops/kernel_table.h"
 #include "core/ops/simd.h"
 #include "core/ops/threading.h"
 
@@ -16,14 +17,14 @@ namespace {
 // Elements below which a pass stays on the calling thread.
 constexpr std::size_t kMinParallelElements = std::size_t{1} << 16;
 
-BK_VECTOR_CLONES float max_abs(const float* x, std::size_t n) {
+BK_VECTOR_BODY float max_abs_body(const float* x, std::size_t n) {
   float m = 0;
 #pragma omp simd reduction(max : m)
   for (std::size_t i = 0; i < n; ++i) m = std::max(m, std::abs(x[i]));
   return m;
 }
 
-BK_VECTOR_CLONES void quantize_span(const float* x, std::size_t n, float inverse_scale, std::int8_t* q) {
+BK_VECTOR_BODY void quantize_body(const float* x, std::size_t n, float inverse_scale, std::int8_t* q) {
   constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to the nearest integer, ties to even
 #pragma omp simd
   for (std::size_t i = 0; i < n; ++i) {
@@ -33,7 +34,7 @@ BK_VECTOR_CLONES void quantize_span(const float* x, std::size_t n, float inverse
   }
 }
 
-BK_VECTOR_CLONES void bf16_span(const float* x, std::size_t n, std::uint16_t* out) {
+BK_VECTOR_BODY void round_to_bf16_body(const float* x, std::size_t n, std::uint16_t* out) {
 #pragma omp simd
   for (std::size_t i = 0; i < n; ++i) {
     std::uint32_t bits = std::bit_cast<std::uint32_t>(x[i]);
@@ -42,12 +43,11 @@ BK_VECTOR_CLONES void bf16_span(const float* x, std::size_t n, std::uint16_t* ou
   }
 }
 
+#if BK_X86_64
 // GCC leaves the loops above scalar (max) or 128 bits wide (s8 narrowing); these are the AVX-512
 // forms, with the same results: max is exact in any order, and cvtps rounds to nearest even as the
 // kRound trick does.
-#define BK_AVX512 __attribute__((target("avx512f")))
-
-BK_AVX512 float max_abs_avx512(const float* x, std::size_t n) {
+BK_TARGET_AVX512 float max_abs_avx512(const float* x, std::size_t n) {
   __m512 m = _mm512_setzero_ps();
   std::size_t i = 0;
   for (; i + 16 <= n; i += 16) m = _mm512_max_ps(m, _mm512_abs_ps(_mm512_loadu_ps(x + i)));
@@ -60,12 +60,12 @@ BK_AVX512 float max_abs_avx512(const float* x, std::size_t n) {
   return *std::max_element(lanes, lanes + 16);
 }
 
-BK_AVX512 inline __m512i quantize_16(__m512 v, __m512 inverse_scale) {
+BK_TARGET_AVX512 inline __m512i quantize_16(__m512 v, __m512 inverse_scale) {
   const __m512i i = _mm512_cvtps_epi32(_mm512_mul_ps(v, inverse_scale));
   return _mm512_min_epi32(_mm512_max_epi32(i, _mm512_set1_epi32(-127)), _mm512_set1_epi32(127));
 }
 
-BK_AVX512 void quantize_avx512(const float* x, std::size_t n, float inverse_scale, std::int8_t* q) {
+BK_TARGET_AVX512 void quantize_avx512(const float* x, std::size_t n, float inverse_scale, std::int8_t* q) {
   const __m512 inv = _mm512_set1_ps(inverse_scale);
   std::size_t i = 0;
   for (; i + 16 <= n; i += 16)
@@ -75,8 +75,7 @@ BK_AVX512 void quantize_avx512(const float* x, std::size_t n, float inverse_scal
     _mm512_mask_cvtepi32_storeu_epi8(q + i, tail, quantize_16(_mm512_maskz_loadu_ps(tail, x + i), inv));
   }
 }
-
-const bool kAvx512 = __builtin_cpu_supports("avx512f");
+#endif
 
 // Runs body(begin, end) over [0, n) in one chunk per thread, or on this thread for small n.
 template <typename Body>
@@ -95,15 +94,31 @@ void for_chunks(std::size_t n, Body body) {
 
 }  // namespace
 
+// max_abs and quantize_s8 have their own AVX-512 forms (above) instead of clones of the loops.
+constinit const VectorVariants<float(const float*, std::size_t)> max_abs_variants = {
+    VectorClones<max_abs_body>::portable,
+#if BK_X86_64
+    VectorClones<max_abs_body>::avx2, max_abs_avx512
+#endif
+};
+constinit const VectorVariants<void(const float*, std::size_t, float, std::int8_t*)> quantize_s8_variants = {
+    VectorClones<quantize_body>::portable,
+#if BK_X86_64
+    VectorClones<quantize_body>::avx2, quantize_avx512
+#endif
+};
+constinit const VectorVariants<void(const float*, std::size_t, std::uint16_t*)> round_to_bf16_variants =
+    VectorClones<round_to_bf16_body>::variants;
+
 void quantize_s8_rows(const float* x, std::size_t rows, std::size_t columns, std::int8_t* q, float* scales) {
+  const KernelTable& table = kernels();
   // Each row alone, whatever the thread count, so a row's bytes and scale depend on that row only.
   auto row = [&](std::size_t r) {
     const float* in = x + r * columns;
-    const float largest = kAvx512 ? max_abs_avx512(in, columns) : max_abs(in, columns);
+    const float largest = table.max_abs(in, columns);
     scales[r] = largest / 127.0f;
     const float inverse = largest > 0 ? 127.0f / largest : 0.0f;  // an all-zero row: q = 0, scale 0
-    if (kAvx512) quantize_avx512(in, columns, inverse, q + r * columns);
-    else quantize_span(in, columns, inverse, q + r * columns);
+    table.quantize_s8(in, columns, inverse, q + r * columns);
   };
   if (rows * columns < kMinParallelElements || omp_get_max_threads() == 1) {
     for (std::size_t r = 0; r < rows; ++r) row(r);
@@ -115,7 +130,8 @@ void quantize_s8_rows(const float* x, std::size_t rows, std::size_t columns, std
 }
 
 void round_to_bf16(const float* x, std::size_t n, std::uint16_t* out) {
-  for_chunks(n, [&](std::size_t begin, std::size_t end) { bf16_span(x + begin, end - begin, out + begin); });
+  const auto span = kernels().round_to_bf16;
+  for_chunks(n, [&](std::size_t begin, std::size_t end) { span(x + begin, end - begin, out + begin); });
 }
 
 }  // namespace bertkit::core

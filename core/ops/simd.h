@@ -1,17 +1,63 @@
 #pragma once
 // Vector math for the loops oneDNN does not run for us (LayerNorm, softmax, attention glue).
-// The project is built for plain x86-64, so hot loops are compiled several times and the best version
-// for the running CPU is picked at load time (GCC function multi-versioning).
+// The project is built for plain x86-64, so hot loops are compiled once per path of
+// core/ops/cpu_features.h (VectorClones below) and the kernel table (core/ops/kernel_table.h) picks one
+// at run time: like GCC's target_clones, but a lower path can be forced (BERTKIT_CPU).
+#include "core/ops/cpu_features.h"
+
 #include <bit>
 #include <cstdint>
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define BK_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+// Only x86-64 has variants beyond the portable one; elsewhere their code is not compiled at all.
+#if defined(__x86_64__)
+#define BK_X86_64 1
+#define BK_TARGET_AVX2 __attribute__((target("avx2")))
+#define BK_TARGET_AVX512 __attribute__((target("avx512f")))
 #else
-#define BK_VECTOR_CLONES
+#define BK_X86_64 0
 #endif
 
 namespace bertkit::core {
+
+// One vector loop's compiled variants, one per path.
+template <typename Signature>
+struct VectorVariants;
+template <typename R, typename... A>
+struct VectorVariants<R(A...)> {
+  using Function = R (*)(A...);
+  Function portable;
+#if BK_X86_64
+  Function avx2;
+  Function avx512;
+#endif
+  Function on(CpuPath path) const {
+#if BK_X86_64
+    if (path == CpuPath::Avx512) return avx512;
+    if (path == CpuPath::Avx2) return avx2;
+#endif
+    (void)path;
+    return portable;
+  }
+};
+
+// VectorClones<body>::variants: `body`, an always_inline function, inlined into one function per path,
+// each compiled (and its loops vectorised) for that path's instruction set.
+template <auto& Body>
+struct VectorClones;
+template <typename R, typename... A, R (&Body)(A...)>
+struct VectorClones<Body> {
+  static R portable(A... a) { return Body(a...); }
+#if BK_X86_64
+  BK_TARGET_AVX2 static R avx2(A... a) { return Body(a...); }
+  BK_TARGET_AVX512 static R avx512(A... a) { return Body(a...); }
+  static constexpr VectorVariants<R(A...)> variants{portable, avx2, avx512};
+#else
+  static constexpr VectorVariants<R(A...)> variants{portable};
+#endif
+};
+
+// For the bodies of VectorClones.
+#define BK_VECTOR_BODY [[gnu::always_inline]] inline
 
 // Cephes' expf for x <= 0: x = n·ln 2 + r (ln 2 in two parts, so r is exact), e^r by a polynomial in r,
 // then scaled by 2^n. Shared by the scalar form below and the AVX-512 kernels.

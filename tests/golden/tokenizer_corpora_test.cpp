@@ -29,7 +29,7 @@ std::unique_ptr<Tokenizer> load(const std::string& model, bertkit::tok::UnicodeP
     files = bertkit::tok::read_tokenizer_files(dir / "tokenizer.json");
   }
   auto spec = bertkit::tok::build_tokenizer_spec(files);
-  if (from_vocab_txt) spec.normalizer.lowercase = model == "bert-base-uncased";
+  if (from_vocab_txt) spec.bert_normalizer().lowercase = model == "bert-base-uncased";
   spec.profile = profile;
   return std::make_unique<Tokenizer>(std::move(spec));
 }
@@ -146,4 +146,11 @@ TEST_CASE("golden corpora: --compat python, every line identical") {
   for (const char* model : kModels) {
     SUBCASE(model) { check_model(model, true, false); }
   }
+}
+
+// A WordPiece model behind RoBERTa's post-processor (<s> A </s></s> B </s>, trim_offsets), as its
+// tokenizer.json composes them. Its vocab.txt alone and --compat python stand for other tokenizers
+// (BERT's template, MPNetTokenizer), which the MPNet family brings.
+TEST_CASE("golden corpora: all-mpnet-base-v2 (tokenizer.json), every line identical") {
+  check_model("all-mpnet-base-v2", false, false);
 }

@@ -16,6 +16,7 @@
 using namespace bertkit;
 using namespace bertkit::core;
 namespace fs = std::filesystem;
+using bktest::ScopedEnv;
 
 namespace {
 
@@ -70,19 +71,6 @@ std::string load_error(const fs::path& folder) {
   FAIL("loaded");
   return "";
 }
-
-struct ScopedEnv {
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) setenv(name_, old_->c_str(), 1);
-    else unsetenv(name_);
-  }
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 }  // namespace
 

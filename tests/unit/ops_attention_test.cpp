@@ -1,6 +1,5 @@
 #include "core/ops/attention.h"
-#include "core/ops/attention_avx512.h"
-#include "core/ops/attention_bf16.h"
+#include "core/ops/kernel_table.h"
 #include "core/tensor.h"
 #include "unit/reference_math.h"
 
@@ -86,16 +85,16 @@ void check_attention(int heads, std::int64_t d, AttentionProducts products = Att
 
 }  // namespace
 
-// Head sizes 32 and 64 take the AVX-512 kernels where the CPU has them, others oneDNN's sgemm.
+// Head sizes 32 and 64 take the AVX-512 kernels where the path has them, others oneDNN's sgemm.
 TEST_CASE("self-attention of packed sequences matches a double reference per sequence and head" * doctest::test_suite("threads")) {
   check_attention(3, 8);
   check_attention(2, 32);
   check_attention(2, 64);
-  CHECK(bertkit::core::attention_avx512_supports(8) == false);
+  CHECK(bertkit::core::kernels().attention(AttentionProducts::F32, 8) == nullptr);
 }
 
 TEST_CASE("self-attention with bf16 products matches a reference that rounds as it does" * doctest::test_suite("threads")) {
-  if (!bertkit::core::attention_bf16_supports(32)) {
+  if (!bertkit::core::kernels().attention_bf16) {
     // Without AVX512-BF16 the products stay f32: the same numbers as asking for f32.
     const std::vector<std::int64_t> offsets{0, 5, 75};
     auto qkv = bktest::random_floats(75 * 3 * 64, 52, -2.0f, 2.0f);
@@ -108,5 +107,5 @@ TEST_CASE("self-attention with bf16 products matches a reference that rounds as 
   }
   check_attention(2, 32, AttentionProducts::BF16);
   check_attention(2, 64, AttentionProducts::BF16);
-  CHECK(bertkit::core::attention_bf16_supports(16) == false);
+  CHECK(bertkit::core::kernels().attention(AttentionProducts::BF16, 16) == nullptr);
 }

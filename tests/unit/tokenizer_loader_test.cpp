@@ -194,12 +194,12 @@ TEST_CASE("tokenizer_config.json (old layout) and special_tokens_map.json overri
   auto tok = load(dir.path());
   CHECK(encode_tokens(*tok, "hello Hello caf\xC3\xA9") == "[CLS] hello [UNK] caf\xC3\xA9 [SEP]");
   CHECK(tok->spec().model_max_length == 7);
-  CHECK_FALSE(tok->spec().decoder.clean_up_tokenization_spaces);
+  CHECK_FALSE(std::get<bertkit::tok::DecoderOptions>(tok->spec().decoder).clean_up_tokenization_spaces);
   // A sentinel of "no limit" is not a limit.
   write(dir / "tokenizer_config.json", R"({"do_lower_case": true, "model_max_length": 1000000000000000019884624838656})");
   tok = load(dir.path());
   CHECK(tok->spec().model_max_length == std::nullopt);
-  CHECK(tok->spec().decoder.clean_up_tokenization_spaces);
+  CHECK(std::get<bertkit::tok::DecoderOptions>(tok->spec().decoder).clean_up_tokenization_spaces);
 
   // special_tokens_map.json: tokens as strings or AddedToken dicts; additional ones kept whole.
   write(dir / "special_tokens_map.json",
@@ -233,4 +233,66 @@ TEST_CASE("tokenizer_config.json (transformers >= 4.34): added_tokens_decoder") 
   CHECK(tok->spec().model_max_length == 16);
   write(dir / "tokenizer_config.json", R"({"added_tokens_decoder": {"x": {"content": "[PAD]"}}})");
   CHECK_THROWS_WITH_AS(load(dir.path()), doctest::Contains("'x' is not an id"), bertkit::Error);
+}
+
+TEST_CASE("tokenizer.json: a piece bertkit has not yet is named with its type and the file") {
+  bktest::TempDir dir;
+  const std::string where = (dir / "tokenizer.json").string();
+  auto refused = [&](const char* field, json piece) {
+    json j = tokenizer_json();
+    j[field] = std::move(piece);
+    write(dir / "tokenizer.json", j.dump());
+    try {
+      load(dir / "tokenizer.json");
+    } catch (const bertkit::Error& e) {
+      CHECK(e.kind() == bertkit::ErrorKind::BadInput);
+      return std::string(e.what());
+    }
+    return std::string("loaded");
+  };
+  CHECK(refused("model", {{"type", "BPE"}, {"vocab", json::object()}, {"merges", json::array()}}) ==
+        where + ": model type \"BPE\" is not supported yet");
+  // Written before models were tagged: merges make it BPE, though it has a continuation prefix too.
+  CHECK(refused("model", {{"vocab", json::object()}, {"merges", json::array()}, {"continuing_subword_prefix", ""}}) ==
+        where + ": model type \"BPE\" is not supported yet");
+  // A folder with only tokenizer.json: the message names the file, not the folder.
+  CHECK_THROWS_WITH_AS(load(dir.path()), (where + ": model type \"BPE\" is not supported yet").c_str(), bertkit::Error);
+  CHECK(refused("normalizer", {{"type", "NFKC"}}) == where + ": normalizer type \"NFKC\" is not supported yet");
+  CHECK(refused("normalizer", {{"type", "Sequence"}, {"normalizers", {{{"type", "Lowercase"}}, {{"type", "Precompiled"}}}}}) ==
+        where + ": normalizer type \"Precompiled\" is not supported yet");
+  CHECK(refused("pre_tokenizer", {{"type", "Metaspace"}}) == where + ": pre_tokenizer type \"Metaspace\" is not supported yet");
+  CHECK(refused("pre_tokenizer", {{"type", "Sequence"}, {"pretokenizers", {{{"type", "BertPreTokenizer"}}, {{"type", "Digits"}}}}}) ==
+        where + ": a pre_tokenizer Sequence of 2 pieces is not supported yet");
+  CHECK(refused("post_processor", {{"type", "ByteLevel"}}) == where + ": post_processor type \"ByteLevel\" is not supported yet");
+  CHECK(refused("decoder", {{"type", "Metaspace"}}) == where + ": decoder type \"Metaspace\" is not supported yet");
+  CHECK(refused("normalizer", {{"lowercase", true}}) == where + ": the normalizer has no type");
+  // Trimming offsets only moves something for tokens that begin or end with spaces, as byte-level ones do.
+  json j = tokenizer_json();
+  j["model"]["vocab"]["\u0120world"] = kSmall.size();
+  j["post_processor"] = {{"type", "RobertaProcessing"}, {"cls", {"[CLS]", 2}}, {"sep", {"[SEP]", 3}}};
+  write(dir / "tokenizer.json", j.dump());
+  CHECK_THROWS_WITH_AS(load(dir / "tokenizer.json"),
+                       (where + ": post_processor RobertaProcessing with trim_offsets over tokens that begin or end "
+                                "with spaces is not supported yet").c_str(),
+                       bertkit::Error);
+}
+
+TEST_CASE("tokenizer.json: Sequences, Lowercase and RobertaProcessing build the pipeline they describe") {
+  bktest::TempDir dir;
+  json j = tokenizer_json();
+  j["normalizer"] = {{"type", "Sequence"},
+                     {"normalizers",
+                      {{{"type", "BertNormalizer"}, {"clean_text", true}, {"handle_chinese_chars", true}, {"strip_accents", false}, {"lowercase", false}},
+                       {{"type", "Sequence"}, {"normalizers", {{{"type", "Lowercase"}}}}}}}};
+  j["pre_tokenizer"] = {{"type", "Sequence"}, {"pretokenizers", {{{"type", "BertPreTokenizer"}}}}};
+  j["post_processor"] = {{"type", "RobertaProcessing"}, {"cls", {"[CLS]", 2}}, {"sep", {"[SEP]", 3}}, {"trim_offsets", true}};
+  j["decoder"] = {{"type", "Sequence"}, {"decoders", {{{"type", "WordPiece"}, {"prefix", "##"}, {"cleanup", true}}}}};
+  write(dir / "tokenizer.json", j.dump());
+  auto tok = load(dir / "tokenizer.json");
+  CHECK(tok->spec().normalizer.size() == 2);
+  auto e = tok->encode("HELLO Worlds", std::string_view("hello"), {});
+  CHECK(bktest::tokens_str(e, *tok) == "[CLS] hello world ##s [SEP] [SEP] hello [SEP]");
+  CHECK(bktest::join(e.type_ids) == "0 0 0 0 0 0 0 0");
+  CHECK(bktest::byte_offsets_str(e) == "0:0 0:5 6:11 11:12 0:0 0:0 0:5 0:0");
+  CHECK(tok->decode(e.ids, true) == "hello worlds hello");
 }

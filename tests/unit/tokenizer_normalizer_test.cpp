@@ -4,6 +4,7 @@
 #include "tokenizer_test_helpers.h"
 
 #include "tokenizer/bert_normalizer.h"
+#include "tokenizer/pipeline_pieces.h"
 #include "tokenizer/python_normalizer.h"
 
 #include <doctest/doctest.h>
@@ -149,4 +150,24 @@ TEST_CASE("normalizer: --compat python applies NFC when not lower-casing") {
   // Lower-casing: NFD + strip as the fast tokenizer does.
   CHECK(norm(opts(true), decomposed, UnicodeProfile::Python) == "cafe");
   CHECK(norm(opts(true), "H\xC3\xA9llo \xC4\xB0stanbul", UnicodeProfile::Python) == "hello istanbul");
+}
+
+TEST_CASE("normalizer: a Sequence runs each step on the text of the one before, offsets through all") {
+  // BertNormalizer without lower-casing, then Lowercase: the same text and alignment as one
+  // BertNormalizer that lower-cases (and keeps accents). İ becomes three bytes, 中 gets spaces.
+  const std::string text = "\xC4\xB0x \xE4\xB8\xAD" "Ab\xC3\x89";  // İx 中AbÉ
+  const std::vector<bertkit::tok::NormalizerStep> steps = {opts(false, false), bertkit::tok::LowercaseSpec{}};
+  auto sequence = bertkit::tok::make_normalizer(steps, UnicodeProfile::Rust);
+  NormalizedText out;
+  sequence->normalize(text, 5, out);
+  NormalizedText expected;
+  BertNormalizer(opts(true, false), UnicodeProfile::Rust).normalize(text, 5, expected);
+  CHECK(out.text == expected.text);
+  CHECK(alignment(out) == alignment(expected));
+  CHECK(alignment(out) == "5:7 5:7 5:7 7:8 8:9 9:12 9:12 9:12 9:12 9:12 12:13 13:14 14:16 14:16");
+  // No steps at all: the text as it is.
+  out.clear();
+  bertkit::tok::make_normalizer({}, UnicodeProfile::Rust)->normalize("Ab", 3, out);
+  CHECK(out.text == "Ab");
+  CHECK(alignment(out) == "3:4 4:5");
 }

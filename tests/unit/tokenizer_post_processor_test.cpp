@@ -69,3 +69,19 @@ TEST_CASE("post-processor: a custom template places special tokens and type ids 
   out = typed.process(a, nullptr, true);
   CHECK(bktest::join(out.ids) == "1 10 2");
 }
+
+TEST_CASE("post-processor: RoBERTa's template, every token of type 0") {
+  Encoding a, b;
+  a.push(10, 0, {0, 1}, 0, 0, false);
+  b.push(20, 1, {0, 2}, 0, 1, false);
+  const PostProcessor roberta = PostProcessor::roberta(0, 2);
+  Encoding out = roberta.process(a, &b, true);
+  CHECK(bktest::join(out.ids) == "0 10 2 2 20 2");
+  CHECK(bktest::join(out.type_ids) == "0 0 0 0 0 0");
+  CHECK(bktest::join(out.special_mask) == "1 0 1 1 0 1");
+  CHECK(bktest::join(out.sequence) == "-1 0 -1 -1 1 -1");
+  CHECK(roberta.added_tokens(true) == 4);
+  CHECK(roberta.added_tokens(false) == 2);
+  out = roberta.process(a, nullptr, true);
+  CHECK(bktest::join(out.ids) == "0 10 2");
+}

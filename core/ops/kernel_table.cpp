@@ -1,0 +1,46 @@
+#include "core/ops/kernel_table.h"
+
+#include "core/ops/attention_avx512.h"
+#include "core/ops/attention_bf16.h"
+
+namespace bertkit::core {
+namespace {
+
+#if BK_X86_64
+constexpr AttentionKernel kAttentionAvx512{attention_avx512_scratch, attention_avx512};
+constexpr AttentionKernel kAttentionBf16{attention_bf16_scratch, attention_bf16};
+#endif
+
+}  // namespace
+
+const AttentionKernel* KernelTable::attention(AttentionProducts products, std::int64_t head_dim) const {
+  if (head_dim != 32 && head_dim != 64) return nullptr;  // the only sizes the tiled kernels take
+  if (products == AttentionProducts::BF16 && attention_bf16) return attention_bf16;
+  return attention_f32;
+}
+
+KernelTable kernel_table(CpuPath path, const CpuFeatures& features) {
+  KernelTable table;
+  table.path = path;
+  table.softmax_row = softmax_row_variants.on(path);
+  table.layer_norm_row = layer_norm_row_variants.on(path);
+  table.max_abs = max_abs_variants.on(path);
+  table.quantize_s8 = quantize_s8_variants.on(path);
+  table.round_to_bf16 = round_to_bf16_variants.on(path);
+#if BK_X86_64
+  if (path == CpuPath::Avx512) {
+    table.attention_f32 = &kAttentionAvx512;
+    if (features.avx512bw && features.avx512bf16) table.attention_bf16 = &kAttentionBf16;
+  }
+#else
+  (void)features;
+#endif
+  return table;
+}
+
+const KernelTable& kernels() {
+  static const KernelTable table = kernel_table(cpu_selection().path, cpu_selection().features);
+  return table;
+}
+
+}  // namespace bertkit::core

@@ -1,0 +1,31 @@
+#pragma once
+// Every compiled variant of bertkit's own CPU kernels, defined beside their code (softmax.cpp,
+// layer_norm.cpp, reduced_activations.cpp, attention_avx512.cpp, attention_bf16.cpp). Which one runs is
+// decided in one place only: the kernel table (core/ops/kernel_table.h).
+#include "core/ops/simd.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace bertkit::core {
+
+// Softmax of one row in place (softmax.h).
+extern const VectorVariants<void(float* x, std::int64_t n)> softmax_row_variants;
+// LayerNorm of one row in place (layer_norm.h).
+extern const VectorVariants<void(float* x, std::int64_t n, const float* gamma, const float* beta, float eps)>
+    layer_norm_row_variants;
+// The reduced types' activations (reduced_activations.h): max |x|, x · inverse_scale rounded to s8,
+// x rounded to bf16.
+extern const VectorVariants<float(const float* x, std::size_t n)> max_abs_variants;
+extern const VectorVariants<void(const float* x, std::size_t n, float inverse_scale, std::int8_t* q)>
+    quantize_s8_variants;
+extern const VectorVariants<void(const float* x, std::size_t n, std::uint16_t* out)> round_to_bf16_variants;
+
+// A register-tiled attention kernel of one sequence and one head (attention_avx512.h, attention_bf16.h).
+struct AttentionKernel {
+  std::int64_t (*scratch)(std::int64_t length, std::int64_t head_dim);  // floats per thread
+  void (*run)(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t length,
+              std::int64_t head_dim, float scale, float* out, std::int64_t out_stride, float* scratch);
+};
+
+}  // namespace bertkit::core

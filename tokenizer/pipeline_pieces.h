@@ -1,0 +1,42 @@
+#pragma once
+// The pieces of Hugging Face's pipeline (normalizer -> pre-tokenizer -> model -> post-processor ->
+// decoder) as data, as tokenizer.json describes them: what the loader reads and the command line
+// adjusts, each a closed set of kinds. make_* build the running pieces once per tokenizer; the hot path
+// then calls each once per text or word, never per byte. Adding a kind: an alternative here, its case
+// in make_* and in the loader (tokenizer_json_pieces.cpp).
+#include "tokenizer/bert_normalizer.h"
+#include "tokenizer/decoder.h"
+#include "tokenizer/model.h"
+#include "tokenizer/pre_tokenizer.h"
+#include "tokenizer/wordpiece.h"
+
+#include <memory>
+#include <span>
+#include <variant>
+
+namespace bertkit::tok {
+
+// Hugging Face's Lowercase normalizer: lower-cases every character as BertNormalizer's lowercase does.
+struct LowercaseSpec {};
+// One normaliser of a sequence: BertNormalizer (its options) or Lowercase.
+using NormalizerStep = std::variant<NormalizerOptions, LowercaseSpec>;
+
+struct BertPreTokenizerSpec {};
+using PreTokenizerSpec = std::variant<BertPreTokenizerSpec>;
+
+using ModelSpec = std::variant<WordPieceOptions>;
+
+using DecoderSpec = std::variant<DecoderOptions>;  // the WordPiece decoder
+
+struct WordPieceTables;
+
+// The steps one after another (a SequenceNormalizer when there are several). --compat python
+// (`profile` Python) stands for transformers' slow BertTokenizer, so it takes exactly one BertNormalizer.
+std::unique_ptr<Normalizer> make_normalizer(std::span<const NormalizerStep> steps, UnicodeProfile profile);
+std::unique_ptr<PreTokenizer> make_pre_tokenizer(const PreTokenizerSpec& spec, UnicodeProfile profile);
+// `compiled`: WordPiece's tries as `convert` stored them, if any.
+std::unique_ptr<Model> make_model(const ModelSpec& spec, const Vocab& vocab,
+                                  std::shared_ptr<const WordPieceTables> compiled);
+std::unique_ptr<Decoder> make_decoder(const DecoderSpec& spec, UnicodeProfile profile);
+
+}  // namespace bertkit::tok

@@ -1,0 +1,198 @@
+#include "tokenizer/tokenizer_json_pieces.h"
+
+#include "core/error.h"
+#include "tokenizer/json_fields.h"
+#include "tokenizer/utf8.h"
+
+#include <vector>
+
+namespace bertkit::tok {
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void unsupported(const char* field, const std::string& type, const std::string& where) {
+  if (type.empty()) bad_input("{}: the {} has no type", where, field);
+  bad_input("{}: {} type \"{}\" is not supported yet", where, field, type);
+}
+
+std::string type_of(const json& piece, const std::string& where) { return get_or<std::string>(piece, "type", "", where); }
+
+// The pieces of a Sequence (the list under `list_key`), nested sequences flattened; any other piece
+// stands for itself.
+void flatten(const json& piece, const char* list_key, const std::string& where, std::vector<const json*>& out) {
+  if (type_of(piece, where) != "Sequence") {
+    out.push_back(&piece);
+    return;
+  }
+  if (!piece.contains(list_key) || !piece[list_key].is_array())
+    bad_input("{}: a Sequence without its '{}' list", where, list_key);
+  for (const json& p : piece[list_key]) flatten(p, list_key, where, out);
+}
+
+// The one piece a field stands for: Sequences of one piece are common, longer ones need a runner bertkit
+// has only for normalisers.
+const json& single_piece(const json& piece, const char* field, const char* list_key, const std::string& where) {
+  std::vector<const json*> pieces;
+  flatten(piece, list_key, where, pieces);
+  if (pieces.size() != 1) bad_input("{}: a {} Sequence of {} pieces is not supported yet", where, field, pieces.size());
+  return *pieces.front();
+}
+
+NormalizerOptions bert_normalizer_options(const json& n, const std::string& where) {
+  NormalizerOptions o;
+  o.clean_text = get_or<bool>(n, "clean_text", true, where);
+  o.handle_chinese_chars = get_or<bool>(n, "handle_chinese_chars", true, where);
+  o.lowercase = get_or<bool>(n, "lowercase", true, where);
+  if (n.contains("strip_accents") && !n["strip_accents"].is_null())
+    o.strip_accents = get_or<bool>(n, "strip_accents", false, where);
+  return o;
+}
+
+void read_normalizer(const json& n, TokenizerSpec& spec, const std::string& where) {
+  spec.normalizer.clear();
+  if (n.is_null()) {
+    // A BertNormalizer with every step off changes nothing, and tokenizer_config.json can still turn
+    // its steps on, as transformers' BERT tokenizers do.
+    spec.normalizer.push_back(NormalizerOptions{false, false, false, false});
+    return;
+  }
+  std::vector<const json*> steps;
+  flatten(n, "normalizers", where, steps);
+  for (const json* step : steps) {
+    const std::string type = type_of(*step, where);
+    if (type == "BertNormalizer")
+      spec.normalizer.push_back(bert_normalizer_options(*step, where));
+    else if (type == "Lowercase")
+      spec.normalizer.push_back(LowercaseSpec{});
+    else
+      unsupported("normalizer", type, where);
+  }
+}
+
+void read_pre_tokenizer(const json& pre, TokenizerSpec& spec, const std::string& where) {
+  // None at all keeps BERT's, as bertkit always did.
+  if (pre.is_null()) return;
+  const std::string type = type_of(single_piece(pre, "pre_tokenizer", "pretokenizers", where), where);
+  if (type != "BertPreTokenizer") unsupported("pre_tokenizer", type, where);
+  spec.pre_tokenizer = BertPreTokenizerSpec{};
+}
+
+std::vector<TemplatePiece> read_template(const json& pieces, const json& special_tokens, const Vocab& vocab,
+                                         const std::string& where) {
+  std::vector<TemplatePiece> out;
+  if (!pieces.is_array()) bad_input("{}: post_processor template is not a list", where);
+  for (const json& p : pieces) {
+    TemplatePiece piece;
+    if (p.contains("Sequence")) {
+      piece.is_sequence = true;
+      piece.sequence = get_or<std::string>(p["Sequence"], "id", "A", where) == "B" ? 1 : 0;
+      piece.type_id = get_or<std::int32_t>(p["Sequence"], "type_id", 0, where);
+    } else if (p.contains("SpecialToken")) {
+      std::string name = get_or<std::string>(p["SpecialToken"], "id", "", where);
+      piece.type_id = get_or<std::int32_t>(p["SpecialToken"], "type_id", 0, where);
+      if (special_tokens.is_object() && special_tokens.contains(name)) {
+        for (const json& id : special_tokens[name].value("ids", json::array())) piece.special_ids.push_back(id.get<std::int32_t>());
+      } else if (auto id = vocab.find(name)) {
+        piece.special_ids.push_back(*id);
+      } else {
+        bad_input("{}: template special token '{}' is unknown", where, name);
+      }
+    } else {
+      bad_input("{}: unknown template piece {}", where, p.dump());
+    }
+    out.push_back(std::move(piece));
+  }
+  return out;
+}
+
+// BertProcessing's and RobertaProcessing's [token, id] pairs; the token becomes the special token of
+// that role.
+std::int32_t special_pair(const json& post, const char* key, const char* type, std::string& token,
+                          const std::string& where) {
+  const json& v = post.value(key, json());
+  if (!v.is_array() || v.size() != 2) bad_input("{}: {}.{} must be [token, id]", where, type, key);
+  token = v[0].get<std::string>();
+  return v[1].get<std::int32_t>();
+}
+
+// RobertaProcessing's trim_offsets moves a token's offsets off the spaces at either end of its text: "Ġ"
+// (byte-level BPE's space) or white space (Rust's char::is_whitespace). A vocabulary without such
+// tokens leaves it nothing to move, as all-mpnet-base-v2's WordPiece vocabulary does.
+bool trimming_moves_nothing(const Vocab& vocab) {
+  const CharTable& table = CharTable::get(UnicodeProfile::Rust);
+  auto is_space = [&](char32_t c) { return c == 0x120 || (table.flags(c) & charflag::kWhitespace); };
+  for (std::int32_t id = 0; id < static_cast<std::int32_t>(vocab.size()); ++id) {
+    const std::string_view token = vocab.token(id);
+    if (token.empty()) continue;
+    std::size_t i = 0, last = token.size() - 1;
+    while (last > 0 && (static_cast<unsigned char>(token[last]) & 0xC0) == 0x80) --last;
+    if (is_space(next_code_point(token, i)) || is_space(next_code_point(token, last))) return false;
+  }
+  return true;
+}
+
+void read_post_processor(const json& post_field, TokenizerSpec& spec, const std::string& where) {
+  if (post_field.is_null()) {
+    spec.post_processor = PostProcessor({{true, 0, {}, 0}}, {{true, 0, {}, 0}, {true, 1, {}, 1}});
+    return;
+  }
+  const json& post = single_piece(post_field, "post_processor", "processors", where);
+  const std::string type = type_of(post, where);
+  if (type == "TemplateProcessing") {
+    const json& specials = post.value("special_tokens", json::object());
+    spec.post_processor = PostProcessor(read_template(post.value("single", json()), specials, *spec.vocab, where),
+                                        read_template(post.value("pair", json()), specials, *spec.vocab, where));
+  } else if (type == "BertProcessing") {
+    const std::int32_t cls = special_pair(post, "cls", "BertProcessing", spec.special.cls, where);
+    const std::int32_t sep = special_pair(post, "sep", "BertProcessing", spec.special.sep, where);
+    spec.post_processor = PostProcessor::bert(cls, sep);
+  } else if (type == "RobertaProcessing") {
+    // Trimming belongs with byte-level BPE, which is not here yet.
+    if (get_or<bool>(post, "trim_offsets", true, where) && !trimming_moves_nothing(*spec.vocab))
+      bad_input("{}: post_processor RobertaProcessing with trim_offsets over tokens that begin or end with "
+                "spaces is not supported yet",
+                where);
+    const std::int32_t cls = special_pair(post, "cls", "RobertaProcessing", spec.special.cls, where);
+    const std::int32_t sep = special_pair(post, "sep", "RobertaProcessing", spec.special.sep, where);
+    spec.post_processor = PostProcessor::roberta(cls, sep);
+  } else {
+    unsupported("post_processor", type, where);
+  }
+}
+
+void read_decoder(const json& dec_field, TokenizerSpec& spec, const std::string& where) {
+  if (dec_field.is_null()) return;
+  const json& dec = single_piece(dec_field, "decoder", "decoders", where);
+  const std::string type = type_of(dec, where);
+  if (!type.empty() && type != "WordPiece") unsupported("decoder", type, where);
+  DecoderOptions options = std::get<DecoderOptions>(spec.decoder);
+  options.prefix = get_or<std::string>(dec, "prefix", "##", where);
+  options.cleanup = get_or<bool>(dec, "cleanup", true, where);
+  spec.decoder = options;
+}
+
+}  // namespace
+
+ModelSpec read_model_spec(const json& model, const std::string& where) {
+  std::string type = type_of(model, where);
+  // Files written before models were tagged with their type: BPE has merges, WordPiece a prefix.
+  if (type.empty() && model.contains("merges")) type = "BPE";
+  if (type.empty() && model.contains("continuing_subword_prefix")) type = "WordPiece";
+  if (type != "WordPiece") unsupported("model", type, where);
+  WordPieceOptions o;
+  o.unk_token = get_or<std::string>(model, "unk_token", "[UNK]", where);
+  o.continuing_subword_prefix = get_or<std::string>(model, "continuing_subword_prefix", "##", where);
+  o.max_input_chars_per_word = get_or<std::size_t>(model, "max_input_chars_per_word", 100, where);
+  return o;
+}
+
+void read_pipeline_pieces(const json& file, TokenizerSpec& spec, const std::string& where) {
+  read_normalizer(file.value("normalizer", json()), spec, where);
+  read_pre_tokenizer(file.value("pre_tokenizer", json()), spec, where);
+  read_post_processor(file.value("post_processor", json()), spec, where);
+  read_decoder(file.value("decoder", json()), spec, where);
+}
+
+}  // namespace bertkit::tok
