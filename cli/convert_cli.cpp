@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <filesystem>
+
 namespace bertkit::cli {
 
 namespace {
@@ -49,14 +51,26 @@ void print_agreement(std::string_view what, const std::optional<cmd::HeadAgreeme
   fmt::print("\n");
 }
 
+// The reference of --verify: SRC in f32. A file that stores bf16 or int8 weights holds no f32 model,
+// and widening it would only compare the file with itself: refused before anything is written.
+TaskModel verify_reference(const ConvertOptions& o) {
+  TaskFlags flags;
+  flags.model = o.paths[0];
+  flags.dtype = "f32";
+  TaskModel reference = load_task_model(flags);
+  const core::DType stored = reference.loaded.stored_dtype;
+  if (stored == core::DType::BF16 || stored == core::DType::I8)
+    usage_error("convert --verify: {} stores {} weights, so it has no f32 model to compare with; verify the "
+                "original model instead: bertkit convert --verify --dtype {} ORIGINAL",
+                o.paths[0], core::stored_dtype_name(stored), core::stored_dtype_name(stored));
+  return reference;
+}
+
 // SRC in f32 against the reduced model: DST when one was written, else SRC converted at load.
-void run_verify(const ConvertOptions& o, const std::vector<std::string>& texts) {
-  TaskFlags reference_flags, reduced_flags;
-  reference_flags.model = o.paths[0];
-  reference_flags.dtype = "f32";
+void run_verify(const ConvertOptions& o, const TaskModel& reference, const std::vector<std::string>& texts) {
+  TaskFlags reduced_flags;
   reduced_flags.model = o.paths.back();
   if (o.paths.size() == 1) reduced_flags.dtype = o.dtype;
-  TaskModel reference = load_task_model(reference_flags);
   TaskModel reduced = load_task_model(reduced_flags);
   tok::EncodeOptions encode;
   encode.truncation = tok::TruncationParams{reference.max_length};
@@ -74,7 +88,24 @@ void run_verify(const ConvertOptions& o, const std::vector<std::string>& texts) 
   print_agreement("qa (start and end)", report.qa);
 }
 
-int run_convert(const ConvertOptions& o) {
+// Where DST names a folder, the file goes inside it under SRC's name, as cp does; checked before the
+// conversion starts, as are a missing folder and a destination that is SRC itself (never overwritten).
+std::string destination_file(const std::string& source, const std::string& destination) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path path = destination;
+  if (fs::is_directory(path, ec)) {
+    fs::path name = fs::path(source).lexically_normal();
+    if (!name.has_filename()) name = name.parent_path();
+    path /= name.filename().replace_extension(".bk");
+  }
+  const fs::path folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  if (!fs::is_directory(folder, ec)) usage_error("convert: cannot write {}: no folder {}", path.string(), folder.string());
+  if (fs::equivalent(path, source, ec)) usage_error("convert: {} is the model being converted; write to another file", path.string());
+  return path.string();
+}
+
+int run_convert(ConvertOptions o) {
   if (o.check) {
     if (o.paths.size() != 1) usage_error("convert --check takes one file");
     auto result = core::check_converted_file(o.paths[0]);
@@ -84,10 +115,13 @@ int run_convert(const ConvertOptions& o) {
   }
   if (o.paths.size() != 2 && !(o.verify && o.paths.size() == 1))
     usage_error("convert takes a source model and a destination file");
+  if (o.paths.size() == 2) o.paths[1] = destination_file(o.paths[0], o.paths[1]);
   // The corpus is read before anything is written: an unreadable one leaves no converted file behind.
   const auto texts = o.verify ? verify_texts(o.corpus) : std::vector<std::string>{};
+  std::optional<TaskModel> reference;
+  if (o.verify) reference.emplace(verify_reference(o));
   if (o.paths.size() == 1) {
-    run_verify(o, texts);
+    run_verify(o, *reference, texts);
     return 0;
   }
   auto summary = cmd::convert_model(o.paths[0], o.paths[1], core::parse_store_type(o.dtype));
@@ -97,7 +131,7 @@ int run_convert(const ConvertOptions& o) {
   if (!records::quiet())
     fmt::print(stderr, "bertkit: wrote {} ({} tensors, {}, {} bytes)\n", o.paths[1], summary.tensors, o.dtype,
                summary.bytes);
-  if (o.verify) run_verify(o, texts);
+  if (o.verify) run_verify(o, *reference, texts);
   return 0;
 }
 

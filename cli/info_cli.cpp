@@ -22,14 +22,11 @@ int run_info(const InfoOptions& o) {
   if (!model.unexpected_tensors.empty())
     records::warn("{} tensors of {} are not used by the model: {}", model.unexpected_tensors.size(), o.model,
          fmt::join(model.unexpected_tensors, ", "));
-  auto lines = cmd::model_info(model);
-  if (o.json) {
-    nlohmann::ordered_json j = nlohmann::ordered_json::object();
-    for (const auto& [key, value] : lines) j[key] = value;
-    fmt::print("{}\n", j.dump());
-  } else {
-    for (const auto& [key, value] : lines) fmt::print("{}: {}\n", key, value);
-  }
+  auto fields = cmd::model_info(model);
+  if (o.json)
+    fmt::print("{}\n", cmd::info_json(fields).dump());
+  else
+    for (const auto& f : fields) fmt::print("{}: {}\n", f.key, f.text);
   return 0;
 }
 

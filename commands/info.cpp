@@ -11,7 +11,21 @@ namespace bertkit::cmd {
 
 namespace {
 
-std::string yes_no(bool b) { return b ? "yes" : "no"; }
+using Fields = std::vector<InfoField>;
+using ordered_json = nlohmann::ordered_json;
+
+void add(Fields& out, std::string key, std::string text) {
+  ordered_json value = text;
+  out.push_back({std::move(key), std::move(text), std::move(value)});
+}
+void add(Fields& out, std::string key, std::int64_t number) {
+  out.push_back({std::move(key), std::to_string(number), number});
+}
+void add_yes_no(Fields& out, std::string key, bool b) { out.push_back({std::move(key), b ? "yes" : "no", b}); }
+// A list: words joined by spaces in the text ("none" when empty), an array in JSON.
+void add_list(Fields& out, std::string key, const std::vector<std::string>& items) {
+  out.push_back({std::move(key), items.empty() ? "none" : fmt::format("{}", fmt::join(items, " ")), items});
+}
 
 std::string pooling_modes(const core::Pooling& p) {
   std::vector<std::string> modes;
@@ -33,81 +47,103 @@ std::string tokenizer_tables(const core::TokenizerFiles& files) {
 }
 
 // A few settings of tokenizer_config.json, as the file states them.
-void tokenizer_settings(const core::LoadedModel& m, std::vector<std::pair<std::string, std::string>>& out) {
+void tokenizer_settings(const core::LoadedModel& m, Fields& out) {
   std::vector<std::string> files;
   if (m.tokenizer.vocab_txt) files.push_back("vocab.txt");
   if (m.tokenizer.tokenizer_json) files.push_back("tokenizer.json");
   if (m.tokenizer.tokenizer_config_json) files.push_back("tokenizer_config.json");
   if (m.tokenizer.special_tokens_map_json) files.push_back("special_tokens_map.json");
   if (m.tokenizer.wordpiece_image) files.push_back("wordpiece.bin");
-  out.emplace_back("tokenizer_files", files.empty() ? "none" : fmt::format("{}", fmt::join(files, " ")));
-  out.emplace_back("tokenizer_tables", tokenizer_tables(m.tokenizer));
+  add_list(out, "tokenizer_files", files);
+  add(out, "tokenizer_tables", tokenizer_tables(m.tokenizer));
   if (!m.tokenizer.tokenizer_config_json) return;
   auto config = core::parse_json(*m.tokenizer.tokenizer_config_json, "tokenizer_config.json");
   for (const char* key : {"tokenizer_class", "do_lower_case", "strip_accents", "tokenize_chinese_chars", "model_max_length"}) {
     if (!config.is_object() || !config.contains(key)) continue;
     const auto& v = config[key];
-    out.emplace_back(std::string("tokenizer.") + key, v.is_string() ? v.get<std::string>() : v.dump());
+    out.push_back({std::string("tokenizer.") + key, v.is_string() ? v.get<std::string>() : v.dump(), v});
   }
 }
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> model_info(const core::LoadedModel& m) {
+Fields model_info(const core::LoadedModel& m) {
   const core::ModelConfig& c = m.config;
-  std::vector<std::pair<std::string, std::string>> out;
-  out.emplace_back("model", m.name);
-  out.emplace_back("location", m.location.string());
-  std::string format = core::is_converted_file(m.location) ? "bertkit converted file"
-                       : m.sentence_transformer          ? "sentence-transformers folder"
-                                                         : "Hugging Face folder";
-  out.emplace_back("format", format);
-  out.emplace_back("architecture", c.architecture);
-  out.emplace_back("model_type", std::string(core::family_name(c.family)));
-  out.emplace_back("head", std::string(core::head_name(c.head)));
-  out.emplace_back("vocab_size", std::to_string(c.vocab_size));
-  out.emplace_back("hidden_size", std::to_string(c.hidden_size));
-  out.emplace_back("num_layers", std::to_string(c.num_layers));
-  out.emplace_back("num_heads", std::to_string(c.num_heads));
-  out.emplace_back("intermediate_size", std::to_string(c.intermediate_size));
-  out.emplace_back("max_position_embeddings", std::to_string(c.max_position_embeddings));
-  out.emplace_back("type_vocab_size", std::to_string(c.type_vocab_size));
-  if (c.embedding_size != c.hidden_size) out.emplace_back("embedding_size", std::to_string(c.embedding_size));
-  out.emplace_back("hidden_act", std::string(core::activation_name(c.hidden_act)));
-  out.emplace_back("layer_norm_eps", fmt::format("{}", c.layer_norm_eps));
+  Fields out;
+  add(out, "model", m.name);
+  add(out, "location", m.location.string());
+  add(out, "format", core::is_converted_file(m.location) ? "bertkit converted file"
+                     : m.sentence_transformer          ? "sentence-transformers folder"
+                                                       : "Hugging Face folder");
+  add(out, "architecture", c.architecture);
+  add(out, "model_type", std::string(core::family_name(c.family)));
+  add(out, "head", std::string(core::head_name(c.head)));
+  add(out, "vocab_size", c.vocab_size);
+  add(out, "hidden_size", c.hidden_size);
+  add(out, "num_layers", c.num_layers);
+  add(out, "num_heads", c.num_heads);
+  add(out, "intermediate_size", c.intermediate_size);
+  add(out, "max_position_embeddings", c.max_position_embeddings);
+  add(out, "type_vocab_size", c.type_vocab_size);
+  if (c.embedding_size != c.hidden_size) add(out, "embedding_size", c.embedding_size);
+  add(out, "hidden_act", std::string(core::activation_name(c.hidden_act)));
+  out.push_back({"layer_norm_eps", fmt::format("{}", c.layer_norm_eps), c.layer_norm_eps});
   if (c.num_labels > 0) {
     std::vector<std::string> labels;
     for (std::size_t i = 0; i < c.id2label.size(); ++i) labels.push_back(fmt::format("{}={}", i, c.id2label[i]));
-    out.emplace_back("num_labels", std::to_string(c.num_labels));
-    out.emplace_back("labels", fmt::format("{}", fmt::join(labels, " ")));
-    out.emplace_back("problem_type", std::string(core::problem_type_name(c.problem_type)));
+    add(out, "num_labels", c.num_labels);
+    // JSON: the labels in id order.
+    out.push_back({"labels", fmt::format("{}", fmt::join(labels, " ")), c.id2label});
+    add(out, "problem_type", std::string(core::problem_type_name(c.problem_type)));
   }
-  std::int64_t parameters = 0;
-  auto names = m.weights.names();
-  for (const auto& name : names)
-    if (!name.ends_with(".scale")) parameters += core::shape_numel(m.weights.info(name)->shape);
-  out.emplace_back("tensors", std::to_string(names.size()));
-  out.emplace_back("parameters", std::to_string(parameters));
-  out.emplace_back("dtype", std::string(core::stored_dtype_name(m.stored_dtype)));
+  // Counted as `convert` and `convert --check` count them: int8 scales are not weights of the model.
+  std::int64_t parameters = 0, tensors = 0, scales = 0;
+  for (const auto& name : m.weights.names()) {
+    if (name.ends_with(".scale")) {
+      ++scales;
+      continue;
+    }
+    ++tensors;
+    parameters += core::shape_numel(m.weights.info(name)->shape);
+  }
+  add(out, "tensors", tensors);
+  if (scales > 0) add(out, "int8_scales", scales);
+  add(out, "parameters", parameters);
+  add(out, "dtype", std::string(core::stored_dtype_name(m.stored_dtype)));
   tokenizer_settings(m, out);
   if (m.sentence_transformer) {
     const auto& st = *m.sentence_transformer;
-    out.emplace_back("pooling", pooling_modes(st.pooling));
-    out.emplace_back("normalize", yes_no(st.normalize));
-    for (std::size_t k = 0; k < st.dense.size(); ++k)
-      out.emplace_back(fmt::format("dense.{}", k),
-                       fmt::format("{} -> {}{}, {}", st.dense[k].in_features, st.dense[k].out_features,
-                                   st.dense[k].bias ? " with bias" : "",
-                                   st.dense[k].activation == core::DenseActivation::Tanh ? "tanh" : "identity"));
-    if (st.max_seq_length) out.emplace_back("max_seq_length", std::to_string(*st.max_seq_length));
-    if (st.do_lower_case) out.emplace_back("do_lower_case", yes_no(*st.do_lower_case));
-    for (const auto& [name, text] : st.prompts) out.emplace_back("prompt." + name, text);
-    if (st.default_prompt_name) out.emplace_back("default_prompt", *st.default_prompt_name);
+    add(out, "pooling", pooling_modes(st.pooling));
+    add_yes_no(out, "normalize", st.normalize);
+    for (std::size_t k = 0; k < st.dense.size(); ++k) {
+      const auto& d = st.dense[k];
+      const char* activation = d.activation == core::DenseActivation::Tanh ? "tanh" : "identity";
+      out.push_back({fmt::format("dense.{}", k),
+                     fmt::format("{} -> {}{}, {}", d.in_features, d.out_features, d.bias ? " with bias" : "", activation),
+                     ordered_json{{"in_features", d.in_features},
+                                  {"out_features", d.out_features},
+                                  {"bias", d.bias},
+                                  {"activation", activation}}});
+    }
+    if (st.max_seq_length) add(out, "max_seq_length", static_cast<std::int64_t>(*st.max_seq_length));
+    if (st.do_lower_case) add_yes_no(out, "do_lower_case", *st.do_lower_case);
+    for (const auto& [name, text] : st.prompts) add(out, "prompt." + name, text);
+    if (st.default_prompt_name) add(out, "default_prompt", *st.default_prompt_name);
   }
-  if (!m.unexpected_tensors.empty())
-    out.emplace_back("unused_tensors", fmt::format("{}", fmt::join(m.unexpected_tensors, " ")));
-  for (const auto& [what, where] : m.origins) out.emplace_back("from." + what, where);
+  if (!m.unexpected_tensors.empty()) add_list(out, "unused_tensors", m.unexpected_tensors);
+  for (const auto& [what, where] : m.origins) out.push_back({"from." + what, where, where, true});
   return out;
+}
+
+nlohmann::ordered_json info_json(const std::vector<InfoField>& fields) {
+  ordered_json j = ordered_json::object();
+  for (const auto& f : fields) {
+    if (f.repeats)
+      j[f.key].push_back(f.value);
+    else
+      j[f.key] = f.value;
+  }
+  return j;
 }
 
 }  // namespace bertkit::cmd

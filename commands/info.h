@@ -2,13 +2,24 @@
 // `bertkit info`: what was detected in a model and where each part came from.
 #include "core/checkpoint/model_source.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace bertkit::cmd {
 
-// (key, value) lines in a fixed order; keys are stable for scripts.
-std::vector<std::pair<std::string, std::string>> model_info(const core::LoadedModel& model);
+// One setting: `text` for the "key: value" lines, `value` with its JSON type for --json (numbers,
+// booleans, null, lists and objects as such).
+struct InfoField {
+  std::string key;
+  std::string text;
+  nlohmann::ordered_json value;
+  bool repeats = false;  // one line per item (from.tokenizer: one per file); JSON: always the list
+};
+
+// The fields in a fixed order; keys are stable for scripts.
+std::vector<InfoField> model_info(const core::LoadedModel& model);
+nlohmann::ordered_json info_json(const std::vector<InfoField>& fields);
 
 }  // namespace bertkit::cmd

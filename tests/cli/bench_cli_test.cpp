@@ -74,8 +74,8 @@ TEST_CASE("bench: --save writes a folder that info describes, embed runs on and 
   CHECK(info.err.empty());  // every tensor used, none missing
   auto described = nlohmann::json::parse(info.out);
   CHECK(described["architecture"] == "BertModel");
-  CHECK(described["num_layers"] == "6");
-  CHECK(described["hidden_size"] == "384");
+  CHECK(described["num_layers"] == 6);
+  CHECK(described["hidden_size"] == 384);
 
   auto embed = bktest::run_bertkit({"embed", "-m", folder, "hello world"});
   REQUIRE_MESSAGE(embed.exit_code == 0, embed.err);

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
+
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -79,7 +81,49 @@ TEST_CASE("convert/info: a converted fixture is checked and described like its f
   auto j = nlohmann::json::parse(json.out);
   CHECK(j["architecture"] == goldens["model_class"]);
   CHECK(j["format"] == "bertkit converted file");
-  CHECK(j["from.converted from"] == folder);
+  CHECK(j["from.converted from"] == nlohmann::json::array({folder}));
+}
+
+TEST_CASE("info --json: every line's value, typed; a key with several values (one per file) is a list") {
+  for (const char* name : {"minilm-embed", "bert-cased-cls"}) {
+    auto folder = bktest::shared(std::string("fixtures/models/") + name).string();
+    auto text = bktest::run_bertkit({"info", folder});
+    auto json = bktest::run_bertkit({"info", "--json", folder});
+    REQUIRE(text.exit_code == 0);
+    REQUIRE(json.exit_code == 0);
+    auto j = nlohmann::ordered_json::parse(json.out);
+    // Nothing dropped: each "key: value" line is in the object, repeated keys as lists in order.
+    std::map<std::string, std::size_t> seen;
+    for (const auto& line : bktest::split_lines(text.out)) {
+      const auto colon = line.find(": ");
+      REQUIRE(colon != std::string::npos);
+      const std::string key = line.substr(0, colon), value = line.substr(colon + 2);
+      CAPTURE(line);
+      REQUIRE(j.contains(key));
+      const auto& v = key.starts_with("from.") ? j[key].at(seen[key]++) : j[key];
+      if (v.is_string()) CHECK(v.get<std::string>() == value);
+      if (v.is_number_integer()) CHECK(std::to_string(v.get<std::int64_t>()) == value);
+      if (v.is_boolean()) CHECK((value == "yes" || value == "no" || value == "true" || value == "false"));
+    }
+    for (const auto& [key, n] : seen) CHECK(j[key].size() == n);
+    CHECK(j["hidden_size"].is_number_integer());
+    CHECK(j["parameters"].is_number_integer());
+    CHECK(j["layer_norm_eps"].get<double>() == 1e-12);
+    CHECK(j["tokenizer.strip_accents"].is_null());
+    CHECK(j["tokenizer.tokenize_chinese_chars"] == true);
+    CHECK(j["tokenizer_files"] == nlohmann::json::array({"vocab.txt", "tokenizer.json", "tokenizer_config.json",
+                                                         "special_tokens_map.json"}));
+    CHECK(j["from.tokenizer"].size() == 4);
+  }
+  auto j = nlohmann::json::parse(
+      bktest::run_bertkit({"info", "--json", bktest::shared("fixtures/models/minilm-embed").string()}).out);
+  CHECK(j["normalize"] == true);
+  CHECK(j["max_seq_length"].is_number_integer());
+  j = nlohmann::json::parse(
+      bktest::run_bertkit({"info", "--json", bktest::shared("fixtures/models/bert-cased-cls").string()}).out);
+  auto goldens = bktest::read_json(bktest::shared("fixtures/models/bert-cased-cls/goldens.json"));
+  CHECK(j["labels"] == goldens["spec"]["labels"]);
+  CHECK(j["from.weights"].size() == 2);  // a sharded checkpoint
 }
 
 TEST_CASE("convert/info: bad input gives one error line naming the file, exit 3, and no output file") {
@@ -246,4 +290,69 @@ TEST_CASE("convert: a full disk ends with one error line, status 1, and no file 
   CHECK(bktest::count_lines(r.err) == 1);
   CHECK(r.err.find(dest.string()) != std::string::npos);
   CHECK(std::filesystem::is_empty(dir / "out"));  // neither the file nor a temporary one
+}
+
+TEST_CASE("convert: a folder as DST gets SRC's name inside it; DST = SRC and a missing folder are refused first") {
+  bktest::TempDir dir;
+  auto folder = bktest::shared("fixtures/models/minilm-embed").string();
+  std::filesystem::create_directory(dir / "out");
+  auto r = bktest::run_bertkit({"convert", folder + "/", (dir / "out").string()});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(std::filesystem::is_regular_file(dir / "out/minilm-embed.bk"));
+  CHECK(r.err.find("wrote " + (dir / "out/minilm-embed.bk").string() + " (") != std::string::npos);
+
+  const auto file = (dir / "out/minilm-embed.bk").string();
+  const auto size = std::filesystem::file_size(file);
+  const auto same = (dir / "out/../out/minilm-embed.bk").string();
+  r = bktest::run_bertkit({"convert", "--dtype", "int8", file, same});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "bertkit: error: convert: " + same + " is the model being converted; write to another file\n");
+  CHECK(std::filesystem::file_size(file) == size);  // the input is untouched
+
+  r = bktest::run_bertkit({"convert", folder, (dir / "no/such/x.bk").string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "bertkit: error: convert: cannot write " + (dir / "no/such/x.bk").string() + ": no folder " +
+                     (dir / "no/such").string() + "\n");
+}
+
+TEST_CASE("convert --verify refuses a bf16 or int8 file as its reference: there is no f32 model in it") {
+  bktest::TempDir dir;
+  auto folder = bktest::shared("fixtures/models/minilm-embed").string();
+  for (const std::string type : {"bf16", "int8"}) {
+    const auto file = (dir / (type + ".bk")).string();
+    REQUIRE(bktest::run_bertkit({"convert", "--dtype", type, folder, file}).exit_code == 0);
+    for (const auto& args : {std::vector<std::string>{"convert", "--verify", file},
+                             std::vector<std::string>{"convert", "--verify", "--dtype", "int8", file},
+                             std::vector<std::string>{"convert", "--verify", file, (dir / "again.bk").string()}}) {
+      auto r = bktest::run_bertkit(args);
+      CHECK(r.exit_code == 2);
+      CHECK(r.out.empty());
+      CHECK(r.err == "bertkit: error: convert --verify: " + file + " stores " + type +
+                         " weights, so it has no f32 model to compare with; verify the original model instead: "
+                         "bertkit convert --verify --dtype " + type + " ORIGINAL\n");
+      CHECK_FALSE(std::filesystem::exists(dir / "again.bk"));  // refused before anything is written
+    }
+  }
+}
+
+TEST_CASE("convert --check and info count the same tensors; info lists int8 scales apart") {
+  bktest::TempDir dir;
+  auto folder = bktest::shared("fixtures/models/bert-uncased-qa").string();
+  const auto file = (dir / "qa8.bk").string();
+  auto convert = bktest::run_bertkit({"convert", "--dtype", "int8", folder, file});
+  REQUIRE(convert.exit_code == 0);
+  auto check = bktest::run_bertkit({"convert", "--check", file});
+  auto info_file = bktest::run_bertkit({"info", file});
+  auto info_folder = bktest::run_bertkit({"info", folder});
+  auto count = [](const std::string& text, const std::string& before) {
+    auto at = text.find(before);
+    REQUIRE(at != std::string::npos);
+    return std::stoul(text.substr(at + before.size()));
+  };
+  const auto tensors = count(check.out, ": ok (");
+  CHECK(count(convert.err, " (") == tensors);
+  CHECK(count(info_file.out, "\ntensors: ") == tensors);
+  CHECK(count(info_folder.out, "\ntensors: ") == tensors);
+  CHECK(count(info_file.out, "\nint8_scales: ") > 0);
+  CHECK(info_folder.out.find("int8_scales") == std::string::npos);
 }
