@@ -1,7 +1,7 @@
 #include "cli/app.h"
 
-#include "cli/log.h"
-#include "cli/output.h"
+#include "records/log.h"
+#include "records/record_writer.h"
 #include "core/error.h"
 #include "core/ops/cpu_features.h"
 
@@ -53,16 +53,16 @@ int run(int argc, char** argv) {
   }
 
   try {
-    set_quiet(global.quiet);
+    records::set_quiet(global.quiet);
     // Before any kernel or oneDNN primitive runs: BERTKIT_CPU may cap what they use.
     const core::CpuSelection& cpu = core::cpu_selection();
     if (!cpu.error.empty()) usage_error("{}", cpu.error);
-    if (!cpu.warning.empty()) warn("{}", cpu.warning);
+    if (!cpu.warning.empty()) records::warn("{}", cpu.warning);
     if (global.threads > 0) omp_set_num_threads(global.threads);
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action();
     return static_cast<int>(ErrorKind::Usage);
-  } catch (const StdoutClosed&) {
+  } catch (const records::StdoutClosed&) {
     return 0;
   } catch (const Error& e) {
     std::fflush(stdout);

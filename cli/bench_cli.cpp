@@ -1,8 +1,8 @@
 // `bertkit bench`: the encoder timed on a model or a random-weight model of a named shape, the tokenizer's
 // MB/s (--tokenizer), real uneven text fed two ways (--corpus), or the shape's model saved (--save).
 #include "cli/app.h"
-#include "cli/log.h"
-#include "cli/output.h"
+#include "records/log.h"
+#include "records/record_writer.h"
 #include "cli/task_model.h"
 #include "cli/tokenizer_flags.h"
 #include "commands/bench_corpus.h"
@@ -59,7 +59,7 @@ class BenchPrinter {
     out_.flush();
   }
   bool jsonl_;
-  RecordWriter out_;
+  records::RecordWriter out_;
 };
 
 // The model timed: -m as every model command loads it, or --shape with random weights and the built-in
@@ -148,7 +148,7 @@ void run_tokenizer_rows(const BenchOptions& o, BenchPrinter& print) {
 void run_corpus_rows(const BenchOptions& o, const TaskModel& model, BenchPrinter& print) {
   TaskFlags defaults;  // the model commands' batching
   defaults.model = o.model;
-  const PipelineOptions pipeline = pipeline_options(defaults, model);
+  const records::PipelineOptions pipeline = pipeline_options(defaults, model);
   const auto corpus = cmd::tokenize_corpus(*model.tokenizer, pipeline.tokenize, o.corpus);
   constexpr std::size_t kSentenceTransformersBatch = 32;  // SentenceTransformer.encode's default batch_size
   print.header(fmt::format("{} on {} ({} lines, at most {} tokens each); dtype {}", model.loaded.name, o.corpus,
@@ -189,7 +189,7 @@ int run_bench(const BenchOptions& o) {
     if (o.shape.empty()) usage_error("--save writes a random-weight model: give --shape NAME");
     const auto& shape = core::find_model_shape(o.shape);
     cmd::save_model_folder(shape, cmd::random_model_weights(shape), o.save);
-    if (!quiet()) fmt::print(stderr, "bertkit: wrote {} (config.json, model.safetensors, vocab.txt)\n", o.save);
+    if (!records::quiet()) fmt::print(stderr, "bertkit: wrote {} (config.json, model.safetensors, vocab.txt)\n", o.save);
     return 0;
   }
   BenchPrinter print(o.format == "jsonl");
@@ -228,7 +228,7 @@ Action add_bench(CLI::App& sub, const GlobalOptions& global) {
       ->check(CLI::Range(0.0, 3600.0));
   sub.add_option("--runs", o->runs, "Runs each measurement makes at least")->check(CLI::Range(1, 1000000));
   return [o, &global] {
-    set_quiet(global.quiet);
+    records::set_quiet(global.quiet);
     return run_bench(*o);
   };
 }

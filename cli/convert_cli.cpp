@@ -1,7 +1,7 @@
 // `bertkit convert SRC DST [--dtype ...] [--verify]`, `bertkit convert --verify --dtype T SRC` and
 // `bertkit convert --check FILE`.
 #include "cli/app.h"
-#include "cli/log.h"
+#include "records/log.h"
 #include "cli/task_model.h"
 #include "commands/convert.h"
 #include "commands/convert_verify.h"
@@ -30,9 +30,10 @@ std::vector<std::string> verify_texts(const std::string& corpus) {
     for (const char* t : cmd::default_verify_texts()) texts.emplace_back(t);
     return texts;
   }
-  TaskFlags f;
-  auto reader = io::open_reader(task_input_spec(f, {corpus}));
-  io::Record record;
+  records::InputSpec spec = input_spec(TaskFlags{});
+  spec.paths = {corpus};
+  auto reader = records::open_reader(spec);
+  records::Record record;
   while (reader->next(record))
     if (record.error.empty() && !record.text.empty()) texts.push_back(record.text);
   if (texts.empty()) bad_input("{}: no texts to verify on", corpus);
@@ -125,9 +126,9 @@ int run_convert(ConvertOptions o) {
   }
   auto summary = cmd::convert_model(o.paths[0], o.paths[1], core::parse_store_type(o.dtype));
   if (!summary.unused_tensors.empty())
-    warn("{} tensors of {} are not used by the model and were left out: {}", summary.unused_tensors.size(), o.paths[0],
+    records::warn("{} tensors of {} are not used by the model and were left out: {}", summary.unused_tensors.size(), o.paths[0],
          fmt::join(summary.unused_tensors, ", "));
-  if (!quiet())
+  if (!records::quiet())
     fmt::print(stderr, "bertkit: wrote {} ({} tensors, {}, {} bytes)\n", o.paths[1], summary.tensors, o.dtype,
                summary.bytes);
   if (o.verify) run_verify(o, *reference, texts);
@@ -149,7 +150,7 @@ Action add_convert(CLI::App& sub, const GlobalOptions& global) {
                "DST is given): embedding cosine, logits, top-1 agreement of the model's heads");
   sub.add_option("--corpus", o->corpus, "Texts for --verify, one per line (default: 16 built-in English sentences)");
   return [o, &global] {
-    set_quiet(global.quiet);
+    records::set_quiet(global.quiet);
     return run_convert(*o);
   };
 }

@@ -1,9 +1,6 @@
 // `bertkit embed`: sentence embeddings (or per-token vectors) of every input record.
 #include "cli/app.h"
-#include "cli/io/vector_writers.h"
-#include "cli/output.h"
-#include "cli/record_pipeline.h"
-#include "cli/result_writer.h"
+#include "records/record_writer.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
 #include "commands/embed.h"
@@ -26,75 +23,12 @@ struct EmbedOptions {
   bool token_embeddings = false;
 };
 
-class EmbedTask : public BatchTask {
- public:
-  EmbedTask(cmd::Embedder& embedder, const cmd::EmbedPlan& plan, const tok::Tokenizer& tokenizer,
-            const core::BatchLimits& limits, bool token_embeddings)
-      : embedder_(embedder), plan_(plan), tokenizer_(tokenizer), limits_(limits), token_embeddings_(token_embeddings) {}
-
-  // Exactly one of these receives the results.
-  std::unique_ptr<ResultWriter> results;
-  std::unique_ptr<io::NpyWriter> npy;
-  std::unique_ptr<io::RawF32Writer> raw;
-
-  cmd::TextInput model_input(const io::Record& record, std::string& text, std::string& pair) override {
-    text = cmd::model_text(plan_, record.text);
-    if (!record.has_pair) return {text, std::nullopt};
-    pair = cmd::model_text(plan_, record.text_pair);
-    return {text, std::optional<std::string_view>(pair)};
-  }
-
-  void compute(const Batch& batch) override {
-    if (token_embeddings_) embedder_.token_embeddings(batch.encodings, limits_, states_);
-    else embedder_.sentence_embeddings(batch.encodings, limits_, rows_);
-  }
-
-  void write(const Batch& batch, std::size_t i) override {
-    if (token_embeddings_) return write_tokens(batch, i);
-    const auto dim = static_cast<std::size_t>(embedder_.dimension());
-    std::span<const float> row(rows_.data() + i * dim, dim);
-    if (npy) return npy->append(row);
-    if (raw) return raw->append(row);
-    results->begin(batch.records[i], batch.truncated[i]).field("embedding", row).end();
-  }
-
-  void end_batch() override {
-    if (npy) npy->flush();
-  }
-
- private:
-  void write_tokens(const Batch& batch, std::size_t i) {
-    const tok::Encoding& e = batch.encodings[i];
-    const auto hidden = static_cast<std::size_t>(embedder_.hidden_size());
-    results->begin(batch.records[i], batch.truncated[i]);
-    results->nested("tokens", [&](io::JsonLine& j) {
-      j.begin_array();
-      for (auto id : e.ids) j.value(tokenizer_.token(id));
-      j.end_array();
-    });
-    results->nested("token_embeddings", [&](io::JsonLine& j) {
-      j.begin_array();
-      for (std::size_t t = 0; t < e.size(); ++t) j.value(std::span<const float>(states_[i].data() + t * hidden, hidden));
-      j.end_array();
-    });
-    results->end();
-  }
-
-  cmd::Embedder& embedder_;
-  const cmd::EmbedPlan& plan_;
-  const tok::Tokenizer& tokenizer_;
-  core::BatchLimits limits_;
-  bool token_embeddings_;
-  std::vector<float> rows_;
-  std::vector<std::vector<float>> states_;
-};
-
 int run_embed(const EmbedOptions& o) {
-  const ResultFormat format = parse_result_format(o.task.format, {"jsonl", "tsv", "csv", "npy", "f32"});
-  const bool vectors = format == ResultFormat::Npy || format == ResultFormat::F32;
+  const records::ResultFormat format = result_format(o.task);
+  const bool vectors = format == records::ResultFormat::Npy || format == records::ResultFormat::F32;
   if (o.token_embeddings && vectors)
     usage_error("--token-embeddings gives a list of vectors per input: use --format jsonl, tsv or csv");
-  if (vectors && o.task.output == "-" && format == ResultFormat::Npy)
+  if (vectors && o.task.output == "-" && format == records::ResultFormat::Npy)
     usage_error("--format npy needs an output file (-o FILE): its header is completed after the last row");
 
   cmd::EmbedOptions eo;
@@ -106,7 +40,7 @@ int run_embed(const EmbedOptions& o) {
   TaskModel model = load_task_model(o.task);
   cmd::EmbedPlan plan = cmd::plan_embedding(model.loaded, eo);
   cmd::Embedder embedder(model.loaded.config, model.weights, plan);
-  PipelineOptions options = pipeline_options(o.task, model);
+  records::PipelineOptions options = pipeline_options(o.task, model);
 
   if (o.task.dry_run) {
     Settings s = common_settings(o.task, model);
@@ -119,26 +53,13 @@ int run_embed(const EmbedOptions& o) {
     }
     s.add("prompt", plan.prompt_text);
     s.add("lower-case text", plan.lower_case ? "yes (do_lower_case of sentence_bert_config.json)" : "no");
-    RecordWriter out("-");
+    records::RecordWriter out("-");
     out.write(s.text());
     return 0;
   }
 
-  auto reader = open_task_input(o.task);
-  RecordWriter out(o.task.output);
-  EmbedTask task(embedder, plan, *model.tokenizer, options.limits, o.token_embeddings);
-  const auto dim = static_cast<std::size_t>(embedder.dimension());
-  if (format == ResultFormat::Npy) {
-    task.npy = std::make_unique<io::NpyWriter>(out, dim);
-  } else if (format == ResultFormat::F32) {
-    task.raw = std::make_unique<io::RawF32Writer>(out, dim);
-  } else {
-    const bool pairs = o.task.pairs || !o.task.pair_column.empty() || !o.task.pair_field.empty();
-    std::vector<std::string> columns = o.token_embeddings ? std::vector<std::string>{"tokens", "token_embeddings"}
-                                                          : std::vector<std::string>{"embedding"};
-    task.results = std::make_unique<ResultWriter>(out, format, reader->table(), pairs, columns);
-  }
-  return run_pipeline(*reader, *model.tokenizer, options, task, out);
+  cmd::EmbedTask task(embedder, plan, *model.tokenizer, options.limits, o.token_embeddings);
+  return run_task(o.task, options, *model.tokenizer, task);
 }
 
 }  // namespace

@@ -1,11 +1,9 @@
 // `bertkit fill-mask`: the likeliest tokens for the mask token(s) of every text, or an interactive
 // prompt on a terminal.
 #include "cli/app.h"
-#include "cli/fill_mask_output.h"
-#include "cli/fill_mask_prompt.h"
-#include "cli/log.h"
-#include "cli/record_pipeline.h"
-#include "cli/result_writer.h"
+#include "commands/fill_mask_prompt.h"
+#include "records/log.h"
+#include "records/record_writer.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
 #include "commands/fill_mask.h"
@@ -27,28 +25,6 @@ struct FillMaskOptions {
   bool interactive = false;
 };
 
-class FillMaskTask : public BatchTask {
- public:
-  FillMaskTask(cmd::FillMasker& masker, const cmd::FillMaskOptions& options, const core::BatchLimits& limits)
-      : masker_(masker), options_(options), limits_(limits) {}
-
-  std::unique_ptr<ResultWriter> results;
-
-  void compute(const Batch& batch) override { predictions_ = masker_.run(batch.encodings, options_, limits_); }
-
-  void write(const Batch& batch, std::size_t i) override {
-    results->begin(batch.records[i], batch.truncated[i])
-        .nested("predictions", [&](io::JsonLine& j) { write_predictions(j, predictions_[i]); })
-        .end();
-  }
-
- private:
-  cmd::FillMasker& masker_;
-  const cmd::FillMaskOptions& options_;
-  core::BatchLimits limits_;
-  std::vector<cmd::MaskPredictions> predictions_;
-};
-
 std::vector<std::string> split_targets(const std::string& list) {
   std::vector<std::string> out;
   std::size_t from = 0;
@@ -66,7 +42,7 @@ std::vector<std::string> split_targets(const std::string& list) {
 }
 
 int run_fill_mask(const FillMaskOptions& o) {
-  const ResultFormat format = parse_result_format(o.task.format, {"jsonl", "tsv", "csv"});
+  result_format(o.task);
   const bool interactive = o.interactive || (o.task.texts.empty() && o.task.inputs.empty() && ::isatty(0) == 1);
   if (o.interactive && (!o.task.texts.empty() || !o.task.inputs.empty()))
     usage_error("--interactive reads sentences from the terminal: give no texts and no -i");
@@ -81,7 +57,7 @@ int run_fill_mask(const FillMaskOptions& o) {
     targets = cmd::resolve_targets(*model.tokenizer, split_targets(o.targets));
     fo.targets = targets.ids;
   }
-  PipelineOptions options = pipeline_options(o.task, model);
+  records::PipelineOptions options = pipeline_options(o.task, model);
 
   if (o.task.dry_run) {
     Settings s = common_settings(o.task, model);
@@ -94,20 +70,18 @@ int run_fill_mask(const FillMaskOptions& o) {
     }
     s.add("candidates", target_text);
     s.add("mode", interactive ? "interactive prompt" : "records");
-    RecordWriter out("-");
+    records::RecordWriter out("-");
     out.write(s.text());
     return 0;
   }
-  for (const std::string& note : targets.notes) warn("{}", note);
+  for (const std::string& note : targets.notes) records::warn("{}", note);
 
   if (interactive)
-    return run_fill_mask_prompt({masker, *model.tokenizer, options.tokenize, options.limits, fo});
+    return cmd::run_fill_mask_prompt({masker, *model.tokenizer, options.tokenize, options.limits, fo});
 
-  auto reader = open_task_input(o.task);
-  RecordWriter out(o.task.output);
-  FillMaskTask task(masker, fo, options.limits);
-  task.results = std::make_unique<ResultWriter>(out, format, reader->table(), false, std::vector<std::string>{"predictions"});
-  return run_pipeline(*reader, *model.tokenizer, options, task, out);
+  options.output.pairs = false;
+  cmd::FillMaskTask task(masker, fo, options.limits);
+  return run_task(o.task, options, *model.tokenizer, task);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // `bertkit info MODEL`: what bertkit detected, as "key: value" lines or one JSON object.
 #include "cli/app.h"
-#include "cli/log.h"
+#include "records/log.h"
 #include "commands/info.h"
+#include "core/error.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -12,14 +13,14 @@ namespace bertkit::cli {
 namespace {
 
 struct InfoOptions {
-  std::string model;
+  std::string model, model_flag;
   bool json = false;
 };
 
 int run_info(const InfoOptions& o) {
   core::LoadedModel model = core::load_model(o.model);
   if (!model.unexpected_tensors.empty())
-    warn("{} tensors of {} are not used by the model: {}", model.unexpected_tensors.size(), o.model,
+    records::warn("{} tensors of {} are not used by the model: {}", model.unexpected_tensors.size(), o.model,
          fmt::join(model.unexpected_tensors, ", "));
   auto fields = cmd::model_info(model);
   if (o.json)
@@ -33,10 +34,14 @@ int run_info(const InfoOptions& o) {
 
 Action add_info(CLI::App& sub, const GlobalOptions& global) {
   auto o = std::make_shared<InfoOptions>();
-  sub.add_option("model", o->model, "Model folder, converted file or Hugging Face model id")->required();
+  sub.add_option("model", o->model, "Model folder, converted file or Hugging Face model id (or -m)");
+  sub.add_option("-m,--model", o->model_flag, "The model, spelled as every other command takes it");
   sub.add_flag("--json", o->json, "Print one JSON object instead of key: value lines");
   return [o, &global] {
-    set_quiet(global.quiet);
+    if (!o->model.empty() && !o->model_flag.empty()) usage_error("give the model with -m or as an argument, not both");
+    if (o->model.empty()) o->model = o->model_flag;
+    if (o->model.empty()) usage_error("info needs a model: -m MODEL (or MODEL as an argument)");
+    records::set_quiet(global.quiet);
     return run_info(*o);
   };
 }

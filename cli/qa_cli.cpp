@@ -1,9 +1,7 @@
 // `bertkit qa`: extractive question answering over a context given on the command line, in a file, or
 // with every record (JSONL fields, CSV/TSV columns, question<TAB>context lines).
 #include "cli/app.h"
-#include "cli/io/record_reader.h"
-#include "cli/record_pipeline.h"
-#include "cli/result_writer.h"
+#include "records/record_writer.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
 #include "commands/qa.h"
@@ -31,84 +29,6 @@ struct QaOptions {
   CLI::Option* doc_stride_flag = nullptr;
 };
 
-// Names the texts of line and argument records `question` and `context` in the output, as JSONL and
-// CSV inputs already name them.
-class QaRecords : public io::RecordReader {
- public:
-  // `context`: the --context text, echoed with every question (a --context-file is not).
-  QaRecords(std::unique_ptr<io::RecordReader> inner, std::optional<std::string> context)
-      : inner_(std::move(inner)), context_(std::move(context)) {}
-  bool next(io::Record& record) override {
-    if (!inner_->next(record)) return false;
-    if (record.fields.empty() && !record.object.is_object() && !record.bad()) {
-      record.object = nlohmann::ordered_json::object();
-      record.object["question"] = record.text;
-      if (record.has_pair) record.object["context"] = record.text_pair;
-      else if (context_) record.object["context"] = *context_;
-    }
-    return true;
-  }
-  std::uint64_t bytes_read() const override { return inner_->bytes_read(); }
-  std::optional<std::uint64_t> total_bytes() const override { return inner_->total_bytes(); }
-  const io::Utf8Report& utf8_report() const override { return inner_->utf8_report(); }
-  const io::TableLayout* table() const override { return inner_->table(); }
-
- private:
-  std::unique_ptr<io::RecordReader> inner_;
-  std::optional<std::string> context_;
-};
-
-class QaTask : public BatchTask {
- public:
-  QaTask(cmd::QuestionAnswerer& qa, const tok::Tokenizer& tokenizer, const cmd::QaSettings& settings,
-         std::optional<std::string> context, const core::BatchLimits& limits)
-      : qa_(qa), tokenizer_(tokenizer), settings_(settings), context_(std::move(context)), limits_(limits) {}
-
-  std::unique_ptr<ResultWriter> results;
-
-  // The pipeline tokenizes what this returns; the windows are cut from the record itself in compute().
-  cmd::TextInput model_input(const io::Record& record, std::string&, std::string&) override {
-    return {record.text, std::nullopt};
-  }
-
-  void compute(const Batch& batch) override {
-    examples_.clear();
-    for (const io::Record& r : batch.records) {
-      if (!context_ && !r.has_pair)
-        bad_input("no context: give --context or --context-file, or records with a question and a context");
-      examples_.push_back(cmd::make_qa_example(tokenizer_, r.text, context_ ? *context_ : r.text_pair, settings_));
-    }
-    answers_ = qa_.run(examples_, settings_, limits_);
-  }
-
-  void write(const Batch& batch, std::size_t i) override {
-    const std::vector<cmd::Answer>& answers = answers_[i];
-    const cmd::Answer best = answers.empty() ? cmd::Answer{} : answers.front();
-    results->begin(batch.records[i], batch.truncated[i])
-        .field("answer", best.answer)
-        .field("score", best.score)
-        .field("start", best.start)
-        .field("end", best.end);
-    if (settings_.top_k > 1)
-      results->nested("answers", [&](io::JsonLine& j) {
-        j.begin_array();
-        for (const cmd::Answer& a : answers)
-          j.begin_object().field("answer", a.answer).field("score", a.score).field("start", a.start).field("end", a.end).end_object();
-        j.end_array();
-      });
-    results->end();
-  }
-
- private:
-  cmd::QuestionAnswerer& qa_;
-  const tok::Tokenizer& tokenizer_;
-  const cmd::QaSettings& settings_;
-  std::optional<std::string> context_;
-  core::BatchLimits limits_;
-  std::vector<cmd::QaExample> examples_;
-  std::vector<std::vector<cmd::Answer>> answers_;
-};
-
 // The context of every question: --context, or the text of --context-file (valid UTF-8).
 std::optional<std::string> shared_context(const QaOptions& o) {
   if (o.context && !o.context_file.empty()) usage_error("give --context or --context-file, not both");
@@ -125,7 +45,7 @@ std::optional<std::string> shared_context(const QaOptions& o) {
 }
 
 int run_qa(QaOptions o) {
-  const ResultFormat format = parse_result_format(o.task.format, {"jsonl", "tsv", "csv"});
+  result_format(o.task);
   if (!o.question.empty()) {
     if (!o.task.texts.empty() || !o.task.inputs.empty()) usage_error("give --question, or questions as texts or -i files, not both");
     o.task.texts.push_back(o.question);
@@ -150,7 +70,7 @@ int run_qa(QaOptions o) {
   o.qa.python = o.task.compat == "python";
   const cmd::QaSettings settings =
       cmd::resolve_qa_settings(o.qa, o.max_seq_len_flag->count() > 0, o.doc_stride_flag->count() > 0, model.max_length);
-  PipelineOptions options = pipeline_options(o.task, model);
+  records::PipelineOptions options = pipeline_options(o.task, model);
   options.mark_truncated = false;  // long contexts are cut into windows, nothing is lost
   options.refuse_truncated = false;
 
@@ -165,18 +85,16 @@ int run_qa(QaOptions o) {
     s.add("top-k", fmt::format("{}", settings.top_k));
     s.add("impossible answers", settings.handle_impossible ? "allowed (empty answer)" : "no");
     s.add("context", o.context ? "--context" : !o.context_file.empty() ? o.context_file : "from each record");
-    RecordWriter out("-");
+    records::RecordWriter out("-");
     out.write(s.text());
     return 0;
   }
 
-  auto reader = std::make_unique<QaRecords>(open_task_input(o.task), o.context ? context : std::nullopt);
-  RecordWriter out(o.task.output);
-  QaTask task(qa, *model.tokenizer, settings, std::move(context), options.limits);
-  std::vector<std::string> columns{"answer", "score", "start", "end"};
-  if (settings.top_k > 1) columns.emplace_back("answers");
-  task.results = std::make_unique<ResultWriter>(out, format, reader->table(), o.task.pairs && !reader->table(), columns);
-  return run_pipeline(*reader, *model.tokenizer, options, task, out);
+  // Line and argument records are named as JSONL and CSV inputs name them.
+  options.output.names = {"question", "context", o.context ? context : std::nullopt};
+  options.output.pairs = o.task.pairs;
+  cmd::QaTask task(qa, *model.tokenizer, settings, std::move(context), options.limits);
+  return run_task(o.task, options, *model.tokenizer, task);
 }
 
 }  // namespace

@@ -1,9 +1,6 @@
 #include "cli/task_flags.h"
 
-#include "cli/io/argument_reader.h"
 #include "core/error.h"
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -11,19 +8,10 @@
 namespace bertkit::cli {
 
 void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
-  if (which.texts_help) sub.add_option("texts", f.texts, which.texts_help);
-  sub.add_option("-i,--input", f.inputs, "Input file (repeatable; - = stdin, the default when no text is given)");
-  if (which.pairs) sub.add_flag("--pairs", f.pairs, "Each line (or argument) is text<TAB>text_pair");
-  sub.add_flag("--csv", f.csv, "Input is CSV with a header row (default for .csv files)");
-  sub.add_flag("--tsv", f.tsv, "Input is TSV with a header row (default for .tsv files)");
-  sub.add_flag("--jsonl", f.jsonl, "Input is JSON lines (default for .jsonl and .ndjson files)");
-  sub.add_option("--column", f.column, "CSV/TSV column holding the text (default: the only column)");
-  if (which.pairs) sub.add_option("--pair-column", f.pair_column, "CSV/TSV column holding the second text");
-  sub.add_option("--field", f.field, "JSONL field holding the text")->capture_default_str();
-  if (which.pairs) sub.add_option("--pair-field", f.pair_field, "JSONL field holding the second text");
-  sub.add_flag("--strict", f.strict_utf8, "Refuse invalid UTF-8 instead of replacing it");
+  add_input_flags(sub, f, {.texts_help = which.texts_help, .pairs = which.pairs});
 
   sub.add_option("-o,--output", f.output, "Output file (- = stdout)")->capture_default_str();
+  f.formats = which.formats;
   std::string formats;
   for (std::size_t i = 0; i < which.formats.size(); ++i) formats += (i ? ", " : "") + which.formats[i];
   sub.add_option("--format", f.format, "Output format: " + formats + " (default: from -o's extension, else " +
@@ -60,41 +48,13 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
   sub.add_flag("--dry-run", f.dry_run, "Print the resolved settings and exit");
 }
 
-io::InputSpec task_input_spec(const TaskFlags& f, std::vector<std::string> paths) {
-  if (int(f.csv) + int(f.tsv) + int(f.jsonl) > 1) usage_error("give at most one of --csv, --tsv and --jsonl");
-  io::InputSpec spec;
-  spec.paths = std::move(paths);
-  spec.format = f.csv ? io::InputFormat::Csv
-                : f.tsv ? io::InputFormat::Tsv
-                : f.jsonl ? io::InputFormat::Jsonl
-                          : io::InputFormat::Auto;
-  spec.pairs = f.pairs;
-  spec.column = f.column;
-  spec.pair_column = f.pair_column;
-  spec.field = f.field;
-  spec.pair_field = f.pair_field;
-  spec.options.strict_utf8 = f.strict_utf8;
-  // The pipeline applies --on-error itself, to reader and model errors alike.
-  spec.options.on_bad_record = io::OnBadRecord::Flag;
-  return spec;
-}
+records::ResultFormat result_format(const TaskFlags& f) { return records::parse_result_format(f.format, f.formats); }
 
-std::unique_ptr<io::RecordReader> open_task_input(const TaskFlags& f) {
+int run_task(const TaskFlags& f, const records::PipelineOptions& options, const tok::Tokenizer& tokenizer,
+             records::RecordTask& task) {
   if (f.on_error != "fail" && f.on_error != "skip") usage_error("--on-error must be fail or skip, not '{}'", f.on_error);
-  if (!f.texts.empty()) {
-    if (!f.inputs.empty()) usage_error("give texts as arguments or files with -i, not both");
-    if (f.csv || f.tsv || f.jsonl || !f.column.empty() || !f.pair_column.empty())
-      usage_error("--csv, --tsv, --jsonl and --column describe -i files, not texts given as arguments");
-    return std::make_unique<io::ArgumentReader>(f.texts, f.pairs, f.strict_utf8);
-  }
-  return io::open_reader(task_input_spec(f, f.inputs));
-}
-
-bool input_is_terminal(const TaskFlags& f) {
-  if (!f.texts.empty()) return false;
-  bool stdin_used = f.inputs.empty();
-  for (const auto& p : f.inputs) stdin_used = stdin_used || p == "-";
-  return stdin_used && ::isatty(0) == 1;
+  if (options.input.texts.empty()) check_input_format(f);
+  return records::run_records(options, tokenizer, task);
 }
 
 }  // namespace bertkit::cli

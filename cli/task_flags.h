@@ -1,15 +1,17 @@
 #pragma once
 // The flags every model command (embed, similarity, classify, fill-mask, qa) shares, and what they
-// resolve to: the input reader, the output format, the pipeline options.
+// resolve to: the input, the output and its format (the pipeline options: cli/task_model.h).
 //
 //   auto flags = std::make_shared<TaskFlags>();
 //   add_task_flags(sub, *flags, {.formats = {"jsonl", "tsv", "csv"}});
 //   ... in the action:
-//   auto reader = open_task_input(*flags);          // checks the input's structure first
 //   TaskModel model = load_task_model(*flags);       // checkpoint, tokenizer, max length
-//   PipelineOptions options = pipeline_options(*flags, model);
-#include "cli/io/open_reader.h"
-#include "cli/io/record_reader.h"
+//   records::PipelineOptions options = pipeline_options(*flags, model);
+//   cmd::ClassifyTask task(...);
+//   return run_task(*flags, options, *model.tokenizer, task);
+#include "cli/input_flags.h"
+#include "records/record_pipeline.h"
+#include "records/result_writer.h"
 
 #include <CLI/CLI.hpp>
 
@@ -22,18 +24,11 @@
 
 namespace bertkit::cli {
 
-struct TaskFlags {
-  // Input
-  std::vector<std::string> texts;   // positional
-  std::vector<std::string> inputs;  // -i (empty: stdin unless texts are given)
-  bool pairs = false;
-  bool csv = false, tsv = false, jsonl = false;
-  std::string column, pair_column;
-  std::string field = "text", pair_field;
-  bool strict_utf8 = false;
+struct TaskFlags : InputFlags {
   // Output
   std::string output = "-";
   std::string format;  // after parsing: --format, else from -o's extension, else the first format offered
+  std::vector<std::string> formats;  // the formats offered
   // Model
   std::string model;
   std::optional<std::size_t> max_length;
@@ -55,14 +50,11 @@ struct TaskFlagSet {
 
 void add_task_flags(CLI::App& sub, TaskFlags& flags, const TaskFlagSet& which = {});
 
-// The records: texts given as arguments, else the -i files (or stdin), their structure checked.
-// Call before creating the output.
-std::unique_ptr<io::RecordReader> open_task_input(const TaskFlags& flags);
+// --format (checked against the formats offered; a usage error otherwise).
+records::ResultFormat result_format(const TaskFlags& flags);
 
-// The input spec the flags describe (for commands with inputs of their own, like --corpus).
-io::InputSpec task_input_spec(const TaskFlags& flags, std::vector<std::string> paths);
-
-// Whether records come from a terminal: then they are handled one at a time as they are typed.
-bool input_is_terminal(const TaskFlags& flags);
+// Runs the task over the records (--on-error checked first); returns the exit status.
+int run_task(const TaskFlags& flags, const records::PipelineOptions& options, const tok::Tokenizer& tokenizer,
+             records::RecordTask& task);
 
 }  // namespace bertkit::cli

@@ -75,14 +75,17 @@ TaskModel load_task_model(const TaskFlags& flags) {
   return m;
 }
 
-PipelineOptions pipeline_options(const TaskFlags& flags, const TaskModel& model) {
-  PipelineOptions o;
+records::PipelineOptions pipeline_options(const TaskFlags& flags, const TaskModel& model) {
+  records::PipelineOptions o;
   o.tokenize = tokenize_options(tokenizer_flags(flags, model.max_length), *model.tokenizer);
   o.batch_size = flags.batch_size;
   o.limits.max_tokens = flags.max_batch_tokens;
-  o.on_error = flags.on_error == "skip" ? OnError::Skip : OnError::Fail;
+  o.on_error = flags.on_error == "skip" ? records::OnError::Skip : records::OnError::Fail;
   o.refuse_truncated = flags.truncate == "error";
-  o.one_at_a_time = input_is_terminal(flags);
+  o.input = input_spec(flags);
+  o.output.path = flags.output;
+  if (!flags.formats.empty()) o.output.format = result_format(flags);
+  o.output.pairs = flags.pairs || !flags.pair_column.empty() || !flags.pair_field.empty();
   return o;
 }
 

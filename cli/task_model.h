@@ -1,7 +1,7 @@
 #pragma once
 // What every model command loads from -m: the checkpoint, its tokenizer, the maximum input length,
 // and the settings --dry-run prints.
-#include "cli/record_pipeline.h"
+#include "records/record_pipeline.h"
 #include "cli/task_flags.h"
 #include "core/checkpoint/model_source.h"
 #include "tokenizer/tokenizer.h"
@@ -26,7 +26,7 @@ struct TaskModel {
 TaskModel load_task_model(const TaskFlags& flags);
 
 // Tokenization (truncation to max_length, no padding), batching and the error policy of the flags.
-PipelineOptions pipeline_options(const TaskFlags& flags, const TaskModel& model);
+records::PipelineOptions pipeline_options(const TaskFlags& flags, const TaskModel& model);
 
 // Resolved settings, printed by --dry-run as "name: value" lines in the order added.
 class Settings {

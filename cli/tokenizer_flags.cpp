@@ -1,6 +1,6 @@
 #include "cli/tokenizer_flags.h"
 
-#include "cli/log.h"
+#include "records/log.h"
 #include "core/checkpoint/model_source.h"
 #include "core/error.h"
 #include "tokenizer/loader.h"
@@ -72,8 +72,8 @@ std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& f, const c
   return std::make_unique<tok::Tokenizer>(std::move(spec));
 }
 
-cmd::TokenizeOptions tokenize_options(const TokenizerFlags& f, const tok::Tokenizer& tokenizer) {
-  cmd::TokenizeOptions o;
+records::TokenizeOptions tokenize_options(const TokenizerFlags& f, const tok::Tokenizer& tokenizer) {
+  records::TokenizeOptions o;
   o.encode.add_special_tokens = !f.no_special_tokens;
   std::string strategy = f.truncation.empty() ? (f.max_length ? "longest_first" : "none") : f.truncation;
   std::optional<std::size_t> max_length = f.max_length ? f.max_length : tokenizer.spec().model_max_length;
@@ -96,15 +96,6 @@ cmd::TokenizeOptions tokenize_options(const TokenizerFlags& f, const tok::Tokeni
     o.padding.length = *max_length;
   }
   return o;
-}
-
-io::InputFormat parse_input_format(const std::string& name) {
-  if (name == "auto") return io::InputFormat::Auto;
-  if (name == "lines") return io::InputFormat::Lines;
-  if (name == "csv") return io::InputFormat::Csv;
-  if (name == "tsv") return io::InputFormat::Tsv;
-  if (name == "jsonl") return io::InputFormat::Jsonl;
-  usage_error("unknown --input-format '{}' (expected auto, lines, csv, tsv or jsonl)", name);
 }
 
 }  // namespace bertkit::cli

@@ -1,8 +1,7 @@
 #pragma once
 // The tokenizer flags every text command shares (-m, case and accent overrides, truncation, padding,
 // --compat), and the tokenizer they select.
-#include "cli/io/open_reader.h"
-#include "commands/tokenize.h"
+#include "records/encode_records.h"
 #include "core/checkpoint/model_source.h"
 #include "tokenizer/tokenizer.h"
 
@@ -35,8 +34,6 @@ void add_tokenizer_flags(CLI::App& sub, TokenizerFlags& flags);
 // folder, tokenizer.json, vocab.txt, converted file or cached model id), with the overrides applied.
 std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& flags, const core::LoadedModel* model = nullptr);
 
-cmd::TokenizeOptions tokenize_options(const TokenizerFlags& flags, const tok::Tokenizer& tokenizer);
-
-io::InputFormat parse_input_format(const std::string& name);
+records::TokenizeOptions tokenize_options(const TokenizerFlags& flags, const tok::Tokenizer& tokenizer);
 
 }  // namespace bertkit::cli

@@ -32,13 +32,13 @@ CorpusTiming timed(const CorpusText& corpus, int threads, const std::function<vo
 
 }  // namespace
 
-CorpusText tokenize_corpus(const tok::Tokenizer& tokenizer, const TokenizeOptions& options, const std::string& file) {
+CorpusText tokenize_corpus(const tok::Tokenizer& tokenizer, const records::TokenizeOptions& options, const std::string& file) {
   CorpusText corpus;
   corpus.lines = read_text_lines(file);
   if (corpus.lines.empty()) bad_input("{}: no text in the corpus", file);
-  std::vector<TextInput> inputs;
+  std::vector<records::TextInput> inputs;
   for (const auto& line : corpus.lines) inputs.push_back({line, std::nullopt});
-  corpus.encodings = tokenize_batch(tokenizer, options, inputs);
+  corpus.encodings = records::tokenize_batch(tokenizer, options, inputs);
   return corpus;
 }
 

@@ -5,7 +5,7 @@
 //   sentence-transformers: the whole text sorted by character length (longest first, as its encode()
 //            sorts), batches of 32, every sequence padded to the batch's longest (what PyTorch and ONNX
 //            Runtime then compute).
-#include "commands/tokenize.h"
+#include "records/encode_records.h"
 #include "core/model/batching.h"
 #include "core/model/encoder.h"
 
@@ -23,7 +23,7 @@ struct CorpusText {
 };
 
 // Every non-empty line of `file`, tokenized.
-CorpusText tokenize_corpus(const tok::Tokenizer& tokenizer, const TokenizeOptions& options, const std::string& file);
+CorpusText tokenize_corpus(const tok::Tokenizer& tokenizer, const records::TokenizeOptions& options, const std::string& file);
 
 struct CorpusTiming {
   std::size_t sequences = 0, batches = 0;

@@ -70,4 +70,28 @@ std::vector<float> Classifier::logits(std::span<const tok::Encoding> encodings, 
   return all;
 }
 
+std::vector<std::string> ClassifyTask::result_fields() const {
+  std::vector<std::string> fields{"label", "score"};
+  if (listed_) fields.emplace_back("scores");
+  return fields;
+}
+
+void ClassifyTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
+  const std::size_t labels = classifier_.num_labels();
+  const auto& names = classifier_.config().id2label;
+  auto ranked = rank_labels(std::span(logits_).subspan(i * labels, labels), function_);
+  records::ResultWriter& results = out.results();
+  results.begin(batch.records[i], batch.truncated[i]).field("label", names[ranked[0].label]).field("score", ranked[0].score);
+  if (listed_) {
+    const std::size_t n = std::min(listed_, ranked.size());
+    results.nested("scores", [&](records::JsonLine& j) {
+      j.begin_array();
+      for (std::size_t r = 0; r < n; ++r)
+        j.begin_object().field("label", names[ranked[r].label]).field("score", ranked[r].score).end_object();
+      j.end_array();
+    });
+  }
+  results.end();
+}
+
 }  // namespace bertkit::cmd

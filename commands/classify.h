@@ -5,6 +5,7 @@
 #include "commands/encoder_batches.h"
 #include "core/model/classification_head.h"
 #include "core/model/encoder.h"
+#include "records/record_pipeline.h"
 #include "tokenizer/encoding.h"
 
 #include <memory>
@@ -45,6 +46,24 @@ class Classifier {
  private:
   core::Encoder encoder_;
   core::ClassificationHead head_;
+};
+
+// Each record's best `label` and its `score`, and with `listed` > 0 the best `listed` labels as `scores`.
+class ClassifyTask : public records::RecordTask {
+ public:
+  ClassifyTask(Classifier& classifier, core::ScoreFunction function, std::size_t listed, const core::BatchLimits& limits)
+      : classifier_(classifier), function_(function), listed_(listed), limits_(limits) {}
+
+  std::vector<std::string> result_fields() const override;
+  void compute(const records::Batch& batch) override { logits_ = classifier_.logits(batch.encodings, limits_); }
+  void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
+
+ private:
+  Classifier& classifier_;
+  core::ScoreFunction function_;
+  std::size_t listed_;
+  core::BatchLimits limits_;
+  std::vector<float> logits_;
 };
 
 }  // namespace bertkit::cmd

@@ -151,4 +151,46 @@ void Embedder::token_embeddings(std::span<const tok::Encoding> encodings, const 
   });
 }
 
+std::vector<std::string> EmbedTask::result_fields() const {
+  if (token_embeddings_) return {"tokens", "token_embeddings"};
+  return {"embedding"};
+}
+
+records::TextInput EmbedTask::model_input(const records::Record& record, std::string& text, std::string& pair) {
+  text = model_text(plan_, record.text);
+  if (!record.has_pair) return {text, std::nullopt};
+  pair = model_text(plan_, record.text_pair);
+  return {text, std::optional<std::string_view>(pair)};
+}
+
+void EmbedTask::compute(const records::Batch& batch) {
+  if (token_embeddings_) embedder_.token_embeddings(batch.encodings, limits_, states_);
+  else embedder_.sentence_embeddings(batch.encodings, limits_, rows_);
+}
+
+void EmbedTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
+  if (token_embeddings_) return write_tokens(batch, i, out.results());
+  const auto dim = static_cast<std::size_t>(embedder_.dimension());
+  std::span<const float> row(rows_.data() + i * dim, dim);
+  if (out.vectors()) return out.vector(row);
+  out.results().begin(batch.records[i], batch.truncated[i]).field("embedding", row).end();
+}
+
+void EmbedTask::write_tokens(const records::Batch& batch, std::size_t i, records::ResultWriter& results) {
+  const tok::Encoding& e = batch.encodings[i];
+  const auto hidden = static_cast<std::size_t>(embedder_.hidden_size());
+  results.begin(batch.records[i], batch.truncated[i]);
+  results.nested("tokens", [&](records::JsonLine& j) {
+    j.begin_array();
+    for (auto id : e.ids) j.value(tokenizer_.token(id));
+    j.end_array();
+  });
+  results.nested("token_embeddings", [&](records::JsonLine& j) {
+    j.begin_array();
+    for (std::size_t t = 0; t < e.size(); ++t) j.value(std::span<const float>(states_[i].data() + t * hidden, hidden));
+    j.end_array();
+  });
+  results.end();
+}
+
 }  // namespace bertkit::cmd

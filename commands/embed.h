@@ -5,6 +5,7 @@
 #include "core/model/batching.h"
 #include "core/model/encoder.h"
 #include "core/model/pooling.h"
+#include "records/record_pipeline.h"
 #include "tokenizer/encoding.h"
 
 #include <cstdint>
@@ -62,6 +63,32 @@ class Embedder {
   core::Encoder encoder_;
   core::SentencePooler pooler_;
   std::vector<float> pooled_;
+};
+
+// The records' embeddings: one `embedding` per record (or an npy/f32 row), or with `token_embeddings`
+// the record's `tokens` and their vectors.
+class EmbedTask : public records::RecordTask {
+ public:
+  EmbedTask(Embedder& embedder, const EmbedPlan& plan, const tok::Tokenizer& tokenizer, const core::BatchLimits& limits,
+            bool token_embeddings)
+      : embedder_(embedder), plan_(plan), tokenizer_(tokenizer), limits_(limits), token_embeddings_(token_embeddings) {}
+
+  std::vector<std::string> result_fields() const override;
+  std::size_t vector_width() const override { return static_cast<std::size_t>(embedder_.dimension()); }
+  records::TextInput model_input(const records::Record& record, std::string& text, std::string& pair) override;
+  void compute(const records::Batch& batch) override;
+  void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
+
+ private:
+  void write_tokens(const records::Batch& batch, std::size_t i, records::ResultWriter& results);
+
+  Embedder& embedder_;
+  const EmbedPlan& plan_;
+  const tok::Tokenizer& tokenizer_;
+  core::BatchLimits limits_;
+  bool token_embeddings_;
+  std::vector<float> rows_;
+  std::vector<std::vector<float>> states_;
 };
 
 }  // namespace bertkit::cmd

@@ -1,6 +1,7 @@
 #include "commands/fill_mask.h"
 
 #include "commands/encoder_batches.h"
+#include "commands/fill_mask_output.h"
 #include "core/error.h"
 #include "core/model/family_spec.h"
 #include "core/model/rows.h"
@@ -129,6 +130,13 @@ std::vector<MaskPredictions> FillMasker::run(std::span<const tok::Encoding> enco
     }
   });
   return results;
+}
+
+void FillMaskTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
+  out.results()
+      .begin(batch.records[i], batch.truncated[i])
+      .nested("predictions", [&](records::JsonLine& j) { write_predictions(j, predictions_[i]); })
+      .end();
 }
 
 }  // namespace bertkit::cmd

@@ -5,6 +5,7 @@
 #include "core/model/batching.h"
 #include "core/model/encoder.h"
 #include "core/model/mlm_head.h"
+#include "records/record_pipeline.h"
 #include "tokenizer/tokenizer.h"
 
 #include <cstdint>
@@ -62,6 +63,23 @@ class FillMasker {
   const tok::Tokenizer& tokenizer_;
   core::Encoder encoder_;
   core::MlmHead head_;
+};
+
+// Each record's `predictions` (see write_predictions).
+class FillMaskTask : public records::RecordTask {
+ public:
+  FillMaskTask(FillMasker& masker, const FillMaskOptions& options, const core::BatchLimits& limits)
+      : masker_(masker), options_(options), limits_(limits) {}
+
+  std::vector<std::string> result_fields() const override { return {"predictions"}; }
+  void compute(const records::Batch& batch) override { predictions_ = masker_.run(batch.encodings, options_, limits_); }
+  void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
+
+ private:
+  FillMasker& masker_;
+  const FillMaskOptions& options_;
+  core::BatchLimits limits_;
+  std::vector<MaskPredictions> predictions_;
 };
 
 }  // namespace bertkit::cmd

@@ -127,4 +127,39 @@ std::vector<std::vector<Answer>> QuestionAnswerer::run(std::span<const QaExample
   return results;
 }
 
+std::vector<std::string> QaTask::result_fields() const {
+  std::vector<std::string> fields{"answer", "score", "start", "end"};
+  if (settings_.top_k > 1) fields.emplace_back("answers");
+  return fields;
+}
+
+void QaTask::compute(const records::Batch& batch) {
+  examples_.clear();
+  for (const records::Record& r : batch.records) {
+    if (!context_ && !r.has_pair)
+      bad_input("no context: give --context or --context-file, or records with a question and a context");
+    examples_.push_back(make_qa_example(tokenizer_, r.text, context_ ? *context_ : r.text_pair, settings_));
+  }
+  answers_ = qa_.run(examples_, settings_, limits_);
+}
+
+void QaTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
+  const std::vector<Answer>& answers = answers_[i];
+  const Answer best = answers.empty() ? Answer{} : answers.front();
+  records::ResultWriter& results = out.results();
+  results.begin(batch.records[i], batch.truncated[i])
+      .field("answer", best.answer)
+      .field("score", best.score)
+      .field("start", best.start)
+      .field("end", best.end);
+  if (settings_.top_k > 1)
+    results.nested("answers", [&](records::JsonLine& j) {
+      j.begin_array();
+      for (const Answer& a : answers)
+        j.begin_object().field("answer", a.answer).field("score", a.score).field("start", a.start).field("end", a.end).end_object();
+      j.end_array();
+    });
+  results.end();
+}
+
 }  // namespace bertkit::cmd

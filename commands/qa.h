@@ -7,6 +7,7 @@
 #include "commands/encoder_batches.h"
 #include "core/model/encoder.h"
 #include "core/model/qa_head.h"
+#include "records/record_pipeline.h"
 #include "tokenizer/tokenizer.h"
 
 #include <cstdint>
@@ -82,6 +83,32 @@ class QuestionAnswerer {
  private:
   core::Encoder encoder_;
   core::QaHead head_;
+};
+
+// Each record's best `answer` with its `score`, `start` and `end`, and with top_k > 1 the `answers`.
+// A record is a question and its context, or (`context`) a question about that context.
+class QaTask : public records::RecordTask {
+ public:
+  QaTask(QuestionAnswerer& qa, const tok::Tokenizer& tokenizer, const QaSettings& settings,
+         std::optional<std::string> context, const core::BatchLimits& limits)
+      : qa_(qa), tokenizer_(tokenizer), settings_(settings), context_(std::move(context)), limits_(limits) {}
+
+  std::vector<std::string> result_fields() const override;
+  // The pipeline tokenizes what this returns; the windows are cut from the record itself in compute().
+  records::TextInput model_input(const records::Record& record, std::string&, std::string&) override {
+    return {record.text, std::nullopt};
+  }
+  void compute(const records::Batch& batch) override;
+  void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
+
+ private:
+  QuestionAnswerer& qa_;
+  const tok::Tokenizer& tokenizer_;
+  const QaSettings& settings_;
+  std::optional<std::string> context_;
+  core::BatchLimits limits_;
+  std::vector<QaExample> examples_;
+  std::vector<std::vector<Answer>> answers_;
 };
 
 }  // namespace bertkit::cmd

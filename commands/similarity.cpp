@@ -1,6 +1,7 @@
 #include "commands/similarity.h"
 
 #include "commands/encoder_batches.h"
+#include "core/error.h"
 
 #include <algorithm>
 
@@ -12,6 +13,10 @@ namespace {
 bool better(const Hit& a, const Hit& b) { return a.score != b.score ? a.score > b.score : a.index < b.index; }
 
 }  // namespace
+
+std::span<const float> embedding_row(const std::vector<float>& rows, std::size_t i, std::int64_t dim) {
+  return {rows.data() + i * static_cast<std::size_t>(dim), static_cast<std::size_t>(dim)};
+}
 
 bool is_cross_encoder(const core::ModelConfig& config) {
   return config.head == core::HeadKind::SequenceClassification && config.num_labels == 1;
@@ -51,6 +56,32 @@ std::vector<Hit> TopK::sorted() const {
   std::vector<Hit> hits = heap_;
   std::sort(hits.begin(), hits.end(), better);
   return hits;
+}
+
+records::TextInput PairTask::model_input(const records::Record& record, std::string& text, std::string& pair) {
+  if (!scorer_.plan) return RecordTask::model_input(record, text, pair);
+  text = model_text(*scorer_.plan, record.text);
+  if (!record.has_pair) return {text, std::nullopt};
+  pair = model_text(*scorer_.plan, record.text_pair);
+  return {text, std::optional<std::string_view>(pair)};
+}
+
+void PairTask::compute(const records::Batch& batch) {
+  if (scorer_.cross) {
+    for (const records::Record& r : batch.records)
+      if (!r.has_pair) bad_input("expected a pair of texts");
+    return scorer_.cross->scores(batch.encodings, scorer_.limits, scores_);
+  }
+  scorer_.embedder->sentence_embeddings(batch.encodings, scorer_.limits, a_);
+  scorer_.embedder->sentence_embeddings(batch.pair_encodings, scorer_.limits, b_);
+  const std::int64_t dim = scorer_.embedder->dimension();
+  scores_.resize(batch.size());
+  for (std::size_t i = 0; i < batch.size(); ++i)
+    scores_[i] = core::similarity(scorer_.metric, embedding_row(a_, i, dim), embedding_row(b_, i, dim));
+}
+
+void PairTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
+  out.results().begin(batch.records[i], batch.truncated[i]).field("score", scores_[i]).end();
 }
 
 }  // namespace bertkit::cmd

@@ -5,11 +5,15 @@
 #include "core/model/batching.h"
 #include "core/model/classification_head.h"
 #include "core/model/config.h"
+#include "commands/embed.h"
 #include "core/model/encoder.h"
+#include "core/model/similarity.h"
+#include "records/record_pipeline.h"
 #include "tokenizer/encoding.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -52,6 +56,33 @@ class TopK {
  private:
   std::size_t k_;
   std::vector<Hit> heap_;  // the worst kept hit on top
+};
+
+// Row i of `rows`, embeddings of `dim` values each.
+std::span<const float> embedding_row(const std::vector<float>& rows, std::size_t i, std::int64_t dim);
+
+// Bi-encoder or cross-encoder, whichever the model is.
+struct Scorer {
+  std::optional<EmbedPlan> plan;  // bi-encoder: how texts are embedded
+  std::unique_ptr<Embedder> embedder;
+  std::unique_ptr<CrossEncoder> cross;
+  core::Metric metric = core::Metric::Cosine;
+  core::BatchLimits limits;
+};
+
+// The `score` of each record's pair of texts.
+class PairTask : public records::RecordTask {
+ public:
+  explicit PairTask(Scorer& scorer) : scorer_(scorer) {}
+
+  std::vector<std::string> result_fields() const override { return {"score"}; }
+  records::TextInput model_input(const records::Record& record, std::string& text, std::string& pair) override;
+  void compute(const records::Batch& batch) override;
+  void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
+
+ private:
+  Scorer& scorer_;
+  std::vector<float> a_, b_, scores_;
 };
 
 }  // namespace bertkit::cmd

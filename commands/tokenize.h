@@ -1,31 +1,54 @@
 #pragma once
-// `bertkit tokenize`: texts (or pairs) to encodings, and ids back to text, a batch at a time.
-#include "tokenizer/padding.h"
+// `bertkit tokenize`: each record's encoding (ids, tokens, type ids, attention mask, offsets and the
+// overflowing windows), its token count, or with `decode` a line of ids back to text.
+#include "records/record_pipeline.h"
+#include "records/table_writer.h"
 #include "tokenizer/tokenizer.h"
 
-#include <optional>
-#include <span>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace bertkit::cmd {
 
-struct TextInput {
-  std::string_view text;
-  std::optional<std::string_view> pair;
-};
+enum class TokenizeFormat { Jsonl, Tokens, Ids, Tsv };
 
-struct TokenizeOptions {
-  tok::EncodeOptions encode;
-  tok::PaddingParams padding;
-};
+TokenizeFormat parse_tokenize_format(const std::string& name);  // a usage error for an unknown name
 
-// Encodes every input (in parallel over OpenMP threads) and pads the batch; results in input order.
-std::vector<tok::Encoding> tokenize_batch(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
-                                          std::span<const TextInput> inputs);
+struct TokenizeOutput {
+  TokenizeFormat format = TokenizeFormat::Jsonl;
+  bool char_offsets = true;   // offsets in code points (false: bytes)
+  bool count = false;         // only the number of tokens
+  bool decode = false;        // records are lines of ids: print their text
+  bool skip_special_tokens = false;  // decode: leave out special tokens
+  bool pairs = false;         // tsv: a text_pair column
+};
 
 // Parses a line of ids ("101 7592 102", commas or a JSON array's brackets also accepted).
 std::vector<std::int32_t> parse_ids(std::string_view line);
+
+// Writes whole lines of its own (no echoed input beyond text and text_pair, no `truncated`).
+class TokenizeTask : public records::RecordTask {
+ public:
+  TokenizeTask(const tok::Tokenizer& tokenizer, const TokenizeOutput& output) : tokenizer_(tokenizer), output_(output) {}
+
+  std::vector<std::string> result_fields() const override { return {}; }
+  bool tokenizes() const override { return !output_.decode; }
+  void start(records::RecordOutput& out) override;
+  void compute(const records::Batch& batch) override;
+  void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
+
+ private:
+  std::string render(const records::Record& record, const tok::Encoding& e) const;
+  std::string decode(const records::Record& record) const;
+  void write_tsv_row(const records::Record& record, const tok::Encoding& e);
+
+  const tok::Tokenizer& tokenizer_;
+  TokenizeOutput output_;
+  std::unique_ptr<records::TableWriter> table_;
+  std::vector<std::string> rendered_;
+};
 
 }  // namespace bertkit::cmd

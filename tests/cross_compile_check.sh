@@ -23,7 +23,7 @@ if ((${#batches[@]} == 0)); then
   exit 2
 fi
 in_batches=$(cat "${batches[@]}" | sed -n 's|^#include "'"$PWD"'/\(.*\)"$|\1|p' | sort)
-mapfile -t alone < <(find cli commands core tokenizer tests -name '*.cpp' | sort | comm -23 - <(echo "$in_batches"))
+mapfile -t alone < <(find cli commands core records tokenizer tests -name '*.cpp' | sort | comm -23 - <(echo "$in_batches"))
 
 headers=$(mktemp -d)
 trap 'rm -rf "$headers"' EXIT

@@ -491,6 +491,22 @@ TEST_CASE("tokenize: an input file that cannot be opened is bad input (status 3)
   }
 }
 
+TEST_CASE("tokenize: --csv/--tsv/--jsonl as every command spells them, --input-format as their older spelling") {
+  bktest::TempDir dir;
+  bktest::write_file(dir / "in.txt", "id,text\n1,Hello world\n");
+  const std::string in = (dir / "in.txt").string();
+  auto csv = bktest::run_bertkit({"tokenize", "--format", "tokens", "--csv", "--column", "text", "-i", in});
+  REQUIRE(csv.exit_code == 0);
+  CHECK(csv.out == "[CLS] hello world [SEP]\n");
+  auto alias = bktest::run_bertkit({"tokenize", "--format", "tokens", "--input-format", "csv", "--column", "text", "-i", in});
+  CHECK(alias.exit_code == 0);
+  CHECK(alias.out == csv.out);
+  // Without a format a .txt file is lines: the header is a text too.
+  CHECK(bktest::count_lines(bktest::run_bertkit({"tokenize", "-i", in}).out) == 2);
+  CHECK(bktest::run_bertkit({"tokenize", "--csv", "--input-format", "tsv", "-i", in}).exit_code == 2);
+  CHECK(bktest::run_bertkit({"tokenize", "--csv", "--tsv", "-i", in}).exit_code == 2);
+}
+
 TEST_CASE("tokenize: a .gz input reads as its text; a Parquet or .npy file is refused by name, exit 3") {
   bktest::TempDir dir;
   std::string text = "Hello, world!\nParis is the [MASK] of France.\n";

@@ -1,8 +1,8 @@
 // CSV/TSV reader on arbitrary bytes. The first byte picks the delimiter and the options, the rest is
 // the file. Beyond not crashing: a good record has as many fields as the header, its text is valid
 // UTF-8, and writing its fields as CSV/TSV and reading them back gives the same fields.
-#include "cli/io/csv_reader.h"
-#include "cli/io/table_writer.h"
+#include "records/csv_reader.h"
+#include "records/table_writer.h"
 #include "core/error.h"
 #include "memory_file.h"
 #include "tokenizer/utf8.h"
@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <vector>
 
-using namespace bertkit::cli::io;
+using namespace bertkit::records;
 
 namespace {
 void check(bool ok) {
@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Round trip through the writer, with the other delimiter so every field is quoted anew.
   bkfuzz::MemoryFile output(nullptr, 0);
   {
-    bertkit::cli::RecordWriter out(output.path());
+    bertkit::records::RecordWriter out(output.path());
     TableWriter writer(out, table.delimiter == ',' ? '\t' : ',');
     writer.header(header);
     Record row;

@@ -2,7 +2,7 @@
 // back: one record per line, as the plain text gives), the same with one byte damaged or the end cut
 // (a clean error or a result, never a crash), or the rest as raw bytes behind a gzip signature (the
 // inflater on hostile headers and deflate data).
-#include "cli/io/line_reader.h"
+#include "records/line_reader.h"
 #include "core/error.h"
 #include "memory_file.h"
 
@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <string>
 
-using namespace bertkit::cli::io;
+using namespace bertkit::records;
 
 namespace {
 void check(bool ok) {

@@ -1,13 +1,13 @@
 // JSONL reader on arbitrary bytes. The first byte picks the options, the rest is the file. Beyond not
 // crashing: a good record's texts are valid UTF-8 and its object holds the field as a string.
-#include "cli/io/jsonl_reader.h"
+#include "records/jsonl_reader.h"
 #include "core/error.h"
 #include "memory_file.h"
 #include "tokenizer/utf8.h"
 
 #include <cstdlib>
 
-using namespace bertkit::cli::io;
+using namespace bertkit::records;
 
 namespace {
 void check(bool ok) {

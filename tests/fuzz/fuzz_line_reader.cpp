@@ -1,7 +1,7 @@
 // Line reader on arbitrary bytes. The first byte picks the options, the rest is the file. Beyond not
 // crashing: texts are valid UTF-8 and, in the plain lenient mode, there is one record per line.
-#include "cli/io/input_signature.h"
-#include "cli/io/line_reader.h"
+#include "records/input_signature.h"
+#include "records/line_reader.h"
 #include "core/error.h"
 #include "memory_file.h"
 #include "tokenizer/utf8.h"
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-using namespace bertkit::cli::io;
+using namespace bertkit::records;
 
 namespace {
 void check(bool ok) {

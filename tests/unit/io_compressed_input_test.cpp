@@ -1,7 +1,7 @@
 // Inputs that are not plain text: gzip is read through (any reader, file or pipe), other binary formats
 // are refused by name instead of being tokenized as U+FFFD garbage.
-#include "cli/io/input_signature.h"
-#include "cli/io/open_reader.h"
+#include "records/input_signature.h"
+#include "records/open_reader.h"
 #include "core/error.h"
 #include "io_helpers.h"
 #include "support.h"
@@ -11,7 +11,7 @@
 
 #include <thread>
 
-using namespace bertkit::cli::io;
+using namespace bertkit::records;
 using iotest::read_all;
 using iotest::write;
 

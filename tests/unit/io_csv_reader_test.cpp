@@ -1,4 +1,4 @@
-#include "cli/io/csv_reader.h"
+#include "records/csv_reader.h"
 #include "core/error.h"
 #include "io_helpers.h"
 #include "support.h"
@@ -7,7 +7,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-using namespace bertkit::cli::io;
+using namespace bertkit::records;
 using iotest::read_all;
 using iotest::write;
 

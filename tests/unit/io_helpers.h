@@ -1,6 +1,6 @@
 #pragma once
-// Helpers for the cli/io tests: files with given bytes, stdin redirected, all records of a reader.
-#include "cli/io/record_reader.h"
+// Helpers for the records/ tests: files with given bytes, stdin redirected, all records of a reader.
+#include "records/record_reader.h"
 
 #include <unistd.h>
 
@@ -19,9 +19,9 @@ inline std::filesystem::path write(const std::filesystem::path& path, const std:
   return path;
 }
 
-inline std::vector<bertkit::cli::io::Record> read_all(bertkit::cli::io::RecordReader& reader) {
-  std::vector<bertkit::cli::io::Record> records;
-  bertkit::cli::io::Record record;
+inline std::vector<bertkit::records::Record> read_all(bertkit::records::RecordReader& reader) {
+  std::vector<bertkit::records::Record> records;
+  bertkit::records::Record record;
   while (reader.next(record)) records.push_back(record);
   return records;
 }

@@ -1,4 +1,4 @@
-#include "cli/io/json_line.h"
+#include "records/json_line.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-using bertkit::cli::io::JsonLine;
+using bertkit::records::JsonLine;
 
 TEST_CASE("JsonLine builds nested records that parse back") {
   JsonLine j;

@@ -1,4 +1,4 @@
-#include "cli/io/line_reader.h"
+#include "records/line_reader.h"
 #include "core/error.h"
 #include "io_helpers.h"
 #include "support.h"
@@ -9,7 +9,7 @@
 
 #include <thread>
 
-using namespace bertkit::cli::io;
+using namespace bertkit::records;
 using iotest::read_all;
 using iotest::write;
 

@@ -1,11 +1,11 @@
-#include "cli/io/open_reader.h"
+#include "records/open_reader.h"
 #include "core/error.h"
 #include "io_helpers.h"
 #include "support.h"
 
 #include <doctest/doctest.h>
 
-using namespace bertkit::cli::io;
+using namespace bertkit::records;
 using iotest::read_all;
 using iotest::write;
 

@@ -1,5 +1,5 @@
-#include "cli/io/progress.h"
-#include "cli/log.h"
+#include "records/progress.h"
+#include "records/log.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-using namespace bertkit::cli::io;
+using namespace bertkit::records;
 
 namespace {
 std::string drain(int fd) {
@@ -56,9 +56,9 @@ TEST_CASE("progress draws only on a terminal, with a known size, when not quiet"
   int tty = ::open(::ptsname(master), O_RDWR | O_NOCTTY);
   REQUIRE(tty >= 0);
   CHECK_FALSE(Progress(std::nullopt, tty).active());  // size unknown (a pipe on stdin)
-  bertkit::cli::set_quiet(true);
+  bertkit::records::set_quiet(true);
   CHECK_FALSE(Progress(1000, tty).active());
-  bertkit::cli::set_quiet(false);
+  bertkit::records::set_quiet(false);
   {
     Progress progress(1000, tty);
     CHECK(progress.active());

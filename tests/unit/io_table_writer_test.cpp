@@ -1,12 +1,12 @@
-#include "cli/io/csv_reader.h"
-#include "cli/io/table_writer.h"
+#include "records/csv_reader.h"
+#include "records/table_writer.h"
 #include "io_helpers.h"
 #include "support.h"
 
 #include <doctest/doctest.h>
 
-using namespace bertkit::cli::io;
-using bertkit::cli::RecordWriter;
+using namespace bertkit::records;
+using bertkit::records::RecordWriter;
 using iotest::read_all;
 using iotest::write;
 

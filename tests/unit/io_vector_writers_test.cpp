@@ -1,4 +1,4 @@
-#include "cli/io/vector_writers.h"
+#include "records/vector_writers.h"
 #include "core/error.h"
 #include "support.h"
 
@@ -10,8 +10,8 @@
 #include <regex>
 #include <vector>
 
-using namespace bertkit::cli::io;
-using bertkit::cli::RecordWriter;
+using namespace bertkit::records;
+using bertkit::records::RecordWriter;
 
 namespace {
 

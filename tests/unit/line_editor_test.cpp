@@ -1,6 +1,6 @@
 // The interactive prompt's line reader: libedit opened at run time (not linked), and plain lines when it
 // cannot be loaded. Editing and history through libedit are tested on a terminal in fill_mask_cli_test.
-#include "cli/line_editor.h"
+#include "records/line_editor.h"
 
 #include <doctest/doctest.h>
 
@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-using bertkit::cli::LineEditor;
+using bertkit::records::LineEditor;
 
 TEST_CASE("line editor: libedit is found at run time") { CHECK(LineEditor().editing()); }
 

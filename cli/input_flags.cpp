@@ -1,0 +1,64 @@
+#include "cli/input_flags.h"
+
+#include "core/error.h"
+
+namespace bertkit::cli {
+
+namespace {
+
+records::InputFormat parse_input_format(const std::string& name) {
+  if (name == "auto") return records::InputFormat::Auto;
+  if (name == "lines") return records::InputFormat::Lines;
+  if (name == "csv") return records::InputFormat::Csv;
+  if (name == "tsv") return records::InputFormat::Tsv;
+  if (name == "jsonl") return records::InputFormat::Jsonl;
+  usage_error("unknown --input-format '{}' (expected auto, lines, csv, tsv or jsonl)", name);
+}
+
+}  // namespace
+
+void add_input_flags(CLI::App& sub, InputFlags& f, const InputFlagSet& which) {
+  if (which.texts_help) sub.add_option("texts", f.texts, which.texts_help);
+  CLI::Option* input =
+      sub.add_option("-i,--input", f.inputs, "Input file (repeatable; - = stdin, the default when no text is given)");
+  if (which.one_file_per_input) input->allow_extra_args(false);
+  if (which.pairs) sub.add_flag("--pairs", f.pairs, "Each line (or argument) is text<TAB>text_pair");
+  sub.add_flag("--csv", f.csv, "Input is CSV with a header row (default for .csv files)");
+  sub.add_flag("--tsv", f.tsv, "Input is TSV with a header row (default for .tsv files)");
+  sub.add_flag("--jsonl", f.jsonl, "Input is JSON lines (default for .jsonl and .ndjson files)");
+  if (which.input_format_alias)
+    sub.add_option("--input-format", f.input_format,
+                   "lines, csv, tsv, jsonl or auto (from the file name): another spelling of --csv, --tsv, --jsonl")
+        ->capture_default_str();
+  sub.add_option("--column", f.column, "CSV/TSV column holding the text (default: the only column)");
+  if (which.pairs) sub.add_option("--pair-column", f.pair_column, "CSV/TSV column holding the second text");
+  sub.add_option("--field", f.field, "JSONL field holding the text")->capture_default_str();
+  if (which.pairs) sub.add_option("--pair-field", f.pair_field, "JSONL field holding the second text");
+  sub.add_flag("--strict", f.strict_utf8, "Refuse invalid UTF-8 instead of replacing it");
+}
+
+records::InputSpec input_spec(const InputFlags& f, records::OnBadRecord on_bad_record) {
+  records::InputSpec spec;
+  spec.texts = f.texts;
+  spec.paths = f.inputs;
+  spec.format = f.csv ? records::InputFormat::Csv
+                : f.tsv ? records::InputFormat::Tsv
+                : f.jsonl ? records::InputFormat::Jsonl
+                          : parse_input_format(f.input_format);
+  spec.pairs = f.pairs;
+  spec.column = f.column;
+  spec.pair_column = f.pair_column;
+  spec.field = f.field;
+  spec.pair_field = f.pair_field;
+  spec.options.strict_utf8 = f.strict_utf8;
+  spec.options.on_bad_record = on_bad_record;
+  return spec;
+}
+
+void check_input_format(const InputFlags& f) {
+  if (int(f.csv) + int(f.tsv) + int(f.jsonl) > 1) usage_error("give at most one of --csv, --tsv and --jsonl");
+  if (f.input_format != "auto" && (f.csv || f.tsv || f.jsonl))
+    usage_error("--input-format is another spelling of --csv, --tsv and --jsonl: give one of them");
+}
+
+}  // namespace bertkit::cli

@@ -1,0 +1,39 @@
+#pragma once
+// The input flags every subcommand that reads records shares (texts, -i, --csv/--tsv/--jsonl,
+// --column/--field, --pairs, --strict), and the pipeline input they describe.
+#include "records/open_reader.h"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace bertkit::cli {
+
+struct InputFlags {
+  std::vector<std::string> texts;   // positional
+  std::vector<std::string> inputs;  // -i (empty: stdin unless texts are given)
+  bool pairs = false;
+  bool csv = false, tsv = false, jsonl = false;
+  std::string input_format = "auto";  // tokenize's older spelling of --csv/--tsv/--jsonl (and lines)
+  std::string column, pair_column;
+  std::string field = "text", pair_field;
+  bool strict_utf8 = false;
+};
+
+struct InputFlagSet {
+  const char* texts_help = "Texts (default: one per line from -i files or stdin)";  // nullptr: no positional
+  bool pairs = true;                 // --pairs, --pair-column, --pair-field
+  bool input_format_alias = false;   // also --input-format (tokenize, where it was the first spelling)
+  bool one_file_per_input = false;   // a word after -i FILE is a text, not another file (tokenize)
+};
+
+void add_input_flags(CLI::App& sub, InputFlags& flags, const InputFlagSet& which = {});
+
+// The input the flags describe. `on_bad_record`: Flag where --on-error decides, else Fail.
+records::InputSpec input_spec(const InputFlags& flags, records::OnBadRecord on_bad_record = records::OnBadRecord::Flag);
+
+// One input format at most (a usage error otherwise).
+void check_input_format(const InputFlags& flags);
+
+}  // namespace bertkit::cli

@@ -1,0 +1,90 @@
+#include "commands/fill_mask_prompt.h"
+
+#include "commands/fill_mask_output.h"
+#include "records/line_editor.h"
+#include "core/error.h"
+#include "tokenizer/utf8.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+namespace bertkit::cmd {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+void say(const std::string& text) {
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+std::string help(const FillMaskPrompt& p) {
+  return fmt::format(
+      "Type a sentence with {} (several are fine); :k N shows N predictions (now {}); Ctrl-D or :q leaves.\n",
+      p.tokenizer.spec().special.mask, p.options.top_k);
+}
+
+// A `:` command; false when it asks to leave.
+bool command(FillMaskPrompt& p, std::string_view line) {
+  std::string_view rest = trim(line.substr(1));
+  if (rest == "q" || rest == "quit") return false;
+  if (rest.starts_with("k")) {
+    std::string_view number = trim(rest.substr(1));
+    std::size_t k = 0;
+    auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), k);
+    if (ec == std::errc() && end == number.data() + number.size() && k > 0 && k <= 1000) {
+      p.options.top_k = k;
+      say(fmt::format("top-k is now {}\n", k));
+    } else {
+      say(fmt::format("error: :k takes a number from 1 to 1000, not '{}'\n", number));
+    }
+    return true;
+  }
+  say(help(p));
+  return true;
+}
+
+void predict(FillMaskPrompt& p, std::string_view text) {
+  try {
+    std::string valid;
+    tok::repair_utf8(text, valid);
+    std::vector<tok::Encoding> encodings{p.tokenizer.encode(valid, std::nullopt, p.tokenize.encode)};
+    say(prediction_table(p.masker.run(encodings, p.options, p.limits)[0]));
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::BadInput) throw;
+    say(fmt::format("error: {}\n", e.what()));
+  }
+}
+
+}  // namespace
+
+int run_fill_mask_prompt(FillMaskPrompt p) {
+  say(help(p));
+  records::LineEditor editor;
+  for (;;) {
+    std::optional<std::string> line = editor.read("fill-mask> ");
+    if (!line) {  // Ctrl-D
+      say("\n");
+      return 0;
+    }
+    std::string_view text = trim(*line);
+    if (text.empty()) continue;
+    editor.remember(*line);
+    if (text.front() == ':') {
+      if (!command(p, text)) return 0;
+      continue;
+    }
+    predict(p, text);
+  }
+}
+
+}  // namespace bertkit::cmd

@@ -1,0 +1,139 @@
+#include "commands/similarity_search.h"
+
+#include "core/error.h"
+#include "records/log.h"
+
+#include <optional>
+
+namespace bertkit::cmd {
+
+namespace {
+
+struct Query {
+  records::Record record;
+  std::string model_text;  // what the model sees (a cross-encoder's first text)
+  bool truncated = false;
+  TopK hits;
+};
+
+// Runs over the corpus: each batch is embedded (or paired with every query) once and offered to every
+// query's TopK; nothing is written until the corpus is done.
+class SearchTask : public records::RecordTask {
+ public:
+  SearchTask(Scorer& scorer, std::vector<Query>& queries, const std::vector<float>& query_rows,
+             const tok::Tokenizer& tokenizer, const records::PipelineOptions& options)
+      : scorer_(scorer), queries_(queries), query_rows_(query_rows), tokenizer_(tokenizer), options_(options) {}
+
+  std::vector<std::string> result_fields() const override { return {"results"}; }
+
+  records::TextInput model_input(const records::Record& record, std::string& text, std::string& pair) override {
+    if (!scorer_.plan) return RecordTask::model_input(record, text, pair);
+    text = model_text(*scorer_.plan, record.text);
+    return {text, std::nullopt};
+  }
+
+  void compute(const records::Batch& batch) override {
+    if (scorer_.cross) return compute_cross(batch);
+    scorer_.embedder->sentence_embeddings(batch.encodings, scorer_.limits, rows_);
+    const std::int64_t dim = scorer_.embedder->dimension();
+    const auto nq = static_cast<std::ptrdiff_t>(queries_.size());
+#pragma omp parallel for schedule(dynamic, 1) if (nq > 1)
+    for (std::ptrdiff_t q = 0; q < nq; ++q) {
+      auto query = embedding_row(query_rows_, static_cast<std::size_t>(q), dim);
+      Query& target = queries_[static_cast<std::size_t>(q)];
+      for (std::size_t i = 0; i < batch.size(); ++i)
+        target.hits.offer(batch.ordinals[i], core::similarity(scorer_.metric, query, embedding_row(rows_, i, dim)),
+                          batch.records[i].text);
+    }
+  }
+
+  void write(const records::Batch&, std::size_t, records::RecordOutput&) override {}
+
+ private:
+  void compute_cross(const records::Batch& batch) {
+    for (Query& query : queries_) {
+      inputs_.clear();
+      for (const records::Record& r : batch.records)
+        inputs_.push_back({query.model_text, std::optional<std::string_view>(r.text)});
+      records::EncodedRecords encoded = records::encode_records(tokenizer_, options_.tokenize, inputs_);
+      for (const auto& error : encoded.errors)
+        if (error) bad_input("{}", error->what());
+      scorer_.cross->scores(encoded.encodings, scorer_.limits, scores_);
+      for (std::size_t i = 0; i < batch.size(); ++i) query.hits.offer(batch.ordinals[i], scores_[i], batch.records[i].text);
+    }
+  }
+
+  Scorer& scorer_;
+  std::vector<Query>& queries_;
+  const std::vector<float>& query_rows_;
+  const tok::Tokenizer& tokenizer_;
+  const records::PipelineOptions& options_;
+  std::vector<float> rows_, scores_;
+  std::vector<records::TextInput> inputs_;
+};
+
+// Every query, encoded (and embedded for a bi-encoder): they are few and held in memory.
+std::vector<Query> read_queries(records::RecordReader& reader, const Scorer& scorer, const tok::Tokenizer& tokenizer,
+                                const records::PipelineOptions& options, std::size_t top_k,
+                                std::vector<tok::Encoding>& encodings) {
+  std::vector<Query> queries;
+  records::Record record;
+  while (reader.next(record)) {
+    if (record.bad()) {
+      if (options.on_error == records::OnError::Fail) bad_input("{}", record.error);
+      records::warn("{} (skipped)", record.error);
+      continue;
+    }
+    Query q{std::move(record), {}, false, TopK(top_k)};
+    q.model_text = scorer.plan ? model_text(*scorer.plan, q.record.text) : q.record.text;
+    records::TextInput input{q.model_text, std::nullopt};
+    records::EncodedRecords e = records::encode_records(tokenizer, options.tokenize, std::span(&input, 1));
+    std::string error = e.errors[0] ? e.errors[0]->what()
+                        : e.truncated[0] && options.refuse_truncated
+                            ? "longer than the model's maximum length (--truncate error refuses it)"
+                            : "";
+    if (!error.empty()) {
+      if (options.on_error == records::OnError::Fail) bad_input("{}: {}", q.record.where(), error);
+      records::warn("{}: {} (skipped)", q.record.where(), error);
+      continue;
+    }
+    q.truncated = e.truncated[0];
+    encodings.push_back(std::move(e.encodings[0]));
+    queries.push_back(std::move(q));
+  }
+  return queries;
+}
+
+}  // namespace
+
+int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& tokenizer,
+           records::PipelineOptions options) {
+  auto query_reader = records::open_reader(search.queries);
+  auto corpus = records::open_reader(search.corpus);
+
+  std::vector<tok::Encoding> query_encodings;
+  std::vector<Query> queries = read_queries(*query_reader, scorer, tokenizer, options, search.top_k, query_encodings);
+  std::vector<float> query_rows;
+  if (scorer.embedder) scorer.embedder->sentence_embeddings(query_encodings, scorer.limits, query_rows);
+
+  options.output.pairs = false;
+  SearchTask task(scorer, queries, query_rows, tokenizer, options);
+  records::RecordOutput out(options.output, query_reader->table(), task.result_fields());
+  options.batching = records::Batching::Full;
+  options.separate_pairs = false;  // corpus records are single texts
+  if (int status = records::run_records(*corpus, out, tokenizer, options, task); status != 0) return status;
+  records::ResultWriter& results = out.results();
+  for (const Query& q : queries) {
+    results.begin(q.record, q.truncated).nested("results", [&](records::JsonLine& j) {
+      j.begin_array();
+      for (const Hit& hit : q.hits.sorted())
+        j.begin_object().field("index", hit.index).field("text", hit.text).field("score", hit.score).end_object();
+      j.end_array();
+    });
+    results.end();
+  }
+  out.writer().flush();
+  return 0;
+}
+
+}  // namespace bertkit::cmd

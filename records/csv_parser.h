@@ -1,0 +1,33 @@
+#pragma once
+// RFC 4180 records, streamed: quoted fields with doubled quotes and embedded delimiters and line ends,
+// records ended by '\n' or "\r\n". A record's bytes are kept as read (without its line end) next to
+// its field values, so the input can be echoed byte for byte.
+#include "records/byte_stream.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bertkit::records {
+
+struct CsvRowInfo {
+  std::uint64_t lines = 0;  // '\n' bytes consumed, the line end included
+  bool too_long = false;    // the record passed the size limit; what was kept is incomplete
+  std::string error;        // the first malformation found, empty when none
+};
+
+class CsvParser {
+ public:
+  CsvParser(char delimiter, std::size_t max_record_bytes) : delimiter_(delimiter), limit_(max_record_bytes) {}
+
+  // Reads the next record into `raw` and `fields` (both replaced). Returns false when the input is
+  // exhausted and no bytes were left. A malformed record is still read to its end (leniently, as
+  // Python's csv module would) and described in info.error, so reading can go on after it.
+  bool read(ByteStream& in, std::string& raw, std::vector<std::string>& fields, CsvRowInfo& info);
+
+ private:
+  char delimiter_;
+  std::size_t limit_;
+};
+
+}  // namespace bertkit::records

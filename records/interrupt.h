@@ -1,0 +1,32 @@
+#pragma once
+// Ctrl-C (SIGINT) during a streaming command. While the output holds only complete, flushed records
+// (reading input, computing a batch), SIGINT ends the program at once with status 130: nothing is
+// lost but unfinished work. While records are being written, it only raises a flag; the command
+// finishes the write, flushes, checks interrupted() and returns 130 itself.
+namespace bertkit::records {
+
+inline constexpr int kInterruptedExitCode = 130;  // 128 + SIGINT, as shells report it
+
+// Installs the handler for its lifetime (the previous one comes back after).
+class InterruptGuard {
+ public:
+  InterruptGuard();
+  ~InterruptGuard();
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+};
+
+// Whether the output is consistent now (SIGINT may end the program on the spot).
+void set_output_consistent(bool consistent);
+bool interrupted();
+
+// Marks the output inconsistent for a scope (writing and flushing a batch).
+class WritingScope {
+ public:
+  WritingScope() { set_output_consistent(false); }
+  ~WritingScope() { set_output_consistent(true); }
+  WritingScope(const WritingScope&) = delete;
+  WritingScope& operator=(const WritingScope&) = delete;
+};
+
+}  // namespace bertkit::records

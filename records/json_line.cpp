@@ -1,0 +1,151 @@
+#include "records/json_line.h"
+
+#include "records/float_text.h"
+#include "tokenizer/utf8.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iterator>
+
+namespace bertkit::records {
+
+namespace {
+
+void append_escaped(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::size_t run = 0;  // start of the bytes not yet copied
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+    }
+  }
+  out.append(s.data() + run, s.size() - run);
+}
+
+}  // namespace
+
+void JsonLine::separate() {
+  if (finished_) clear();
+  if (need_comma_) out_ += ',';
+  need_comma_ = true;
+}
+
+JsonLine& JsonLine::open(char bracket) {
+  separate();
+  out_ += bracket;
+  need_comma_ = false;
+  return *this;
+}
+
+JsonLine& JsonLine::close(char bracket) {
+  out_ += bracket;
+  need_comma_ = true;
+  return *this;
+}
+
+JsonLine& JsonLine::begin_object() { return open('{'); }
+JsonLine& JsonLine::end_object() { return close('}'); }
+JsonLine& JsonLine::begin_array() { return open('['); }
+JsonLine& JsonLine::end_array() { return close(']'); }
+
+JsonLine& JsonLine::key(std::string_view name) {
+  value(name);
+  out_ += ':';
+  need_comma_ = false;
+  return *this;
+}
+
+JsonLine& JsonLine::value(std::string_view s) {
+  separate();
+  out_ += '"';
+  if (tok::valid_utf8_prefix(s) == s.size()) {
+    append_escaped(out_, s);
+  } else {
+    std::string repaired;
+    tok::repair_utf8(s, repaired);
+    append_escaped(out_, repaired);
+  }
+  out_ += '"';
+  return *this;
+}
+
+JsonLine& JsonLine::value(float x) {
+  separate();
+  if (std::isfinite(x))
+    append_float(out_, x);
+  else
+    out_ += "null";
+  return *this;
+}
+
+JsonLine& JsonLine::value(double x) {
+  separate();
+  if (std::isfinite(x))
+    append_float(out_, x);
+  else
+    out_ += "null";
+  return *this;
+}
+
+void JsonLine::append_integer(std::int64_t x) { fmt::format_to(std::back_inserter(out_), "{}", x); }
+void JsonLine::append_integer(std::uint64_t x) { fmt::format_to(std::back_inserter(out_), "{}", x); }
+
+JsonLine& JsonLine::value(bool b) {
+  separate();
+  out_ += b ? "true" : "false";
+  return *this;
+}
+
+JsonLine& JsonLine::null() {
+  separate();
+  out_ += "null";
+  return *this;
+}
+
+JsonLine& JsonLine::value(std::span<const float> xs) {
+  begin_array();
+  for (float x : xs) value(x);
+  return end_array();
+}
+
+JsonLine& JsonLine::json(const nlohmann::ordered_json& j) {
+  separate();
+  out_ += j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return *this;
+}
+
+JsonLine& JsonLine::members(const nlohmann::ordered_json& object) {
+  for (const auto& item : object.items()) key(item.key()).json(item.value());
+  return *this;
+}
+
+std::string_view JsonLine::line() {
+  if (!finished_) {
+    out_ += '\n';
+    finished_ = true;
+  }
+  return out_;
+}
+
+void JsonLine::clear() {
+  out_.clear();
+  need_comma_ = false;
+  finished_ = false;
+}
+
+}  // namespace bertkit::records

@@ -1,0 +1,72 @@
+#pragma once
+// Builds one JSONL output record quickly: embeddings are hundreds of floats per record, so values are
+// formatted straight into a string instead of through a DOM. Floats are printed as the shortest text
+// that reads back as the same f32 ("0.1", not "0.10000000149011612").
+//
+//   JsonLine j;
+//   j.begin_object().field("text", rec.text).field("score", 0.93f);
+//   j.key("scores").begin_array().value(0.5f).value(0.25f).end_array();
+//   out.write(j.end_object().line());
+#include <nlohmann/json.hpp>
+
+#include <concepts>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace bertkit::records {
+
+class JsonLine {
+ public:
+  JsonLine& begin_object();
+  JsonLine& end_object();
+  JsonLine& begin_array();
+  JsonLine& end_array();
+  JsonLine& key(std::string_view name);
+
+  // Strings are escaped; invalid UTF-8 is replaced by U+FFFD so the line is always valid JSON.
+  JsonLine& value(std::string_view s);
+  JsonLine& value(const std::string& s) { return value(std::string_view(s)); }
+  JsonLine& value(const char* s) { return value(std::string_view(s)); }
+  JsonLine& value(float x);  // NaN and infinities, which JSON lacks, become null
+  JsonLine& value(double x);
+  template <std::integral T>
+    requires(!std::same_as<T, bool>)
+  JsonLine& value(T x) {
+    separate();
+    append_integer(static_cast<std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>(x));
+    return *this;
+  }
+  JsonLine& value(bool b);
+  JsonLine& null();
+  JsonLine& value(std::span<const float> xs);  // an array of floats
+  // Any JSON value (nlohmann's implicit conversions would make this overload of value() ambiguous).
+  JsonLine& json(const nlohmann::ordered_json& j);
+
+  template <typename T>
+  JsonLine& field(std::string_view name, const T& x) {
+    key(name);
+    return value(x);
+  }
+  // Copies the members of a JSON object into the object being built (echoing a JSONL input record).
+  JsonLine& members(const nlohmann::ordered_json& object);
+
+  // The finished record with its line end; the builder starts over on the next begin_*.
+  std::string_view line();
+  void clear();
+
+ private:
+  void separate();
+  JsonLine& open(char bracket);
+  JsonLine& close(char bracket);
+  void append_integer(std::int64_t x);
+  void append_integer(std::uint64_t x);
+
+  std::string out_;
+  bool need_comma_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace bertkit::records

@@ -1,0 +1,100 @@
+#include "records/jsonl_reader.h"
+
+#include "core/error.h"
+#include "core/json.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <utility>
+
+namespace bertkit::records {
+
+namespace {
+
+bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
+
+// nlohmann's messages start with "[json.exception.parse_error.101] parse error at line 1, column 5:";
+// the line is ours to name, the column is worth keeping.
+// Other exceptions (out_of_range for a number too large for a double) have no position.
+std::string parse_message(const nlohmann::ordered_json::exception& e) {
+  std::string_view what = e.what();
+  auto colon = what.find(": ");
+  auto* parse = dynamic_cast<const nlohmann::ordered_json::parse_error*>(&e);
+  if (!parse) return fmt::format("invalid JSON: {}", what.substr(what.find("] ") == std::string_view::npos ? 0 : what.find("] ") + 2));
+  return fmt::format("invalid JSON at byte {}: {}", parse->byte,
+                     colon == std::string_view::npos ? what : what.substr(colon + 2));
+}
+
+}  // namespace
+
+JsonlReader::JsonlReader(std::vector<std::string> paths, const JsonlOptions& jsonl, const ReaderOptions& options)
+    : ReaderBase(std::move(paths), options), jsonl_(jsonl) {
+  if (jsonl_.field.empty()) usage_error("the JSON field holding the text is not named (--field)");
+  has_pending_ = read(pending_);
+  // A field the first record lacks is a typo, not a bad record: refuse it before any output exists.
+  if (has_pending_ && pending_.object.is_object())
+    for (const std::string* name : {&jsonl_.field, &jsonl_.pair_field})
+      if (!name->empty() && !pending_.object.contains(*name)) throw Error(ErrorKind::BadInput, pending_.error);
+}
+
+bool JsonlReader::next(Record& record) {
+  if (has_pending_) {
+    has_pending_ = false;
+    record = std::move(pending_);
+    return true;
+  }
+  return read(record);
+}
+
+bool JsonlReader::read(Record& record) {
+  for (;;) {
+    bool too_long = false;
+    if (!next_line(too_long)) return false;
+    if (!too_long && blank(line_bytes_)) continue;
+    start_record(record, line_source_, line_number_);
+    if (too_long) {
+      reject(record, fmt::format("line longer than the limit of {} bytes", options_.max_record_bytes));
+      return true;
+    }
+    if (!set_text(record, line_bytes_, valid_)) return true;
+    if (core::json_nesting_depth(valid_) > jsonl_.max_depth) {
+      reject(record, fmt::format("JSON nested deeper than {} levels", jsonl_.max_depth));
+      return true;
+    }
+    try {
+      record.object = nlohmann::ordered_json::parse(valid_);
+    } catch (const nlohmann::ordered_json::exception& e) {
+      reject(record, parse_message(e));
+      return true;
+    }
+    if (!record.object.is_object()) {
+      reject(record, fmt::format("expected a JSON object, found {}", record.object.type_name()));
+      return true;
+    }
+    if (!take_field(record, jsonl_.field, record.text)) return true;
+    if (!jsonl_.pair_field.empty()) {
+      record.has_pair = true;
+      take_field(record, jsonl_.pair_field, record.text_pair);
+    }
+    return true;
+  }
+}
+
+bool JsonlReader::take_field(Record& record, const std::string& name, std::string& out) {
+  auto it = record.object.find(name);
+  if (it == record.object.end()) {
+    std::vector<std::string> keys;
+    for (const auto& item : record.object.items()) keys.push_back(item.key());
+    reject(record, fmt::format("no field \"{}\" (fields: {})", name, fmt::join(keys, ", ")));
+    return false;
+  }
+  if (!it->is_string()) {
+    reject(record, fmt::format("field \"{}\" is {}, not a string", name, it->type_name()));
+    return false;
+  }
+  out = it->get_ref<const std::string&>();
+  return true;
+}
+
+}  // namespace bertkit::records

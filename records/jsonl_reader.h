@@ -1,0 +1,38 @@
+#pragma once
+// JSON Lines input: one JSON object per line, the text in a named string field (and the pair text in
+// a second one). Each record keeps the parsed object so the output can carry it.
+//
+// Blank lines are skipped. Nesting deeper than max_depth is refused before parsing, so a hostile line
+// of a million '[' costs nothing. The first record is read when the reader is made: a --field missing
+// from it (the error lists the fields present) fails before any output file exists.
+#include "records/reader_base.h"
+#include "core/json.h"
+
+#include <string>
+#include <vector>
+
+namespace bertkit::records {
+
+struct JsonlOptions {
+  std::string field = "text";
+  std::string pair_field;  // empty: no pair
+  std::size_t max_depth = core::kMaxJsonDepth;
+};
+
+class JsonlReader : public ReaderBase {
+ public:
+  JsonlReader(std::vector<std::string> paths, const JsonlOptions& jsonl, const ReaderOptions& options = {});
+  bool next(Record& record) override;
+
+ private:
+  bool read(Record& record);
+  // Sets `out` from the string field `name` of record.object; false (record made bad) otherwise.
+  bool take_field(Record& record, const std::string& name, std::string& out);
+
+  JsonlOptions jsonl_;
+  std::string valid_;
+  Record pending_;  // the first record, read up front
+  bool has_pending_ = false;
+};
+
+}  // namespace bertkit::records

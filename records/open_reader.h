@@ -1,0 +1,43 @@
+#pragma once
+// The one place a command's input becomes a record reader: texts given as arguments, or -i files (or
+// stdin) as lines, pairs, CSV/TSV or JSONL.
+#include "records/record_reader.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bertkit::records {
+
+enum class InputFormat {
+  Auto,   // from the extensions (after a .gz): .csv, .tsv, .jsonl/.ndjson; anything else (and stdin) is lines
+  Lines,  // one text per line, or text<TAB>text_pair with `pairs`
+  Csv,
+  Tsv,
+  Jsonl,
+};
+
+struct InputSpec {
+  std::vector<std::string> texts;  // given as arguments: read instead of files
+  bool texts_pair = false;         // two texts given as arguments (without `pairs`) are one pair
+  std::vector<std::string> paths;  // empty = stdin
+  InputFormat format = InputFormat::Auto;
+  bool pairs = false;        // lines: text<TAB>text_pair
+  std::string column;        // CSV/TSV: the text column (empty: the only one)
+  std::string pair_column;   // CSV/TSV: the pair column, if any
+  std::string field = "text";  // JSONL: the text field
+  std::string pair_field;    // JSONL: the pair field, if any
+  ReaderOptions options;
+};
+
+// What Auto means for these paths; inputs of different kinds are a usage error.
+InputFormat resolve_format(const std::vector<std::string>& paths, InputFormat format);
+
+// Opens every input and checks its structure (headers, named column or field): call it before
+// creating the output.
+std::unique_ptr<RecordReader> open_reader(const InputSpec& spec);
+
+// Whether records come from a terminal (then they are handled one at a time as they are typed).
+bool reads_terminal(const InputSpec& spec);
+
+}  // namespace bertkit::records

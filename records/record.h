@@ -1,0 +1,58 @@
+#pragma once
+// One input record as every reader delivers it: the text(s) the model sees, where it came from, and
+// what the writers need to echo the input back (CSV fields, the JSONL object).
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bertkit::records {
+
+// Largest record a reader keeps. Lines of hundreds of MB are fine; beyond this a record is refused
+// with its file and line instead of exhausting memory.
+inline constexpr std::size_t kDefaultMaxRecordBytes = std::size_t{1} << 30;
+
+enum class OnBadRecord {
+  Fail,  // throw a BadInput error "FILE:LINE: what is wrong"
+  Flag,  // return the record with `error` set, so the caller can report it and go on (--on-error skip)
+};
+
+struct ReaderOptions {
+  std::size_t max_record_bytes = kDefaultMaxRecordBytes;
+  // false: invalid UTF-8 is replaced by U+FFFD as Python's errors="replace" does (and counted);
+  // true: a record with invalid UTF-8 is bad ("FILE:LINE: invalid UTF-8").
+  bool strict_utf8 = false;
+  OnBadRecord on_bad_record = OnBadRecord::Fail;
+};
+
+struct Record {
+  std::string text;       // valid UTF-8
+  std::string text_pair;  // valid UTF-8, when has_pair
+  bool has_pair = false;
+  bool repaired = false;  // invalid UTF-8 in the input was replaced by U+FFFD
+  std::string source;     // the input's name: the path as given, "<stdin>" for "-"
+  std::uint64_t line = 0; // 1-based line where the record starts
+  std::string error;      // why the record is bad (OnBadRecord::Flag only); empty when it is good
+
+  // CSV/TSV input: every field's value (unquoted, bytes exactly as in the file) and the record's raw
+  // bytes as in the file without its line end, so a writer can echo the input columns byte for byte.
+  std::vector<std::string> fields;
+  std::string raw;
+  // JSONL input: the parsed object, keys in input order so an echo of it reads like the input.
+  nlohmann::ordered_json object;
+
+  bool bad() const { return !error.empty(); }
+  // "FILE:LINE", the prefix of every message about this record.
+  std::string where() const;
+};
+
+// The first record whose UTF-8 needed repair, and how many did: enough for one warning at the end.
+struct Utf8Report {
+  std::uint64_t records = 0;
+  std::string first_source;
+  std::uint64_t first_line = 0;
+};
+
+}  // namespace bertkit::records

@@ -1,0 +1,50 @@
+#pragma once
+// Where a command's output records go: the output file (or stdout) in the format asked, through a
+// ResultWriter (jsonl, tsv, csv: the input echoed, then the result fields) or, for vectors, an npy or
+// raw f32 writer. Opened once the input is open (its columns are echoed), before any record is read.
+#include "records/record_reader.h"
+#include "records/record_writer.h"
+#include "records/result_writer.h"
+#include "records/vector_writers.h"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace bertkit::records {
+
+struct OutputSpec {
+  std::string path = "-";  // "-": stdout
+  ResultFormat format = ResultFormat::Jsonl;
+  // A non-table input has a second text: CSV/TSV output gets a text_pair column.
+  bool pairs = false;
+  // How the texts of line and argument records are named in JSONL output.
+  EchoNames names;
+};
+
+class RecordOutput {
+ public:
+  // `input`: the columns of a table input, echoed; `fields`: the result fields of each record (none:
+  // the command writes whole lines through writer()). `vector_width`: values per row of npy/f32 output.
+  RecordOutput(const OutputSpec& spec, const TableLayout* input, std::vector<std::string> fields,
+               std::size_t vector_width = 0);
+
+  RecordWriter& writer() { return out_; }
+  const TableLayout* input_table() const { return input_; }
+  // npy or f32: each record is one row of vector().
+  bool vectors() const { return npy_ || raw_; }
+  ResultWriter& results() { return *results_; }
+  void vector(std::span<const float> row);
+  // Every record of the batch written: out to the file (npy: its header counts them).
+  void end_batch();
+
+ private:
+  RecordWriter out_;
+  const TableLayout* input_;
+  std::unique_ptr<ResultWriter> results_;
+  std::unique_ptr<NpyWriter> npy_;
+  std::unique_ptr<RawF32Writer> raw_;
+};
+
+}  // namespace bertkit::records

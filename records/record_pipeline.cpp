@@ -1,0 +1,252 @@
+#include "records/record_pipeline.h"
+
+#include "records/interrupt.h"
+#include "records/progress.h"
+#include "records/log.h"
+#include "records/encode_records.h"
+#include "core/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+#include <optional>
+
+namespace bertkit::records {
+
+TextInput RecordTask::model_input(const Record& record, std::string&, std::string&) {
+  return {record.text, record.has_pair ? std::optional<std::string_view>(record.text_pair) : std::nullopt};
+}
+
+namespace {
+
+struct PipelineReport {
+  std::uint64_t written = 0;
+  std::uint64_t skipped = 0;
+  std::uint64_t truncated = 0;
+};
+
+const char* plural(std::uint64_t n) { return n == 1 ? "" : "s"; }
+
+class Runner {
+ public:
+  Runner(RecordReader& reader, const tok::Tokenizer& tokenizer, const PipelineOptions& options, RecordTask& task,
+         RecordOutput& out, PipelineReport& report)
+      : reader_(reader), tokenizer_(tokenizer), options_(options), task_(task), out_(out), report_(report),
+        progress_(options.progress ? reader.total_bytes() : std::nullopt) {}
+
+  int run() {
+    const std::size_t batch_size = one_at_a_time() ? 1 : std::max<std::size_t>(options_.batch_size, 1);
+    std::vector<Record> records(batch_size);
+    for (;;) {
+      std::size_t n = 0;
+      bool more = true;
+      std::exception_ptr read_error;  // records before it are still finished
+      try {
+        while (n < batch_size && (more = reader_.next(records[n]))) ++n;
+      } catch (const Error&) {
+        read_error = std::current_exception();
+        more = false;
+      }
+      std::optional<Error> fatal = run_batch(records, n);
+      finish_batch();
+      if (fatal) throw *fatal;
+      if (read_error) std::rethrow_exception(read_error);
+      if (interrupted()) {
+        summary();
+        warn("interrupted: {} record{} written", report_.written, plural(report_.written));
+        return kInterruptedExitCode;
+      }
+      if (!more) break;
+    }
+    summary();
+    return 0;
+  }
+
+ private:
+  bool one_at_a_time() const {
+    switch (options_.batching) {
+      case Batching::Full: return false;
+      case Batching::Terminal: return reads_terminal(options_.input);
+      case Batching::Stream: return !reader_.total_bytes();
+    }
+    return false;
+  }
+
+  // Tokenizes, sorts out bad records, computes and writes the first n records; returns the error that
+  // must stop the run.
+  std::optional<Error> run_batch(std::vector<Record>& records, std::size_t n) {
+    texts_.resize(n);
+    pairs_.resize(n);
+    inputs_.clear();
+    second_inputs_.clear();
+    for (std::size_t i = 0; i < n && task_.tokenizes(); ++i) {
+      TextInput input;
+      if (!records[i].bad()) input = task_.model_input(records[i], texts_[i], pairs_[i]);
+      if (options_.separate_pairs) {
+        if (!records[i].bad() && !input.pair) records[i].error = fmt::format("{}: expected a pair of texts", records[i].where());
+        second_inputs_.push_back({input.pair.value_or(std::string_view()), std::nullopt});
+        input.pair.reset();
+      }
+      inputs_.push_back(input);
+    }
+    const bool check = options_.mark_truncated;
+    EncodedRecords encoded;
+    if (task_.tokenizes()) {
+      encoded = encode_records(tokenizer_, options_.tokenize, inputs_, check);
+    } else {
+      encoded.truncated.assign(n, 0);
+      encoded.errors.resize(n);
+    }
+    EncodedRecords second;
+    if (options_.separate_pairs) {
+      second = encode_records(tokenizer_, options_.tokenize, second_inputs_, check);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!encoded.errors[i]) encoded.errors[i] = second.errors[i];
+        encoded.truncated[i] = encoded.truncated[i] || second.truncated[i];
+      }
+    }
+
+    keep_.assign(n, 0);
+    std::size_t checked = 0;  // records looked at: all, or up to the first that stops the run
+    std::optional<Error> fatal;
+    for (; checked < n && !fatal; ++checked) {
+      const Record& record = records[checked];
+      std::string error = record.error;
+      ErrorKind kind = ErrorKind::BadInput;
+      if (error.empty() && encoded.errors[checked]) {
+        error = fmt::format("{}: {}", record.where(), encoded.errors[checked]->what());
+        kind = encoded.errors[checked]->kind();
+      }
+      if (error.empty() && encoded.truncated[checked] && options_.refuse_truncated)
+        error = fmt::format("{}: longer than the model's maximum of {} tokens (--truncate error refuses it)",
+                            record.where(), max_length());
+      if (!error.empty()) fatal = reject(Error(kind, error));
+      else keep_[checked] = 1;
+    }
+
+    // Usually every record of a full batch is good: the batch then takes the vectors whole.
+    const bool whole = checked == records.size() && std::find(keep_.begin(), keep_.end(), 0) == keep_.end();
+    Batch batch;
+    if (whole) {
+      batch.records.swap(records);
+      batch.encodings = std::move(encoded.encodings);
+      batch.pair_encodings = std::move(second.encodings);
+      batch.truncated = std::move(encoded.truncated);
+      batch.ordinals.resize(n);
+      for (std::size_t i = 0; i < n; ++i) batch.ordinals[i] = read_ + i;
+    } else {
+      for (std::size_t i = 0; i < checked; ++i) {
+        if (!keep_[i]) continue;
+        batch.records.push_back(std::move(records[i]));
+        if (task_.tokenizes()) batch.encodings.push_back(std::move(encoded.encodings[i]));
+        if (options_.separate_pairs) batch.pair_encodings.push_back(std::move(second.encodings[i]));
+        batch.truncated.push_back(encoded.truncated[i]);
+        batch.ordinals.push_back(read_ + i);
+      }
+    }
+    const std::uint64_t first = read_;
+    read_ += n;
+    if (auto error = compute_and_write(batch)) return error;
+    // Back to the read buffers, whose strings keep their capacity for the next batch.
+    if (whole) {
+      batch.records.swap(records);
+    } else {
+      for (std::size_t k = 0; k < batch.size(); ++k)
+        records[static_cast<std::size_t>(batch.ordinals[k] - first)] = std::move(batch.records[k]);
+    }
+    return fatal;
+  }
+
+  // A bad record: the error that stops the run (fail), or a report on stderr (skip).
+  std::optional<Error> reject(const Error& error) {
+    if (options_.on_error == OnError::Fail) return error;
+    progress_.clear();
+    warn("{} (skipped)", error.what());
+    ++report_.skipped;
+    return std::nullopt;
+  }
+
+  std::optional<Error> compute_and_write(Batch& batch) {
+    if (batch.size() == 0) return std::nullopt;
+    try {
+      task_.compute(batch);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::BadInput) throw;
+      if (batch.size() == 1) return reject(Error(ErrorKind::BadInput, fmt::format("{}: {}", batch.records[0].where(), e.what())));
+      // Find the record the model refused: one at a time, in order.
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        Batch one;
+        one.records.push_back(std::move(batch.records[i]));
+        if (task_.tokenizes()) one.encodings.push_back(std::move(batch.encodings[i]));
+        if (options_.separate_pairs) one.pair_encodings.push_back(std::move(batch.pair_encodings[i]));
+        one.truncated.push_back(batch.truncated[i]);
+        one.ordinals.push_back(batch.ordinals[i]);
+        if (auto fatal = compute_and_write(one)) return fatal;
+      }
+      return std::nullopt;
+    }
+    WritingScope writing;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      task_.write(batch, i, out_);
+      ++report_.written;
+      report_.truncated += batch.truncated[i];
+    }
+    return std::nullopt;
+  }
+
+  void finish_batch() {
+    {
+      WritingScope writing;
+      out_.end_batch();
+    }
+    progress_.update(reader_.bytes_read(), report_.written);
+  }
+
+  std::size_t max_length() const {
+    const auto& t = options_.tokenize.encode.truncation;
+    return t ? t->max_length : 0;
+  }
+
+  void summary() {
+    progress_.clear();
+    if (report_.truncated)
+      warn("{} record{} longer than {} tokens truncated (marked \"truncated\"; --truncate error refuses them)",
+           report_.truncated, plural(report_.truncated), max_length());
+    if (report_.skipped) warn("{} bad record{} skipped", report_.skipped, plural(report_.skipped));
+    const Utf8Report& utf8 = reader_.utf8_report();
+    if (utf8.records)
+      warn("{}:{}: invalid UTF-8 replaced by U+FFFD ({} {}{} in all; --strict refuses it)", utf8.first_source,
+           utf8.first_line, utf8.records, options_.record_noun, plural(utf8.records));
+  }
+
+  RecordReader& reader_;
+  const tok::Tokenizer& tokenizer_;
+  const PipelineOptions& options_;
+  RecordTask& task_;
+  RecordOutput& out_;
+  PipelineReport& report_;
+  Progress progress_;
+  std::vector<std::string> texts_, pairs_;
+  std::vector<TextInput> inputs_, second_inputs_;
+  std::vector<std::uint8_t> keep_;  // per record of the batch: good
+  std::uint64_t read_ = 0;  // records read before this batch
+};
+
+}  // namespace
+
+int run_records(RecordReader& reader, RecordOutput& out, const tok::Tokenizer& tokenizer,
+                const PipelineOptions& options, RecordTask& task) {
+  PipelineReport report;
+  InterruptGuard interrupt;
+  return Runner(reader, tokenizer, options, task, out, report).run();
+}
+
+int run_records(const PipelineOptions& options, const tok::Tokenizer& tokenizer, RecordTask& task) {
+  std::unique_ptr<RecordReader> reader = open_reader(options.input);
+  RecordOutput out(options.output, reader->table(), task.result_fields(), task.vector_width());
+  task.start(out);
+  return run_records(*reader, out, tokenizer, options, task);
+}
+
+}  // namespace bertkit::records

@@ -1,0 +1,103 @@
+#pragma once
+// The loop every subcommand runs over its records: open the input and the output, read records in
+// batches, tokenize them, let the command's task compute and write each batch's results, flush,
+// repeat. The pipeline owns what is common to all commands: input order, bad records (--on-error),
+// truncation (marked, counted, or refused), batching, the progress bar, Ctrl-C, and the summary on
+// stderr. A command supplies a RecordTask (commands/):
+//
+//   class EmbedTask : public records::RecordTask {
+//     std::vector<std::string> result_fields() const override { return {"embedding"}; }
+//     void compute(const Batch& batch) override;                          // numerics (core/)
+//     void write(const Batch& batch, std::size_t i, RecordOutput& out) override;  // result i
+//   };
+//   return records::run_records(options, tokenizer, task);
+//
+// Per batch: records the reader flags as bad, inputs the tokenizer refuses, and (--truncate error)
+// truncated inputs are bad records; a BadInput error thrown by compute() is pinned on its record by
+// computing the batch's records one at a time. With --on-error fail the good records before the
+// first bad one are computed, written and flushed, then the error ("FILE:LINE: ...") is thrown; with
+// skip, each bad record is reported on stderr and left out.
+#include "core/model/batching.h"
+#include "records/encode_records.h"
+#include "records/open_reader.h"
+#include "records/record.h"
+#include "records/record_output.h"
+#include "records/record_reader.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bertkit::records {
+
+enum class OnError { Fail, Skip };
+
+// How many records are read before a batch is computed.
+enum class Batching {
+  Full,      // batch_size, however the input comes
+  Terminal,  // one at a time when typed on a terminal: each answered as it comes
+  Stream,    // one at a time unless every input is a regular file (`tail -f log | bertkit tokenize`)
+};
+
+struct PipelineOptions {
+  InputSpec input;
+  OutputSpec output;
+  TokenizeOptions tokenize;         // truncation to the model's maximum length; no padding
+  std::size_t batch_size = 64;      // records read, tokenized, computed and written together
+  Batching batching = Batching::Terminal;
+  core::BatchLimits limits;         // what one encoder call takes (for RecordTask::compute)
+  OnError on_error = OnError::Fail;
+  bool refuse_truncated = false;    // --truncate error
+  bool mark_truncated = true;       // false where overflowing tokens are expected (QA windows, tokenize)
+  // Encode a record's two texts as two sequences (Batch::pair_encodings), not as one pair; a record
+  // without a second text is then bad. For bi-encoders comparing the two.
+  bool separate_pairs = false;
+  const char* record_noun = "record";  // in the summary's counts ("line" for tokenize)
+  bool progress = true;                // a progress bar on a terminal's stderr (tokenize: none)
+};
+
+// The good records of one batch, in input order, with their encodings.
+struct Batch {
+  std::vector<Record> records;
+  std::vector<tok::Encoding> encodings;       // empty when the task does not tokenize
+  std::vector<tok::Encoding> pair_encodings;  // separate_pairs: the second texts, encoded alone
+  std::vector<std::uint8_t> truncated;  // 1 where truncation cut the input (and it was kept)
+  std::vector<std::uint64_t> ordinals;  // each record's 0-based position in the input, bad records counted
+
+  std::size_t size() const { return records.size(); }
+};
+
+class RecordTask {
+ public:
+  virtual ~RecordTask() = default;
+  // The result fields each output record carries, in order, after the echoed input; none: the task
+  // writes whole lines itself (RecordOutput::writer).
+  virtual std::vector<std::string> result_fields() const = 0;
+  // Values per row of npy/f32 output.
+  virtual std::size_t vector_width() const { return 0; }
+  // Whether records are tokenized before compute() (Batch::encodings).
+  virtual bool tokenizes() const { return true; }
+  // The text(s) the model sees for a record; default: as read. `text` and `pair` are storage the
+  // task may fill (e.g. a prompt + the text) and return views of.
+  virtual TextInput model_input(const Record& record, std::string& text, std::string& pair);
+  // Once the output is open, before the first record (e.g. a header of the task's own).
+  virtual void start(RecordOutput&) {}
+  // Computes the results of the batch (numerics are core/'s). Throw a BadInput Error for an input
+  // the model cannot take.
+  virtual void compute(const Batch& batch) = 0;
+  // Writes result i of the last compute().
+  virtual void write(const Batch& batch, std::size_t i, RecordOutput& out) = 0;
+};
+
+// Opens options.input (checking its structure first), then options.output, and runs the whole
+// input. Returns the exit status: 0, or 130 when Ctrl-C stopped it (the output then holds every record
+// finished before). Warnings and the summary go to stderr.
+int run_records(const PipelineOptions& options, const tok::Tokenizer& tokenizer, RecordTask& task);
+
+// The loop alone, over an input and output already open (a search writes after its corpus is read).
+int run_records(RecordReader& reader, RecordOutput& out, const tok::Tokenizer& tokenizer,
+                const PipelineOptions& options, RecordTask& task);
+
+}  // namespace bertkit::records

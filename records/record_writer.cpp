@@ -1,0 +1,74 @@
+#include "records/record_writer.h"
+
+#include "core/error.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace bertkit::records {
+
+namespace {
+constexpr std::size_t kFlushThreshold = 1 << 20;
+}
+
+RecordWriter::RecordWriter(const std::string& path) {
+  if (path.empty() || path == "-") {
+    name_ = "<stdout>";
+    return;
+  }
+  name_ = path;
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) runtime_error("cannot create {}: {}", path, std::strerror(errno));
+}
+
+RecordWriter::~RecordWriter() {
+  try {
+    flush();
+  } catch (...) {
+    // Destructors run during unwinding; the error that started it is the one the user sees.
+  }
+  if (fd_ > 2) ::close(fd_);
+}
+
+void RecordWriter::write(std::string_view record) {
+  buffer_.append(record);
+  if (buffer_.size() >= kFlushThreshold) flush();
+}
+
+void RecordWriter::flush() {
+  if (buffer_.empty()) return;
+  std::string pending;
+  pending.swap(buffer_);
+  write_all(pending);
+  committed_ += pending.size();
+}
+
+void RecordWriter::write_all(std::string_view bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+    if (n >= 0) {
+      bytes.remove_prefix(static_cast<std::size_t>(n));
+      continue;
+    }
+    if (errno == EINTR) continue;
+    if (errno == EPIPE && fd_ == 1) throw StdoutClosed{};
+    int saved = errno;
+    // Drop the partly written batch so the file ends at its last complete record.
+    if (fd_ > 2 && ::ftruncate(fd_, static_cast<off_t>(committed_)) == 0)
+      ::lseek(fd_, static_cast<off_t>(committed_), SEEK_SET);
+    runtime_error("cannot write {}: {}", name_, std::strerror(saved));
+  }
+}
+
+void RecordWriter::patch(std::uint64_t offset, std::string_view bytes) {
+  flush();
+  if (fd_ == 1) runtime_error("cannot patch {}: not a file", name_);
+  if (::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(offset)) !=
+      static_cast<ssize_t>(bytes.size()))
+    runtime_error("cannot write {}: {}", name_, std::strerror(errno));
+}
+
+}  // namespace bertkit::records

@@ -1,0 +1,42 @@
+#pragma once
+// Where records go: stdout or a file. Records are appended whole to a buffer and written at flush
+// points, so the output only ever holds complete records; a failed write rolls a file back to its last
+// complete record.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace bertkit::records {
+
+// Thrown when the reader of stdout went away (EPIPE): the program ends quietly with status 0.
+struct StdoutClosed {};
+
+class RecordWriter {
+ public:
+  // "-" or "" = stdout.
+  explicit RecordWriter(const std::string& path);
+  ~RecordWriter();
+  RecordWriter(const RecordWriter&) = delete;
+  RecordWriter& operator=(const RecordWriter&) = delete;
+
+  // Appends one complete record (with its line end). Large buffers are written out on their own.
+  void write(std::string_view record);
+  // Writes every buffered record; call it at the end of each batch so finished work reaches the disk.
+  void flush();
+  // Writes at an absolute byte offset of a file output (npy header patching); not for stdout.
+  void patch(std::uint64_t offset, std::string_view bytes);
+  bool is_stdout() const { return fd_ == 1; }
+  // Bytes of complete records in the output so far (after a failed write, what the file holds).
+  std::uint64_t committed() const { return committed_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  void write_all(std::string_view bytes);
+
+  int fd_ = 1;
+  std::string name_;
+  std::string buffer_;
+  std::uint64_t committed_ = 0;  // bytes of complete records already in the file
+};
+
+}  // namespace bertkit::records

@@ -1,0 +1,106 @@
+#pragma once
+// One output record per input record, in the text formats every model command offers:
+// - jsonl: an object that starts with the input (a JSONL input's own members, else `text` and, for
+//   pairs, `text_pair`), then the result fields, then `"truncated": true` when the input was cut;
+// - csv/tsv: a header row, then rows that start with the input's columns (byte for byte for CSV/TSV
+//   input, else text and text_pair), then the result columns, then `truncated` (true/false).
+// Nested results (lists, objects) are JSON values in JSONL and JSON text in a CSV/TSV cell.
+//
+//   ResultWriter results(out, ResultFormat::Csv, reader->table(), pairs, {"label", "score", "scores"});
+//   results.begin(record, truncated).field("label", label).field("score", score);
+//   results.nested("scores", [&](JsonLine& j) { j.begin_array() ... .end_array(); });
+//   results.end();
+#include "records/json_line.h"
+#include "records/record.h"
+#include "records/record_reader.h"
+#include "records/table_writer.h"
+#include "records/record_writer.h"
+
+#include <concepts>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bertkit::records {
+
+enum class ResultFormat { Jsonl, Tsv, Csv, Npy, F32 };
+
+// What a record's texts and the truncation mark are called in every output (unless EchoNames says
+// otherwise): the one place for these names.
+inline constexpr std::string_view kTextField = "text";
+inline constexpr std::string_view kPairField = "text_pair";
+inline constexpr std::string_view kTruncatedField = "truncated";
+
+// A record's text, and its second text when it has one, as members of a JSON object.
+void write_texts(JsonLine& j, const Record& record);
+
+// How JSONL output names the texts of a line or argument record (a JSONL record echoes its own
+// members; a CSV/TSV record's texts are text and text_pair), and a second text echoed with each such
+// record that has none (qa's --context).
+struct EchoNames {
+  std::string text{kTextField};
+  std::string pair{kPairField};
+  std::optional<std::string> shared_pair;
+};
+
+// `allowed`: the names a command accepts, e.g. {"jsonl", "tsv", "csv"}.
+ResultFormat parse_result_format(const std::string& name, const std::vector<std::string>& allowed);
+
+class ResultWriter {
+ public:
+  // `columns`: the result fields in the order each record gives them. `pairs`: the input has a
+  // second text (a text_pair column for non-table input). Writes the header of a table format.
+  ResultWriter(RecordWriter& out, ResultFormat format, const TableLayout* input, bool pairs,
+               std::vector<std::string> columns, EchoNames names = {});
+
+  ResultWriter& begin(const Record& record, bool truncated = false);
+
+  template <typename T>
+  ResultWriter& field(std::string_view name, const T& value) {
+    next_column(name);
+    if (table_) table_->cell(value);
+    else json_.field(name, value);
+    return *this;
+  }
+
+  // A vector: a JSON array (JSON text in a CSV/TSV cell).
+  ResultWriter& field(std::string_view name, std::span<const float> values) {
+    return nested(name, [&](JsonLine& j) { j.value(values); });
+  }
+
+  // `build(j)` writes exactly one JSON value into j.
+  template <std::invocable<JsonLine&> Build>
+  ResultWriter& nested(std::string_view name, Build&& build) {
+    next_column(name);
+    if (!table_) {
+      json_.key(name);
+      build(json_);
+      return *this;
+    }
+    cell_.clear();
+    build(cell_);
+    table_->cell(without_line_end(cell_.line()));
+    return *this;
+  }
+
+  void end();
+
+ private:
+  void next_column(std::string_view name);
+  static std::string_view without_line_end(std::string_view line);
+
+  RecordWriter& out_;
+  std::unique_ptr<TableWriter> table_;
+  bool pairs_;
+  std::vector<std::string> columns_;
+  EchoNames names_;
+  std::size_t column_ = 0;  // result fields given so far in this record
+  bool truncated_ = false;
+  JsonLine json_;
+  JsonLine cell_;
+};
+
+}  // namespace bertkit::records

@@ -1,0 +1,84 @@
+#include "records/table_writer.h"
+
+#include "records/float_text.h"
+
+namespace bertkit::records {
+
+TableWriter::TableWriter(RecordWriter& out, char delimiter, const TableLayout* input)
+    : out_(out), delimiter_(delimiter), input_(input) {}
+
+void TableWriter::separate() {
+  if (cells_++ > 0) row_ += delimiter_;
+}
+
+void TableWriter::append_field(std::string_view s) {
+  separate();
+  // A leading byte order mark is quoted too: unquoted at the start of a file, a reader would drop it.
+  bool quote = s.find_first_of(std::string_view{"\"\n\r", 3}) != std::string_view::npos ||
+               s.find(delimiter_) != std::string_view::npos || s.starts_with("\xEF\xBB\xBF");
+  if (!quote) {
+    row_.append(s);
+    return;
+  }
+  row_ += '"';
+  for (char c : s) {
+    if (c == '"') row_ += '"';
+    row_ += c;
+  }
+  row_ += '"';
+}
+
+void TableWriter::header(const std::vector<std::string>& columns) {
+  row_.clear();
+  cells_ = 0;
+  if (input_) {
+    if (input_->delimiter == delimiter_) {
+      row_ = input_->raw_header;
+      cells_ = input_->header.size();
+    } else {
+      for (const std::string& name : input_->header) append_field(name);
+    }
+  }
+  for (const std::string& name : columns) append_field(name);
+  end_row();
+}
+
+TableWriter& TableWriter::begin_row(const Record& record) {
+  row_.clear();
+  cells_ = 0;
+  if (input_ && !record.fields.empty()) {
+    if (input_->delimiter == delimiter_) {
+      row_ = record.raw;
+      cells_ = record.fields.size();
+    } else {
+      for (const std::string& field : record.fields) append_field(field);
+    }
+  }
+  return *this;
+}
+
+TableWriter& TableWriter::cell(std::string_view s) {
+  append_field(s);
+  return *this;
+}
+
+TableWriter& TableWriter::cell(float x) {
+  separate();
+  append_float(row_, x);
+  return *this;
+}
+
+TableWriter& TableWriter::cell(double x) {
+  separate();
+  append_float(row_, x);
+  return *this;
+}
+
+void TableWriter::end_row() {
+  // A row of one empty field would read back as a blank line, which readers skip.
+  if (cells_ == 1 && row_.empty()) row_ = "\"\"";
+  row_ += '\n';
+  out_.write(row_);
+}
+
+}  // namespace bertkit::records

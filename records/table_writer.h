@@ -1,0 +1,54 @@
+#pragma once
+// CSV/TSV output with RFC 4180 quoting, applied only where a field needs it. For CSV/TSV input, each
+// row starts with the input record's columns, echoed byte for byte when the delimiters match, and the
+// result columns follow:
+//
+//   TableWriter table(out, ',', reader->table());
+//   table.header({"label", "score"});
+//   table.begin_row(record).cell(label).cell(score).end_row();
+#include "records/record.h"
+#include "records/record_reader.h"
+#include "records/record_writer.h"
+
+#include <concepts>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bertkit::records {
+
+class TableWriter {
+ public:
+  // `input`: the layout of a table input whose columns are echoed; nullptr for other inputs.
+  TableWriter(RecordWriter& out, char delimiter, const TableLayout* input = nullptr);
+
+  // The header row: the input's columns, then `columns`.
+  void header(const std::vector<std::string>& columns);
+
+  TableWriter& begin_row(const Record& record);
+  TableWriter& cell(std::string_view s);
+  TableWriter& cell(const std::string& s) { return cell(std::string_view(s)); }
+  TableWriter& cell(const char* s) { return cell(std::string_view(s)); }
+  TableWriter& cell(float x);
+  TableWriter& cell(double x);
+  template <std::integral T>
+  TableWriter& cell(T x) {
+    return cell(std::string_view(std::to_string(x)));
+  }
+  TableWriter& cell(bool b) { return cell(std::string_view(b ? "true" : "false")); }
+  // Writes the row as one record.
+  void end_row();
+
+ private:
+  void separate();
+  void append_field(std::string_view s);
+
+  RecordWriter& out_;
+  char delimiter_;
+  const TableLayout* input_;
+  std::string row_;
+  std::size_t cells_ = 0;  // fields in row_ so far
+};
+
+}  // namespace bertkit::records
