@@ -31,6 +31,18 @@ void drop(Encoding& e, std::size_t n, Side side) {
   e = std::move(kept);
 }
 
+// only_first / only_second: the one text that is cut, refused when it cannot lose to_remove tokens and
+// keep one.
+Encoding& only_target(Encoding& a, Encoding* b, std::size_t to_remove, TruncationStrategy strategy) {
+  bool first = strategy == TruncationStrategy::OnlyFirst;
+  if (!first && !b) usage_error("truncation only_second needs a pair of texts");
+  Encoding& target = first ? a : *b;
+  if (target.size() <= to_remove)
+    bad_input("the {} text is too short to truncate: {} tokens must go but it has {}", first ? "first" : "second",
+              to_remove, target.size());
+  return target;
+}
+
 }  // namespace
 
 void truncate_encoding(Encoding& e, std::size_t max_len, std::size_t stride, Side side) {
@@ -96,12 +108,7 @@ void truncate_rust(Encoding& a, Encoding* b, std::size_t budget, const Truncatio
     }
     case TruncationStrategy::OnlyFirst:
     case TruncationStrategy::OnlySecond: {
-      bool first = p.strategy == TruncationStrategy::OnlyFirst;
-      if (!first && !b) usage_error("truncation only_second needs a pair of texts");
-      Encoding& target = first ? a : *b;
-      if (target.size() <= to_remove)
-        bad_input("the {} text is too short to truncate: {} tokens must go but it has {}",
-                  first ? "first" : "second", to_remove, target.size());
+      Encoding& target = only_target(a, b, to_remove, p.strategy);
       truncate_encoding(target, target.size() - to_remove, p.stride, p.side);
       return;
     }
@@ -135,16 +142,9 @@ void truncate_python(Encoding& a, Encoding* b, std::size_t budget, const Truncat
       return;
     }
     case TruncationStrategy::OnlyFirst:
-    case TruncationStrategy::OnlySecond: {
-      bool first = p.strategy == TruncationStrategy::OnlyFirst;
-      if (!first && !b) usage_error("truncation only_second needs a pair of texts");
-      Encoding& target = first ? a : *b;
-      if (target.size() <= to_remove)
-        bad_input("the {} text is too short to truncate: {} tokens must go but it has {}",
-                  first ? "first" : "second", to_remove, target.size());
-      drop(target, to_remove, p.side);
+    case TruncationStrategy::OnlySecond:
+      drop(only_target(a, b, to_remove, p.strategy), to_remove, p.side);
       return;
-    }
   }
 }
 

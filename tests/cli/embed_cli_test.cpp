@@ -116,9 +116,11 @@ std::vector<std::string> corpus(std::size_t n) {
   return out;
 }
 
-std::string join(const std::vector<std::string>& lines) {
+// The lines, one a line, `times` over.
+std::string join(const std::vector<std::string>& lines, int times = 1) {
   std::string s;
-  for (const auto& l : lines) s += l + "\n";
+  for (int rep = 0; rep < times; ++rep)
+    for (const auto& l : lines) s += l + "\n";
   return s;
 }
 
@@ -382,9 +384,7 @@ TEST_CASE("embed: bad input is refused before any output file is created") {
 TEST_CASE("embed: Ctrl-C leaves a valid output holding every finished record") {
   bktest::TempDir dir;
   std::vector<std::string> lines = corpus(500);
-  std::string input;
-  for (int rep = 0; rep < 60; ++rep) input += join(lines);
-  bktest::write_file(dir / "big.txt", input);
+  bktest::write_file(dir / "big.txt", join(lines, 60));
 
   for (const char* format : {"jsonl", "npy"}) {
     CAPTURE(format);
@@ -460,10 +460,7 @@ TEST_CASE("embed: a full disk ends with one error line, status 1, and -o holds w
 
 TEST_CASE("embed: a reader that closes stdout early ends the program quietly") {
   bktest::TempDir dir;
-  std::vector<std::string> lines = corpus(500);
-  std::string input;
-  for (int rep = 0; rep < 10; ++rep) input += join(lines);
-  bktest::write_file(dir / "in.txt", input);
+  bktest::write_file(dir / "in.txt", join(corpus(500), 10));
   auto r = bktest::run_bertkit_reading_one_line("embed -m '" + minilm() + "' -i '" + (dir / "in.txt").string() + "'", dir.path());
   CHECK(r.first_line.rfind("{\"text\":", 0) == 0);
   CHECK(r.exit_code == 0);

@@ -4,19 +4,15 @@
 #include "records/csv_reader.h"
 #include "records/table_writer.h"
 #include "core/error.h"
+#include "fuzz_check.h"
 #include "memory_file.h"
+#include "reader_knobs.h"
 #include "tokenizer/utf8.h"
 
-#include <cstdlib>
 #include <vector>
 
 using namespace bertkit::records;
-
-namespace {
-void check(bool ok) {
-  if (!ok) std::abort();
-}
-}  // namespace
+using bkfuzz::check;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
@@ -26,10 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   table.delimiter = knobs & 1 ? '\t' : ',';
   table.column = knobs & 2 ? "a" : "";
   if (knobs & 4) table.pair_column = "b";
-  ReaderOptions options;
-  options.strict_utf8 = knobs & 8;
-  options.on_bad_record = knobs & 16 ? OnBadRecord::Flag : OnBadRecord::Fail;
-  if (knobs & 32) options.max_record_bytes = 64;
+  const ReaderOptions options = bkfuzz::reader_options(knobs, 3, 64);
 
   std::vector<std::vector<std::string>> good;
   std::vector<std::string> header;

@@ -2,18 +2,13 @@
 // crashing: a good record's texts are valid UTF-8 and its object holds the field as a string.
 #include "records/jsonl_reader.h"
 #include "core/error.h"
+#include "fuzz_check.h"
 #include "memory_file.h"
+#include "reader_knobs.h"
 #include "tokenizer/utf8.h"
 
-#include <cstdlib>
-
 using namespace bertkit::records;
-
-namespace {
-void check(bool ok) {
-  if (!ok) std::abort();
-}
-}  // namespace
+using bkfuzz::check;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
@@ -23,10 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   jsonl.field = knobs & 1 ? "a" : "text";
   if (knobs & 2) jsonl.pair_field = "b";
   if (knobs & 4) jsonl.max_depth = 3;
-  ReaderOptions options;
-  options.strict_utf8 = knobs & 8;
-  options.on_bad_record = knobs & 16 ? OnBadRecord::Flag : OnBadRecord::Fail;
-  if (knobs & 32) options.max_record_bytes = 64;
+  const ReaderOptions options = bkfuzz::reader_options(knobs, 3, 64);
   try {
     JsonlReader reader({input.path()}, jsonl, options);
     Record record;

@@ -5,6 +5,7 @@
 // back, and for ASCII input without [UNK] the decoded ids spell the input, lower-cased, with whitespace
 // and control characters dropped.
 #include "core/error.h"
+#include "fuzz_check.h"
 #include "tokenizer/loader.h"
 #include "tokenizer/tokenizer.h"
 #include "tokenizer/utf8.h"
@@ -16,12 +17,9 @@
 #include <vector>
 
 using namespace bertkit::tok;
+using bkfuzz::check;
 
 namespace {
-
-void check(bool ok) {
-  if (!ok) std::abort();
-}
 
 const Tokenizer& tokenizer() {
   static const Tokenizer t(build_tokenizer_spec(builtin_tokenizer_files()));

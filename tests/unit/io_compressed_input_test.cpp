@@ -3,34 +3,20 @@
 #include "records/input_signature.h"
 #include "records/open_reader.h"
 #include "core/error.h"
+#include "fuzz/gzip_bytes.h"
 #include "io_helpers.h"
 #include "support.h"
 
 #include <doctest/doctest.h>
-#include <zlib.h>
 
 #include <thread>
 
 using namespace bertkit::records;
 using iotest::read_all;
+using bkfuzz::gzip_bytes;
 using iotest::write;
 
 namespace {
-
-// The gzip file format, as gzip(1) writes it.
-std::string gzip(const std::string& text) {
-  z_stream z{};
-  REQUIRE(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK);
-  std::string out(deflateBound(&z, text.size()) + 32, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
 
 std::vector<std::string> texts_of(const std::vector<Record>& records) {
   std::vector<std::string> texts;
@@ -82,16 +68,16 @@ TEST_CASE("a gzip input reads as its text: lines, CSV by its .csv.gz name, conca
     text += lines.back() + "\n";
   }
   InputSpec spec;
-  spec.paths = {write(dir / "a.txt.gz", gzip(text)).string()};
+  spec.paths = {write(dir / "a.txt.gz", gzip_bytes(text)).string()};
   CHECK(texts_of(read_all(*open_reader(spec))) == lines);
 
   std::string half = text.substr(0, text.size() / 2);
   half.resize(half.rfind('\n') + 1);
-  spec.paths = {write(dir / "two.gz", gzip(half) + gzip(text.substr(half.size()))).string()};
+  spec.paths = {write(dir / "two.gz", gzip_bytes(half) + gzip_bytes(text.substr(half.size()))).string()};
   CHECK(texts_of(read_all(*open_reader(spec))) == lines);
 
   spec = {};
-  spec.paths = {write(dir / "t.CSV.gz", gzip("id,text\n1,\"a, b\"\n2,c\n")).string()};
+  spec.paths = {write(dir / "t.CSV.gz", gzip_bytes("id,text\n1,\"a, b\"\n2,c\n")).string()};
   spec.column = "text";
   auto csv = open_reader(spec);
   REQUIRE(csv->table() != nullptr);
@@ -101,7 +87,7 @@ TEST_CASE("a gzip input reads as its text: lines, CSV by its .csv.gz name, conca
 TEST_CASE("a gzip input on stdin (a pipe) reads as its text") {
   int fds[2];
   REQUIRE(::pipe(fds) == 0);
-  std::string bytes = gzip("first\nsecond\n");
+  std::string bytes = gzip_bytes("first\nsecond\n");
   std::thread writer([&] {
     CHECK(::write(fds[1], bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
     ::close(fds[1]);
@@ -117,7 +103,7 @@ TEST_CASE("a gzip input on stdin (a pipe) reads as its text") {
 
 TEST_CASE("damaged or truncated gzip, and binary formats, are bad input naming the file and what it is") {
   bktest::TempDir dir;
-  std::string good = gzip("some text\nmore text\n");
+  std::string good = gzip_bytes("some text\nmore text\n");
   bertkit::ErrorKind kind{};
   InputSpec spec;
 

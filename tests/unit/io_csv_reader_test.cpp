@@ -24,14 +24,10 @@ std::string construction_error(const std::vector<std::string>& paths, const Tabl
 }
 
 std::string reading_error(const std::string& path, const TableOptions& table, ReaderOptions options = {}) {
-  try {
+  return iotest::bad_input_message([&] {
     CsvReader reader({path}, table, options);
     read_all(reader);
-  } catch (const bertkit::Error& e) {
-    CHECK(e.kind() == bertkit::ErrorKind::BadInput);
-    return e.what();
-  }
-  return "(no error)";
+  });
 }
 
 TableOptions column(const std::string& name, char delimiter = ',') {

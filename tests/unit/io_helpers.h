@@ -1,11 +1,15 @@
 #pragma once
-// Helpers for the records/ tests: files with given bytes, stdin redirected, all records of a reader.
+// Helpers for the records/ tests: files with given bytes, stdin redirected, all records of a reader, the
+// message of a bad-input error.
 #include "records/record_reader.h"
+#include "core/error.h"
 
+#include <doctest/doctest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,6 +28,17 @@ inline std::vector<bertkit::records::Record> read_all(bertkit::records::RecordRe
   bertkit::records::Record record;
   while (reader.next(record)) records.push_back(record);
   return records;
+}
+
+// What f throws, which must be bad input; "(no error)" when it throws nothing.
+inline std::string bad_input_message(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const bertkit::Error& e) {
+    CHECK(e.kind() == bertkit::ErrorKind::BadInput);
+    return e.what();
+  }
+  return "(no error)";
 }
 
 // Points fd 0 at another descriptor for the lifetime of the object.

@@ -18,14 +18,10 @@ JsonlOptions field(const std::string& name, const std::string& pair = "") {
 }
 
 std::string error_of(const std::string& path, const JsonlOptions& jsonl) {
-  try {
+  return iotest::bad_input_message([&] {
     JsonlReader reader({path}, jsonl);
     read_all(reader);
-  } catch (const bertkit::Error& e) {
-    CHECK(e.kind() == bertkit::ErrorKind::BadInput);
-    return e.what();
-  }
-  return "(no error)";
+  });
 }
 }  // namespace
 

@@ -10,21 +10,12 @@
 #include <thread>
 
 using namespace bertkit::records;
+using iotest::bad_input_message;
 using iotest::read_all;
 using iotest::write;
 
 namespace {
 const std::string R = "\xEF\xBF\xBD";  // U+FFFD
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const bertkit::Error& e) {
-    CHECK(e.kind() == bertkit::ErrorKind::BadInput);
-    return e.what();
-  }
-  return "(no error)";
-}
 }  // namespace
 
 TEST_CASE("line reader: CRLF, BOM, empty lines, NUL bytes and a last line without newline") {
@@ -101,7 +92,7 @@ TEST_CASE("line reader: strict UTF-8 stops at the first bad line, or flags it") 
   auto path = write(dir / "bad.txt", "ok\nbad \xC0\xAF\nfine\n");
   ReaderOptions strict;
   strict.strict_utf8 = true;
-  std::string message = error_of([&] {
+  std::string message = bad_input_message([&] {
     LineReader reader({path.string()}, strict);
     read_all(reader);
   });
@@ -132,7 +123,7 @@ TEST_CASE("line reader: pairs split on the first tab; a line without one is bad"
   CHECK(records[3].text == "");
   CHECK(records[3].text_pair == "");
 
-  std::string message = error_of([&] {
+  std::string message = bad_input_message([&] {
     LineReader strict({path.string()}, {}, true);
     read_all(strict);
   });
@@ -144,7 +135,7 @@ TEST_CASE("line reader: a line over the record limit is refused with file and li
   auto path = write(dir / "long.txt", "short\n" + std::string(100, 'x') + "\nafter\n");
   ReaderOptions options;
   options.max_record_bytes = 50;
-  std::string message = error_of([&] {
+  std::string message = bad_input_message([&] {
     LineReader reader({path.string()}, options);
     read_all(reader);
   });
