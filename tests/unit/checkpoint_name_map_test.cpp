@@ -47,6 +47,11 @@ TEST_CASE("name map: Hugging Face names onto canonical names") {
       {"electra", "generator_lm_head.bias", "mlm.decoder.bias"},
       {"electra", "discriminator_predictions.dense.weight", "discriminator.dense.weight"},
       {"electra", "discriminator_predictions.dense_prediction.bias", "discriminator.out.bias"},
+      // Token classification: one Linear named classifier in every family; BERT's next-sentence head.
+      {"bert", "classifier.weight", "classifier.out.weight"},
+      {"distilbert", "classifier.bias", "classifier.out.bias"},
+      {"electra", "classifier.weight", "classifier.out.weight"},
+      {"bert", "cls.seq_relationship.weight", "nsp.weight"},
   };
   for (const auto& c : cases) {
     INFO(c.model_type, " ", c.name);
@@ -55,7 +60,7 @@ TEST_CASE("name map: Hugging Face names onto canonical names") {
   }
   CHECK(canonical_name(*find_family("bert"), "bert.embeddings.position_ids") == std::optional<std::string>(""));
   for (const FamilySpec* family : families())
-    for (const char* unknown : {"cls.seq_relationship.weight", "encoder.layer.x.output.dense.weight",
+    for (const char* unknown : {"cls.seq_relationship.extra.weight", "encoder.layer.x.output.dense.weight",
                                 "encoder.layer.0.crossattention.self.query.weight",
                                 "bert.embeddings.word_embeddings.gamma", "weight", "lm_head.decoder.weight"})
       CHECK_MESSAGE(!canonical_name(*family, unknown), family->model_type, " ", unknown);
@@ -86,4 +91,17 @@ TEST_CASE("name map: expected tensors of the heads without a fixture") {
   CHECK(has(names(c), "mlm.decoder.bias"));
   CHECK(has(names(c), "pooler.dense.weight"));
   CHECK(!has(names(c), "embeddings_project.weight"));
+  CHECK(has(names(c), "nsp.weight"));  // BertForPreTraining carries the next-sentence head
+  c.head = HeadKind::NextSentencePrediction;
+  CHECK(has(names(c), "nsp.bias"));
+  CHECK(has(names(c), "pooler.dense.weight"));
+  CHECK(!has(names(c), "mlm.decoder.weight"));
+  c.head = HeadKind::TokenClassification;
+  c.num_labels = 3;
+  auto tokens = expected_tensors(c);
+  auto out = std::find_if(tokens.begin(), tokens.end(), [](const auto& e) { return e.name == "classifier.out.weight"; });
+  REQUIRE(out != tokens.end());
+  CHECK(out->shape == Shape{3, 8});
+  CHECK(!has(names(c), "pooler.dense.weight"));
+  CHECK(!has(names(c), "nsp.weight"));
 }

@@ -41,7 +41,7 @@ TEST_CASE("config: unsupported values are refused by name") {
   expect_config_refused(with("model_type", "roberta"), "unsupported model_type \"roberta\"");
   expect_config_refused(with("hidden_act", "quick_gelu"), "\"quick_gelu\"");
   expect_config_refused(with("position_embedding_type", "relative_key"), "\"relative_key\"");
-  expect_config_refused(with("architectures", {"BertForTokenClassification"}), "\"BertForTokenClassification\"");
+  expect_config_refused(with("architectures", {"BertForMultipleChoice"}), "\"BertForMultipleChoice\"");
   expect_config_refused(with("architectures", {"DistilBertModel"}), "\"DistilBertModel\"");
   expect_config_refused(with("hidden_size", 7), "not a multiple");
   expect_config_refused(with("hidden_size", "8"), "must be an integer");
