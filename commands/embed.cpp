@@ -40,19 +40,6 @@ std::string lower_case(std::string_view s) {
   return out;
 }
 
-std::string modes_text(const core::Pooling& p) {
-  std::vector<std::string> modes;
-  if (p.cls) modes.emplace_back("cls");
-  if (p.max) modes.emplace_back("max");
-  if (p.mean) modes.emplace_back("mean");
-  if (p.mean_sqrt_len) modes.emplace_back("mean_sqrt_len");
-  if (p.weighted_mean) modes.emplace_back("weighted_mean");
-  if (p.last_token) modes.emplace_back("last_token");
-  std::string out;
-  for (std::size_t i = 0; i < modes.size(); ++i) out += (i ? "+" : "") + modes[i];
-  return out;
-}
-
 }  // namespace
 
 PoolingMode parse_pooling_mode(std::string_view name) {
@@ -77,7 +64,7 @@ EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& opt
     plan.modules.pooling = pooling;
     if (options.pooling) pooling_from = "--pooling";
   }
-  plan.pooling_text = fmt::format("{} ({})", modes_text(plan.modules.pooling), pooling_from);
+  plan.pooling_text = fmt::format("{} ({})", core::pooling_modes_name(plan.modules.pooling), pooling_from);
   if (!plan.modules.dense.empty()) plan.pooling_text += fmt::format(", then {} Dense module{}", plan.modules.dense.size(),
                                                                     plan.modules.dense.size() == 1 ? "" : "s");
 

@@ -27,16 +27,6 @@ void add_list(Fields& out, std::string key, const std::vector<std::string>& item
   out.push_back({std::move(key), items.empty() ? "none" : fmt::format("{}", fmt::join(items, " ")), items});
 }
 
-std::string pooling_modes(const core::Pooling& p) {
-  std::vector<std::string> modes;
-  if (p.cls) modes.push_back("cls");
-  if (p.max) modes.push_back("max");
-  if (p.mean) modes.push_back("mean");
-  if (p.mean_sqrt_len) modes.push_back("mean_sqrt_len");
-  if (p.weighted_mean) modes.push_back("weighted_mean");
-  if (p.last_token) modes.push_back("last_token");
-  return fmt::format("{}", fmt::join(modes, "+"));
-}
 
 // Whether WordPiece's tables come compiled: a file converted by another bertkit version still works,
 // but builds them at every start.
@@ -113,7 +103,7 @@ Fields model_info(const core::LoadedModel& m) {
   tokenizer_settings(m, out);
   if (m.sentence_transformer) {
     const auto& st = *m.sentence_transformer;
-    add(out, "pooling", pooling_modes(st.pooling));
+    add(out, "pooling", core::pooling_modes_name(st.pooling));
     add_yes_no(out, "normalize", st.normalize);
     for (std::size_t k = 0; k < st.dense.size(); ++k) {
       const auto& d = st.dense[k];

@@ -260,4 +260,20 @@ LoadedModel load_model(std::string_view spec) {
   bad_input("model {}: {} is neither a model folder nor a file made by bertkit convert", spec, location.string());
 }
 
+std::string pooling_modes_name(const Pooling& p) {
+  std::string out;
+  auto add = [&](bool on, const char* name) {
+    if (!on) return;
+    if (!out.empty()) out += '+';
+    out += name;
+  };
+  add(p.cls, "cls");
+  add(p.max, "max");
+  add(p.mean, "mean");
+  add(p.mean_sqrt_len, "mean_sqrt_len");
+  add(p.weighted_mean, "weighted_mean");
+  add(p.last_token, "last_token");
+  return out;
+}
+
 }  // namespace bertkit::core

@@ -25,6 +25,8 @@ struct Pooling {
   bool last_token = false;
   bool include_prompt = true;
 };
+// The modes in that order, joined by "+" ("mean", "cls+mean"), for messages and `info`.
+std::string pooling_modes_name(const Pooling& pooling);
 
 enum class DenseActivation { Identity, Tanh };
 
