@@ -4,6 +4,8 @@
 #include "core/checkpoint/converted_file.h"
 #include "core/checkpoint/reduce_weights.h"
 #include "core/error.h"
+#include "core/ops/cpu_features.h"
+#include "records/log.h"
 #include "core/tensor.h"
 
 #include <fmt/format.h>
@@ -25,15 +27,34 @@ TokenizerFlags tokenizer_flags(const TaskFlags& flags, std::size_t max_length) {
   return t;
 }
 
+// The type Linear layers compute in: --dtype, else the file's (f16 files compute in f32). bf16 needs
+// AVX-512 in oneDNN 2.6: elsewhere a bf16 model computes in f32 from its bf16 weights, widened exactly,
+// instead of failing (`bf16_widened`).
+struct ComputeType {
+  std::string_view file, requested, type;
+  bool bf16_widened = false;
+};
+
+ComputeType compute_type(const TaskFlags& flags, core::DType stored) {
+  ComputeType c;
+  c.file = core::stored_dtype_name(stored);
+  c.requested = c.type = flags.dtype.empty() ? (c.file == "f16" ? "f32" : c.file) : std::string_view(flags.dtype);
+  if (c.type == "bf16" && !core::bf16_matmul_supported(core::cpu_selection())) {
+    c.type = "f32";
+    c.bf16_widened = true;
+  }
+  return c;
+}
+
 std::string dtype_setting(const TaskFlags& flags, core::DType stored) {
-  const std::string_view file = core::stored_dtype_name(stored);
-  const std::string_view type = flags.dtype.empty() ? (file == "f16" ? "f32" : file) : flags.dtype;
-  std::string how = type == "int8"   ? "int8 weights per output channel, s8 activations per token, s32 sums"
-                    : type == "bf16" ? "bf16 weights and activations, f32 sums"
-                                     : "f32";
-  if (type != "f32") how += "; bf16 attention where the CPU has it";
-  std::string from = type == file ? "as stored" : fmt::format("the file is {}, converted at load", file);
-  return fmt::format("{} ({}; {})", type, how, from);
+  const ComputeType c = compute_type(flags, stored);
+  std::string how = c.type == "int8"   ? "int8 weights per output channel, s8 activations per token, s32 sums"
+                    : c.type == "bf16" ? "bf16 weights and activations, f32 sums"
+                                       : "f32";
+  if (c.type != "f32") how += "; bf16 attention where the CPU has it";
+  if (c.bf16_widened) how += "; bf16 weights widened: this CPU has no AVX-512, which bf16 needs";
+  std::string from = c.requested == c.file ? "as stored" : fmt::format("the file is {}, converted at load", c.file);
+  return fmt::format("{} ({}; {})", c.type, how, from);
 }
 
 }  // namespace
@@ -69,8 +90,15 @@ TaskModel load_task_model(const TaskFlags& flags) {
   }
   // Linear layers compute in their weights' type: --dtype converts them at load, to the values a file
   // converted to that type holds.
-  if (!flags.dtype.empty() && flags.dtype != core::stored_dtype_name(m.loaded.stored_dtype))
+  const ComputeType compute = compute_type(flags, m.loaded.stored_dtype);
+  if (compute.bf16_widened) {
+    records::warn("this CPU has no AVX-512, which bf16 needs: computing in f32 from the bf16 weights");
+    // The bf16 values first (an f32 model asked for bf16), then widened.
+    if (compute.file != "bf16") m.loaded.weights = core::with_store_type(m.loaded.weights, core::StoreType::BF16);
+    m.loaded.weights = core::with_store_type(m.loaded.weights, core::StoreType::F32);
+  } else if (!flags.dtype.empty() && flags.dtype != compute.file) {
     m.loaded.weights = core::with_store_type(m.loaded.weights, core::parse_store_type(flags.dtype));
+  }
   m.weights = std::make_shared<const core::Weights>(std::move(m.loaded.weights));
   return m;
 }

@@ -90,6 +90,10 @@ CpuSelection select_cpu_path(const char* requested, const CpuFeatures& cpu) {
   return selection;
 }
 
+bool bf16_matmul_supported(const CpuSelection& selection) {
+  return selection.path == CpuPath::Avx512 && selection.features.avx512bw;
+}
+
 const CpuSelection& cpu_selection() {
   static const CpuSelection selection = select_for_process();
   return selection;

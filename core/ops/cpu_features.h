@@ -44,6 +44,10 @@ struct CpuSelection {
 // The path for a BERTKIT_CPU value (nullptr or empty: unset) on a CPU with `cpu`'s features.
 CpuSelection select_cpu_path(const char* requested, const CpuFeatures& cpu);
 
+// Whether oneDNN 2.6 computes bf16 matmuls on the selected path: only with AVX-512 (F and BW); below
+// it, bf16 weights must compute in f32.
+bool bf16_matmul_supported(const CpuSelection& selection);
+
 // The process's selection, made once from BERTKIT_CPU and the running CPU; on first use it caps
 // oneDNN for the avx2 and portable paths, so it must come before oneDNN's first primitive (the CLI
 // and the tests call it at start; dnnl_context() too). Never throws: the CLI reports `error`.

@@ -38,3 +38,28 @@ TEST_CASE("BERTKIT_CPU: bench names the path it runs, a lower one when asked") {
     CHECK(r.err.find("bertkit: warning: BERTKIT_CPU=avx512: this CPU has no AVX-512F") == 0);
   }
 }
+
+TEST_CASE("BERTKIT_CPU below avx512: a bf16 model computes in f32 from its bf16 weights, with a warning") {
+  bktest::TempDir dir;
+  const auto folder = bktest::shared("fixtures/models/minilm-embed").string();
+  const auto file = (dir / "bf16.bk").string();
+  REQUIRE(bktest::run_bertkit({"convert", "--dtype", "bf16", folder, file}).exit_code == 0);
+  for (const char* path : {"avx2", "portable"}) {
+    CAPTURE(path);
+    bktest::ScopedEnv env("BERTKIT_CPU", path);
+    const std::string text = "A man is eating food.";
+    auto widened = bktest::run_bertkit({"embed", "-m", file, "--dtype", "f32", text});  // the same values, asked for
+    REQUIRE_MESSAGE(widened.exit_code == 0, widened.err);
+    const std::string warning =
+        "bertkit: warning: this CPU has no AVX-512, which bf16 needs: computing in f32 from the bf16 weights\n";
+    for (const auto& args : {std::vector<std::string>{"embed", "-m", file, text},
+                             std::vector<std::string>{"embed", "-m", folder, "--dtype", "bf16", text}}) {
+      auto r = bktest::run_bertkit(args);
+      CHECK(r.exit_code == 0);
+      CHECK(r.err == warning);
+      CHECK(r.out == widened.out);
+    }
+    auto dry = bktest::run_bertkit({"embed", "-m", file, "--dry-run"});
+    CHECK(dry.out.find("bf16 weights widened: this CPU has no AVX-512, which bf16 needs; as stored)") != std::string::npos);
+  }
+}
