@@ -76,6 +76,7 @@ int run_qa(QaOptions o) {
 
   if (o.task.dry_run) {
     Settings s = common_settings(o.task, model);
+    s.set("truncation", "none (a context longer than max seq length is read in windows overlapping by doc stride)");
     s.add("path", settings.python ? "slow tokenizer (--compat python): windows doc_stride apart, whole words"
                                   : "fast tokenizer: windows overlapping by doc_stride, answers aligned to words");
     s.add("max seq length", fmt::format("{}", settings.max_seq_len));

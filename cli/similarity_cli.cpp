@@ -78,7 +78,12 @@ int run_similarity(SimilarityOptions& o) {
       s.add("normalization", scorer.plan->normalize_text);
       s.add("prompt", scorer.plan->prompt_text);
     }
-    if (search_mode(o)) s.add("search", fmt::format("top {} of {} per query", o.top_k, o.corpus));
+    if (search_mode(o)) {
+      s.set("input", o.queries.empty() ? fmt::format("queries from {}, corpus {}", o.queries_file, o.corpus)
+                                       : fmt::format("{} --query text{}, corpus {}", o.queries.size(),
+                                                     o.queries.size() == 1 ? "" : "s", o.corpus));
+      s.add("search", fmt::format("top {} of {} per query", o.top_k, o.corpus));
+    }
     records::RecordWriter out("-");
     out.write(s.text());
     return 0;

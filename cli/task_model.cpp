@@ -122,6 +122,15 @@ Settings& Settings::add(std::string name, std::string value) {
   return *this;
 }
 
+Settings& Settings::set(const std::string& name, std::string value) {
+  for (auto& [key, current] : items_)
+    if (key == name) {
+      current = std::move(value);
+      return *this;
+    }
+  return add(name, std::move(value));
+}
+
 std::string Settings::text() const {
   std::size_t width = 0;
   for (const auto& [name, value] : items_) width = std::max(width, name.size());

@@ -32,6 +32,8 @@ records::PipelineOptions pipeline_options(const TaskFlags& flags, const TaskMode
 class Settings {
  public:
   Settings& add(std::string name, std::string value);
+  // Replaces a common setting where the command does otherwise (qa's windows, search's inputs).
+  Settings& set(const std::string& name, std::string value);
   std::string text() const;
 
  private:

@@ -187,3 +187,11 @@ TEST_CASE("qa: errors") {
   CHECK(dry.exit_code == 0);
   CHECK(dry.out.find("doc stride") != std::string::npos);
 }
+
+TEST_CASE("qa --dry-run: says that contexts are read in windows, not cut (issue 19, item 16)") {
+  auto r = bktest::run_bertkit({"qa", "-m", bktest::shared("fixtures/models/bert-uncased-qa").string(), "--dry-run"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("truncation:          none (a context longer than max seq length is read in windows overlapping "
+                   "by doc stride)\n") != std::string::npos);
+  CHECK(r.out.find("right (longer inputs are cut") == std::string::npos);
+}

@@ -101,3 +101,17 @@ TEST_CASE("similarity: order and scores do not depend on threads or batch sizes"
     CHECK(std::abs(a[i]["score"].get<double>() - b[i]["score"].get<double>()) < 1e-6);
   }
 }
+
+TEST_CASE("similarity --dry-run in search mode: the input is the queries and the corpus, not stdin") {
+  bktest::TempDir dir;
+  const auto corpus = (dir / "corpus.txt").string(), queries = (dir / "queries.txt").string();
+  bktest::write_file(corpus, "a\nb\n");
+  bktest::write_file(queries, "q\n");
+  const auto model = bktest::shared("fixtures/models/minilm-embed").string();
+  auto r = bktest::run_bertkit({"similarity", "-m", model, "--query", "x", "--query", "y", "--corpus", corpus, "--dry-run"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("input:          2 --query texts, corpus " + corpus + "\n") != std::string::npos);
+  r = bktest::run_bertkit({"similarity", "-m", model, "--queries", queries, "--corpus", corpus, "--dry-run"});
+  CHECK(r.out.find("input:          queries from " + queries + ", corpus " + corpus + "\n") != std::string::npos);
+  CHECK(r.out.find("stdin") == std::string::npos);
+}
