@@ -53,7 +53,21 @@ std::vector<std::int64_t> mask_positions(const tok::Tokenizer& tokenizer, const 
   std::vector<std::int64_t> positions;
   for (std::size_t i = 0; i < encoding.ids.size(); ++i)
     if (encoding.ids[i] == tokenizer.mask_id()) positions.push_back(static_cast<std::int64_t>(i));
-  if (positions.empty()) bad_input("no mask token {} in the text", tokenizer.spec().special.mask);
+  if (positions.empty()) {
+    // A mask the model's limit cut off: say so, and where, rather than that there is none.
+    std::size_t before = 1;  // tokens of the input before the one looked at, the leading special one counted
+    for (std::size_t i = 0; i < encoding.size(); ++i) before += encoding.special_mask[i] ? 0 : 1;
+    for (const tok::Encoding& part : encoding.overflowing)
+      for (std::size_t i = 0; i < part.size(); ++i) {
+        if (part.special_mask[i]) continue;
+        if (part.ids[i] == tokenizer.mask_id())
+          bad_input("the mask token {} is past the model's limit of {} tokens: it is token {} of the input (byte {} "
+                    "of the text)",
+                    tokenizer.spec().special.mask, encoding.size(), before + 1, part.offsets[i].begin);
+        ++before;
+      }
+    bad_input("no mask token {} in the text", tokenizer.spec().special.mask);
+  }
   return positions;
 }
 

@@ -201,3 +201,22 @@ TEST_CASE("fill-mask: the interactive prompt on a terminal") {
   child.wait_for("\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n", 1);  // drain until the terminal closes
   CHECK(child.exit_code() == 0);
 }
+
+TEST_CASE("fill-mask: a mask past the model's token limit is reported as such, with where it is (issue 19, item 17)") {
+  const auto model = bktest::shared("fixtures/models/bert-uncased-mlm").string();
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += "word ";
+  const std::size_t byte = text.size();
+  text += "[MASK] end.";
+  auto r = bktest::run_bertkit({"fill-mask", "-m", model, text});
+  CHECK(r.exit_code == 3);
+  CHECK(r.out.empty());
+  auto info = nlohmann::json::parse(bktest::run_bertkit({"info", "--json", model}).out);
+  const auto limit = info["tokenizer.model_max_length"].get<int>();
+  // [CLS], 300 words of one token each, then the mask.
+  CHECK(r.err == "bertkit: error: <argument>:1: the mask token [MASK] is past the model's limit of " +
+                     std::to_string(limit) + " tokens: it is token 302 of the input (byte " + std::to_string(byte) +
+                     " of the text)\n");
+  auto none = bktest::run_bertkit({"fill-mask", "-m", model, "no mask here"});
+  CHECK(none.err == "bertkit: error: <argument>:1: no mask token [MASK] in the text\n");
+}
