@@ -3,6 +3,8 @@
 #include "records/log.h"
 #include "core/checkpoint/model_source.h"
 #include "core/error.h"
+#include "core/json.h"
+#include "core/model/family_spec.h"
 #include "tokenizer/loader.h"
 
 #include <filesystem>
@@ -42,8 +44,25 @@ tok::TokenizerFiles files_of(const core::LoadedModel& loaded) {
   return files;
 }
 
+// A folder's tokenizer is the one its files declare: tokenizer.json, else vocab.txt read as BERT's
+// tokenizer, which is right only for a family bertkit knows. A config.json naming another model_type
+// (MPNet, RoBERTa, ...) without a tokenizer.json is refused, as the model commands refuse it.
+void check_folder_tokenizer(const fs::path& folder) {
+  std::error_code ec;
+  const fs::path config = folder / "config.json";
+  if (fs::exists(folder / "tokenizer.json", ec) || !fs::exists(config, ec)) return;
+  const auto json = core::read_json_file(config);
+  if (!json.is_object() || !json.contains("model_type") || !json["model_type"].is_string()) return;
+  const auto type = json["model_type"].get<std::string>();
+  if (!core::find_family(type))
+    bad_input("{}: model_type \"{}\" is not supported ({}), and without a tokenizer.json its tokenizer is "
+              "unknown: give its tokenizer.json, or the vocab.txt alone to read it as BERT's",
+              config.string(), type, core::supported_model_types());
+}
+
 tok::TokenizerFiles model_tokenizer_files(const std::string& model) {
   std::error_code ec;
+  if (fs::is_directory(model, ec)) check_folder_tokenizer(model);
   if (fs::exists(model, ec) && (fs::is_directory(model, ec) || fs::path(model).extension() == ".json" ||
                                 fs::path(model).extension() == ".txt"))
     return tok::read_tokenizer_files(model);

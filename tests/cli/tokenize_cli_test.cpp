@@ -530,3 +530,23 @@ TEST_CASE("tokenize: a .gz input reads as its text; a Parquet or .npy file is re
   CHECK(npy.err == fmt::format("bertkit: error: {}: this is a NumPy array (.npy), not text: bertkit reads text, not arrays\n",
                                (dir / "v.npy").string()));
 }
+
+TEST_CASE("tokenize: a folder's tokenizer is what it declares; another family with only vocab.txt is refused (issue 19, item 14)") {
+  bktest::TempDir dir;
+  const auto mpnet = bktest::shared("fixtures/models2/mpnet-embed");
+  std::filesystem::create_directory(dir / "m");
+  std::filesystem::copy_file(mpnet / "config.json", dir / "m/config.json");
+  std::filesystem::copy_file(mpnet / "vocab.txt", dir / "m/vocab.txt");
+  auto r = run_bertkit({"tokenize", "-m", (dir / "m").string(), "hello world"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.out.empty());
+  CHECK(r.err.find("bertkit: error: " + (dir / "m/config.json").string() + ": model_type \"mpnet\" is not supported") == 0);
+  // With its tokenizer.json, the folder says what its tokenizer is: <s> ... </s>.
+  std::filesystem::copy_file(mpnet / "tokenizer.json", dir / "m/tokenizer.json");
+  r = run_bertkit({"tokenize", "-m", (dir / "m").string(), "--format", "tokens", "hello world"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "<s> hello world </s>\n");
+  // The vocabulary alone is read as BERT's, as asked.
+  r = run_bertkit({"tokenize", "-m", (dir / "m/vocab.txt").string(), "--format", "tokens", "hello world"});
+  CHECK(r.out == "[CLS] hello world [SEP]\n");
+}
