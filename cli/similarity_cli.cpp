@@ -2,6 +2,7 @@
 #include "cli/app.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
+#include "commands/classify.h"
 #include "commands/similarity.h"
 #include "commands/similarity_search.h"
 #include "core/error.h"
@@ -19,6 +20,7 @@ namespace {
 struct SimilarityOptions {
   TaskFlags task;
   std::string metric;
+  std::string function = "auto";     // a cross-encoder's: auto (the checkpoint's), sigmoid or none
   std::vector<std::string> queries;  // --query
   std::string queries_file, corpus;
   std::size_t top_k = 10;
@@ -58,11 +60,22 @@ int run_similarity(SimilarityOptions& o) {
   cmd::Scorer scorer;
   records::PipelineOptions options = pipeline_options(o.task, model);
   scorer.limits = options.limits;
+  core::ScoreFunction function = core::ScoreFunction::None;
+  std::string metric_from;
   if (cmd::is_cross_encoder(model.loaded.config)) {
     if (!o.metric.empty()) usage_error("--metric compares embeddings; this model is a cross-encoder and scores pairs itself");
-    scorer.cross = std::make_unique<cmd::CrossEncoder>(model.loaded.config, model.weights);
+    if (o.function != "auto" && o.function != "sigmoid" && o.function != "none")
+      usage_error("unknown --function '{}' (expected auto, sigmoid or none)", o.function);
+    function = o.function == "auto" ? cmd::cross_encoder_function(model.loaded.config)
+                                    : cmd::parse_score_function(o.function, model.loaded.config);
+    scorer.cross = std::make_unique<cmd::CrossEncoder>(model.loaded.config, model.weights, function);
   } else {
-    scorer.metric = core::parse_metric(o.metric.empty() ? "cosine" : o.metric);
+    if (o.function != "auto") usage_error("--function applies to cross-encoders; this model compares embeddings (--metric)");
+    // sentence-transformers' similarity_fn_name is the default, as model.similarity() uses it.
+    const auto& st = model.loaded.sentence_transformer;
+    const bool named = o.metric.empty() && st && st->similarity_fn_name;
+    metric_from = !o.metric.empty() ? "" : named ? " (similarity_fn_name of config_sentence_transformers.json)" : " (the default)";
+    scorer.metric = core::parse_metric(!o.metric.empty() ? o.metric : named ? *st->similarity_fn_name : "cosine");
     scorer.plan = cmd::plan_embedding(model.loaded, {});
     scorer.embedder = std::make_unique<cmd::Embedder>(model.loaded.config, model.weights, *scorer.plan);
     options.separate_pairs = true;
@@ -71,9 +84,13 @@ int run_similarity(SimilarityOptions& o) {
   if (o.task.dry_run) {
     Settings s = common_settings(o.task, model);
     if (scorer.cross) {
-      s.add("scoring", "cross-encoder: the pair through the classifier, then its sigmoid");
+      s.add("scoring", fmt::format("cross-encoder: the pair through the classifier, then {}{}",
+                                   function == core::ScoreFunction::Sigmoid ? "its sigmoid" : "nothing (the raw logit)",
+                                   o.function != "auto"                            ? " (--function)"
+                                   : model.loaded.config.cross_encoder_activation.empty() ? " (sentence-transformers' default)"
+                                   : fmt::format(" ({} of config.json)", model.loaded.config.cross_encoder_activation)));
     } else {
-      s.add("scoring", fmt::format("bi-encoder: {} of the two embeddings", core::metric_name(scorer.metric)));
+      s.add("scoring", fmt::format("bi-encoder: {} of the two embeddings{}", core::metric_name(scorer.metric), metric_from));
       s.add("pooling", scorer.plan->pooling_text);
       s.add("normalization", scorer.plan->normalize_text);
       s.add("prompt", scorer.plan->prompt_text);
@@ -103,7 +120,13 @@ Action add_similarity(CLI::App& sub, const GlobalOptions&) {
   add_task_flags(sub, o->task, {.texts_help = "Two texts to compare (default: pairs from -i files or stdin)",
                                 .pairs = true,
                                 .formats = {"jsonl", "tsv", "csv"}});
-  sub.add_option("--metric", o->metric, "cosine (default), dot, euclidean or manhattan (distances are negated)");
+  sub.add_option("--metric", o->metric,
+                 "cosine, dot, euclidean or manhattan (distances are negated); default: the model's similarity_fn_name, "
+                 "else cosine");
+  sub.add_option("--function", o->function,
+                 "A cross-encoder's score: auto (the activation the checkpoint names, else sigmoid), sigmoid or none "
+                 "(the raw logit)")
+      ->capture_default_str();
   sub.add_option("--query", o->queries, "A query to search the corpus for (repeatable)");
   sub.add_option("--queries", o->queries_file, "A file of queries, one per record");
   sub.add_option("--corpus", o->corpus, "The file to search: one text per record");

@@ -119,6 +119,7 @@ Fields model_info(const core::LoadedModel& m) {
     if (st.do_lower_case) add_yes_no(out, "do_lower_case", *st.do_lower_case);
     for (const auto& [name, text] : st.prompts) add(out, "prompt." + name, text);
     if (st.default_prompt_name) add(out, "default_prompt", *st.default_prompt_name);
+    if (st.similarity_fn_name) add(out, "similarity_fn_name", *st.similarity_fn_name);
   }
   if (!m.unexpected_tensors.empty()) add_list(out, "unused_tensors", m.unexpected_tensors);
   for (const auto& [what, where] : m.origins) out.push_back({"from." + what, where, where, true});

@@ -22,8 +22,18 @@ bool is_cross_encoder(const core::ModelConfig& config) {
   return config.head == core::HeadKind::SequenceClassification && config.num_labels == 1;
 }
 
-CrossEncoder::CrossEncoder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights)
-    : encoder_(config, weights), head_(config, *weights), function_(core::default_score_function(config)) {}
+core::ScoreFunction cross_encoder_function(const core::ModelConfig& config) {
+  const std::string_view name = config.cross_encoder_activation;
+  if (name.empty()) return core::ScoreFunction::Sigmoid;  // CrossEncoder's default for one label
+  const std::string_view cls = name.substr(name.rfind('.') == std::string_view::npos ? 0 : name.rfind('.') + 1);
+  if (cls == "Sigmoid") return core::ScoreFunction::Sigmoid;
+  if (cls == "Identity") return core::ScoreFunction::None;
+  bad_input("config.json: the cross-encoder activation \"{}\" is not supported (Sigmoid or Identity)", name);
+}
+
+CrossEncoder::CrossEncoder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights,
+                           core::ScoreFunction function)
+    : encoder_(config, weights), head_(config, *weights), function_(function) {}
 
 void CrossEncoder::scores(std::span<const tok::Encoding> pairs, const core::BatchLimits& limits, std::vector<float>& out) {
   out.resize(pairs.size());

@@ -25,11 +25,16 @@ namespace bertkit::cmd {
 // CrossEncoder); any other model is used as a bi-encoder.
 bool is_cross_encoder(const core::ModelConfig& config);
 
+// The function a cross-encoder's logit goes through, as sentence-transformers' CrossEncoder applies
+// it: the activation the checkpoint names (Sigmoid, or Identity: the raw logit), else sigmoid. Any
+// other activation is bad input naming it.
+core::ScoreFunction cross_encoder_function(const core::ModelConfig& config);
+
 class CrossEncoder {
  public:
-  CrossEncoder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights);
-  // One score per pair encoding ([CLS] a [SEP] b [SEP]): the logit through transformers' default
-  // function (sigmoid for one label), as the text-classification pipeline reports it.
+  CrossEncoder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights,
+               core::ScoreFunction function);
+  // One score per pair encoding ([CLS] a [SEP] b [SEP]): the logit through `function`.
   void scores(std::span<const tok::Encoding> pairs, const core::BatchLimits& limits, std::vector<float>& out);
 
  private:

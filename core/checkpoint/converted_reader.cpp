@@ -69,6 +69,7 @@ SentenceTransformerConfig st_from_json(const json& j, const HeaderReader& r) {
   st.do_lower_case = r.optional<bool>(j, "do_lower_case");
   st.prompts = r.get<std::map<std::string, std::string>>(j, "prompts");
   st.default_prompt_name = r.optional<std::string>(j, "default_prompt_name");
+  st.similarity_fn_name = r.optional<std::string>(j, "similarity_fn_name");
   return st;
 }
 

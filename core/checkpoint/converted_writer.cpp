@@ -25,15 +25,18 @@ json st_to_json(const SentenceTransformerConfig& st) {
     dense.push_back({{"in_features", d.in_features}, {"out_features", d.out_features}, {"bias", d.bias},
                      {"activation", d.activation == DenseActivation::Tanh ? "tanh" : "identity"}});
   const Pooling& p = st.pooling;
-  return {{"pooling", {{"cls", p.cls}, {"max", p.max}, {"mean", p.mean}, {"mean_sqrt_len", p.mean_sqrt_len},
-                       {"weighted_mean", p.weighted_mean}, {"last_token", p.last_token},
-                       {"include_prompt", p.include_prompt}}},
-          {"dense", dense},
-          {"normalize", st.normalize},
-          {"max_seq_length", st.max_seq_length ? json(*st.max_seq_length) : json()},
-          {"do_lower_case", st.do_lower_case ? json(*st.do_lower_case) : json()},
-          {"prompts", st.prompts},
-          {"default_prompt_name", st.default_prompt_name ? json(*st.default_prompt_name) : json()}};
+  json out = {{"pooling", {{"cls", p.cls}, {"max", p.max}, {"mean", p.mean}, {"mean_sqrt_len", p.mean_sqrt_len},
+                          {"weighted_mean", p.weighted_mean}, {"last_token", p.last_token},
+                          {"include_prompt", p.include_prompt}}},
+             {"dense", dense},
+             {"normalize", st.normalize},
+             {"max_seq_length", st.max_seq_length ? json(*st.max_seq_length) : json()},
+             {"do_lower_case", st.do_lower_case ? json(*st.do_lower_case) : json()},
+             {"prompts", st.prompts},
+             {"default_prompt_name", st.default_prompt_name ? json(*st.default_prompt_name) : json()}};
+  // Only when the model names one: files of the models without it keep their bytes.
+  if (st.similarity_fn_name) out["similarity_fn_name"] = *st.similarity_fn_name;
+  return out;
 }
 
 // Every blob and tensor with its offset in the data section, planned before any is written: the header,

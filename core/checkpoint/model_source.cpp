@@ -7,6 +7,7 @@
 #include "core/files.h"
 #include "core/json.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -168,6 +169,12 @@ fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConf
       st.default_prompt_name = it->get<std::string>();
       if (!st.prompts.count(*st.default_prompt_name))
         bad_input("{}: default_prompt_name \"{}\" is not one of the prompts", prompts.string(), *st.default_prompt_name);
+    }
+    if (auto it = j.find("similarity_fn_name"); it != j.end() && !it->is_null()) {
+      static constexpr std::string_view kNames[] = {"cosine", "dot", "euclidean", "manhattan"};
+      if (!it->is_string() || std::find(std::begin(kNames), std::end(kNames), it->get<std::string>()) == std::end(kNames))
+        bad_input("{}: similarity_fn_name {} is not one of cosine, dot, euclidean, manhattan", prompts.string(), it->dump());
+      st.similarity_fn_name = it->get<std::string>();
     }
     origins.emplace_back("sentence-transformers config", prompts.string());
   }

@@ -47,6 +47,8 @@ struct SentenceTransformerConfig {
   std::optional<bool> do_lower_case;         // sentence_bert_config.json
   std::map<std::string, std::string> prompts;  // config_sentence_transformers.json
   std::optional<std::string> default_prompt_name;
+  // similarity_fn_name of config_sentence_transformers.json: cosine, dot, euclidean or manhattan.
+  std::optional<std::string> similarity_fn_name;
 };
 
 struct LoadedModel {

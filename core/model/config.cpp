@@ -133,6 +133,16 @@ void parse_labels(const ConfigReader& r, ModelConfig& c) {
   else if (*type == "multi_label_classification") c.problem_type = ProblemType::MultiLabel;
   else if (*type == "regression") c.problem_type = ProblemType::Regression;
   else r.refuse(fmt::format("unsupported problem_type \"{}\"", *type));
+
+  // Newer sentence-transformers keep it under "sentence_transformers", older ones at the top level;
+  // the newer key wins, as CrossEncoder reads them.
+  if (auto st = root.find("sentence_transformers"); st != root.end() && st->is_object() && st->contains("activation_fn")) {
+    const json& fn = (*st)["activation_fn"];
+    if (!fn.is_null() && !fn.is_string()) r.refuse("field \"sentence_transformers.activation_fn\" must be a string");
+    if (fn.is_string()) c.cross_encoder_activation = fn.get<std::string>();
+  }
+  if (c.cross_encoder_activation.empty())
+    if (auto fn = r.text("sbert_ce_default_activation_function")) c.cross_encoder_activation = *fn;
 }
 
 // The sizes and settings, from wherever the family keeps them (in this order, so that the first

@@ -48,6 +48,9 @@ struct ModelConfig {
 
   std::vector<std::string> id2label;  // index = class id; empty when the model has no classifier
   ProblemType problem_type = ProblemType::Auto;
+  // sentence-transformers' CrossEncoder activation as the checkpoint names it (a torch class such as
+  // "torch.nn.modules.activation.Sigmoid"); empty when it names none.
+  std::string cross_encoder_activation;
   int num_labels = 0;
 };
 
