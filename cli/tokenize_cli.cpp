@@ -41,9 +41,10 @@ int run_tokenize(const TokenizeOptions& o) {
   options.input = input_spec(o.input, records::OnBadRecord::Fail);
   options.output.path = o.output;
   // Files are read in large batches for the threads; a pipe or terminal line by line, so results
-  // appear as input arrives.
+  // appear as input arrives. --padding longest pads within a batch, so it takes batches of
+  // --batch-size lines from every input alike: a pipe pads as the same file does.
   options.batch_size = o.batch_size;
-  options.batching = records::Batching::Stream;
+  options.batching = o.tokenizer.padding == "longest" ? records::Batching::Full : records::Batching::Stream;
   options.mark_truncated = false;  // overflowing tokens are part of the output
   options.record_noun = "line";
   options.progress = false;  // its output is often the terminal the bar would be drawn on

@@ -550,3 +550,23 @@ TEST_CASE("tokenize: a folder's tokenizer is what it declares; another family wi
   r = run_bertkit({"tokenize", "-m", (dir / "m/vocab.txt").string(), "--format", "tokens", "hello world"});
   CHECK(r.out == "[CLS] hello world [SEP]\n");
 }
+
+TEST_CASE("tokenize --padding longest: batches pad alike from a file, a pipe and arguments (issue 19, item 5)") {
+  bktest::TempDir dir;
+  const std::string text = "a\nb c d e\nf g\n";
+  bktest::write_file(dir / "in.txt", text);
+  for (const char* size : {"2", "1024"}) {
+    CAPTURE(size);
+    auto file = run_bertkit({"tokenize", "--padding", "longest", "--batch-size", size, "--format", "ids", "-i",
+                             (dir / "in.txt").string()});
+    auto pipe = run_bertkit({"tokenize", "--padding", "longest", "--batch-size", size, "--format", "ids"}, text);
+    REQUIRE(file.exit_code == 0);
+    CHECK(pipe.out == file.out);
+  }
+  // One batch of 1024: every line padded to the longest ([CLS] b c d e [SEP]: 6 ids).
+  auto lines = bktest::split_lines(run_bertkit({"tokenize", "--padding", "longest", "--format", "ids"}, text).out);
+  REQUIRE(lines.size() == 3);
+  for (const auto& line : lines) CHECK(std::count(line.begin(), line.end(), ' ') == 5);
+  auto args = run_bertkit({"tokenize", "--padding", "longest", "--format", "ids", "a", "b c d e", "f g"});
+  CHECK(bktest::split_lines(args.out) == lines);
+}
