@@ -111,8 +111,8 @@ TEST_CASE("info --json: every line's value, typed; a key with several values (on
     CHECK(j["layer_norm_eps"].get<double>() == 1e-12);
     CHECK(j["tokenizer.strip_accents"].is_null());
     CHECK(j["tokenizer.tokenize_chinese_chars"] == true);
-    CHECK(j["tokenizer_files"] == nlohmann::json::array({"vocab.txt", "tokenizer.json", "tokenizer_config.json",
-                                                         "special_tokens_map.json"}));
+    CHECK(j["tokenizer_files"] == nlohmann::ordered_json::array({"vocab.txt", "tokenizer.json", "tokenizer_config.json",
+                                                                 "special_tokens_map.json"}));
     CHECK(j["from.tokenizer"].size() == 4);
   }
   auto j = nlohmann::json::parse(
