@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <stdexcept>
 
 namespace bertkit::cli {
 
@@ -21,6 +22,22 @@ void add_global_flags(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::Range(0, 4096))
       ->capture_default_str();
   app.add_flag("-q,--quiet", global.quiet, "No warnings or progress on stderr");
+}
+
+// CLI11 reads an argument of a repeatable option written "[a, b]" as the list a, b (and "[]" as
+// nothing) -- but only where it lets an option take several arguments by `allow_extra_args`. The same
+// greediness comes from an unbounded count of expected arguments without it, so every text stays as
+// typed: "[MASK]", "[citation needed]" and "a,b" are one argument each.
+void keep_arguments_literal(CLI::App& app) {
+  for (CLI::Option* option : app.get_options()) {
+    if (!option->get_allow_extra_args()) continue;
+    if (option->get_expected_max() != CLI::detail::expected_max_vector_size)
+      throw std::logic_error("bertkit: " + option->get_name() + " takes a bounded list: declare its items one by one");
+    option->expected(CLI::detail::expected_max_vector_size, CLI::detail::expected_max_vector_size)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  }
+  for (CLI::App* sub : app.get_subcommands({})) keep_arguments_literal(*sub);
 }
 
 }  // namespace
@@ -44,6 +61,7 @@ int run(int argc, char** argv) {
     sub->fallthrough();
     actions[sub] = entry.add(*sub, global);
   }
+  keep_arguments_literal(app);
 
   try {
     app.parse(argc, argv);
