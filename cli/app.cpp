@@ -1,5 +1,7 @@
 #include "cli/app.h"
 
+#include "cli/number_flags.h"
+
 #include "records/log.h"
 #include "records/record_writer.h"
 #include "core/error.h"
@@ -19,7 +21,7 @@ namespace {
 
 void add_global_flags(CLI::App& app, GlobalOptions& global) {
   app.add_option("--threads", global.threads, "Worker threads (0 = all cores)")
-      ->check(CLI::Range(0, 4096))
+      ->check(whole_number(0, 4096))
       ->capture_default_str();
   app.add_flag("-q,--quiet", global.quiet, "No warnings or progress on stderr");
 }
@@ -62,6 +64,7 @@ int run(int argc, char** argv) {
     actions[sub] = entry.add(*sub, global);
   }
   keep_arguments_literal(app);
+  require_number_ranges(app);
 
   try {
     app.parse(argc, argv);

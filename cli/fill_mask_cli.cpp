@@ -4,6 +4,7 @@
 #include "commands/fill_mask_prompt.h"
 #include "records/log.h"
 #include "records/record_writer.h"
+#include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
 #include "commands/fill_mask.h"
@@ -46,7 +47,6 @@ int run_fill_mask(const FillMaskOptions& o) {
   const bool interactive = o.interactive || (o.task.texts.empty() && o.task.inputs.empty() && ::isatty(0) == 1);
   if (o.interactive && (!o.task.texts.empty() || !o.task.inputs.empty()))
     usage_error("--interactive reads sentences from the terminal: give no texts and no -i");
-  if (o.top_k == 0) usage_error("--top-k must be at least 1");
 
   TaskModel model = load_task_model(o.task);
   cmd::FillMasker masker(model.loaded.config, model.weights, *model.tokenizer);
@@ -93,7 +93,7 @@ Action add_fill_mask(CLI::App& sub, const GlobalOptions&) {
                                 "or stdin; an interactive prompt on a terminal)",
                   .pairs = false,
                   .formats = {"jsonl", "tsv", "csv"}});
-  sub.add_option("--top-k", o->top_k, "Predictions per mask")->capture_default_str();
+  sub.add_option("--top-k", o->top_k, "Predictions per mask")->check(whole_number(1, 1 << 20))->capture_default_str();
   sub.add_option("--targets", o->targets,
                  "Comma-separated candidate words: only these are scored (a word that is not a vocabulary token "
                  "counts as its first token)");

@@ -1,5 +1,6 @@
 #include "cli/tokenizer_flags.h"
 
+#include "cli/number_flags.h"
 #include "records/log.h"
 #include "core/checkpoint/model_source.h"
 #include "core/error.h"
@@ -21,11 +22,13 @@ void add_tokenizer_flags(CLI::App& sub, TokenizerFlags& f) {
   sub.add_flag_callback("--no-strip-accents", [&f] { f.strip_accents = false; }, "Keep accents");
   sub.add_flag("--no-chinese-split", f.no_chinese_split, "Do not put spaces around CJK ideographs");
   sub.add_option("--max-length", f.max_length, "Truncate to this many tokens, special tokens included")
-      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30));
+      ->check(whole_number(0, 1 << 30));
   sub.add_option("--truncation", f.truncation,
                  "longest_first, only_first, only_second or none (default: longest_first with --max-length)");
   sub.add_option("--truncation-side", f.truncation_side, "right or left")->capture_default_str();
-  sub.add_option("--stride", f.stride, "Tokens shared by consecutive overflowing windows")->capture_default_str();
+  sub.add_option("--stride", f.stride, "Tokens shared by consecutive overflowing windows")
+      ->check(whole_number(0, 1 << 30))
+      ->capture_default_str();
   sub.add_option("--padding", f.padding, "longest (within a batch), max_length or none")->capture_default_str();
   sub.add_option("--padding-side", f.padding_side, "right or left")->capture_default_str();
   sub.add_flag("--no-special-tokens", f.no_special_tokens, "Do not add [CLS] and [SEP]");

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -64,4 +65,50 @@ TEST_CASE("arguments: [MASK] alone, --query and string options in brackets reach
   REQUIRE(with_prefix.size() == 1);
   REQUIRE(typed.size() == 1);
   CHECK(with_prefix[0]["embedding"] == typed[0]["embedding"]);
+}
+
+TEST_CASE("arguments: every numeric flag of every subcommand refuses a negative value, naming itself and its range (issue 19, item 2)") {
+  auto top = run_bertkit({"--help"});
+  REQUIRE(top.exit_code == 0);
+  const std::regex subcommand_row(R"(\n  ([a-z][a-z-]*)\s)");
+  const std::string listed = top.out.substr(top.out.find("Subcommands:"));
+  // A numeric flag's --help row: "  --top-k UINT:1 to 1048576=5 ..." (or "-x,--flag INT ...").
+  const std::regex numeric_row(R"(\n\s+(?:-[a-zA-Z],)?(--[a-z][a-z0-9-]*) (?:INT|UINT|FLOAT)\b)");
+  std::vector<std::vector<std::string>> calls = {{"--threads", "-1", "tokenize", "x"}};
+  for (std::sregex_iterator it(listed.begin(), listed.end(), subcommand_row), end; it != end; ++it) {
+    const std::string command = (*it)[1];
+    auto help = run_bertkit({command, "--help"});
+    REQUIRE(help.exit_code == 0);
+    for (std::sregex_iterator flag(help.out.begin(), help.out.end(), numeric_row); flag != end; ++flag)
+      for (const char* value : {"-1", "0x10", " 5", "1e400"})
+        calls.push_back({command, (*flag)[1], value});
+  }
+  CHECK(calls.size() > 20);  // the help rows were found
+  for (const auto& args : calls) {
+    CAPTURE(args[0]);
+    CAPTURE(args[1]);
+    CAPTURE(args[2]);
+    auto r = run_bertkit(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    const std::string& flag = args[0] == "--threads" ? args[0] : args[1];
+    CHECK(r.err.find(flag) != std::string::npos);
+    CHECK(r.err.find(" to ") != std::string::npos);  // the allowed range
+    CHECK(r.err.find("18446744073709551615") == std::string::npos);
+  }
+}
+
+TEST_CASE("arguments: fill-mask and similarity --top-k -1 with a model stop before anything runs (issue 19, item 2)") {
+  auto masked = run_bertkit({"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm"), "--top-k", "-1", "--dry-run"});
+  CHECK(masked.exit_code == 2);
+  CHECK(masked.out.empty());
+  CHECK(masked.err.find("--top-k") != std::string::npos);
+  CHECK(masked.err.find("1 to ") != std::string::npos);
+  auto search = run_bertkit({"similarity", "-m", bktest::fixture_path("minilm-embed"), "--top-k", "-1", "a", "b"});
+  CHECK(search.exit_code == 2);
+  CHECK(search.err.find("--top-k") != std::string::npos);
+  auto stride = run_bertkit({"tokenize", "--max-length", "8", "--stride", "-1", "one two three"});
+  CHECK(stride.exit_code == 2);
+  CHECK(stride.err.find("--stride") != std::string::npos);
+  CHECK(stride.err.find("0 to ") != std::string::npos);
 }
