@@ -9,11 +9,17 @@
 
 #include <omp.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <exception>
 #include <map>
 #include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace bertkit::cli {
 
@@ -42,6 +48,69 @@ void keep_arguments_literal(CLI::App& app) {
   for (CLI::App* sub : app.get_subcommands({})) keep_arguments_literal(*sub);
 }
 
+// `bertkit help [COMMAND]` is `bertkit [COMMAND] --help`.
+std::vector<std::string> help_as_flag(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args.front() == "help") {
+    args.erase(args.begin());
+    const bool command = args.empty() || std::any_of(subcommands().begin(), subcommands().end(),
+                                                     [&](const Subcommand& entry) { return args.front() == entry.name; });
+    // `help NAME` of no command is reported as NAME is: unknown, with the nearest command.
+    if (command) args.insert(args.begin() + (args.empty() ? 0 : 1), "--help");
+  }
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
+  return args;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// What went wrong when no command was recognized: none given, or a name that is not one.
+std::string missing_command_message(const CLI::App& app) {
+  std::string names;
+  for (const Subcommand& entry : subcommands()) names += (names.empty() ? "" : ", ") + std::string(entry.name);
+  const std::vector<std::string> rest = app.remaining();
+  const auto word = std::find_if(rest.begin(), rest.end(), [](const std::string& a) { return !a.starts_with("-"); });
+  if (word == rest.end()) {
+    if (!rest.empty()) return fmt::format("unknown option '{}' (the commands are {})", rest.front(), names);
+    return fmt::format("give a command: {}", names);
+  }
+  const Subcommand* nearest = nullptr;
+  std::size_t best = SIZE_MAX;
+  for (const Subcommand& entry : subcommands()) {
+    const std::size_t d = edit_distance(*word, entry.name);
+    if (d < best) best = d, nearest = &entry;
+  }
+  // A typo is a few edits away; a name of another tool ("serve") is far from every command.
+  if (best <= std::max<std::size_t>(2, word->size() / 3))
+    return fmt::format("unknown command '{}'; did you mean '{}'?", *word, nearest->name);
+  return fmt::format("unknown command '{}' (the commands are {})", *word, names);
+}
+
+// CLI11's errors in bertkit's form: one "bertkit: error:" line, then where to read more.
+void report_parse_error(const CLI::App& app, const CLI::ParseError& e) {
+  const CLI::App* command = nullptr;
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (sub->parsed()) command = sub;
+  std::string message = command ? e.what() : missing_command_message(app);
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  std::fflush(stdout);
+  std::fprintf(stderr, "bertkit: error: %s\nRun 'bertkit%s%s --help' for more information.\n", message.c_str(),
+               command ? " " : "", command ? command->get_name().c_str() : "");
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -67,10 +136,11 @@ int run(int argc, char** argv) {
   require_number_ranges(app);
 
   try {
-    app.parse(argc, argv);
+    app.parse(help_as_flag(argc, argv));
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : static_cast<int>(ErrorKind::Usage);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    report_parse_error(app, e);
+    return static_cast<int>(ErrorKind::Usage);
   }
 
   try {

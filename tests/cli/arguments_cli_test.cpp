@@ -5,9 +5,20 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
+
+extern char** environ;
 
 using bktest::run_bertkit;
 using nlohmann::json;
@@ -111,4 +122,99 @@ TEST_CASE("arguments: fill-mask and similarity --top-k -1 with a model stop befo
   CHECK(stride.exit_code == 2);
   CHECK(stride.err.find("--stride") != std::string::npos);
   CHECK(stride.err.find("0 to ") != std::string::npos);
+}
+
+TEST_CASE("arguments: an unknown command is named, with the nearest command when it looks like a typo (issue 19, item 13)") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string expected;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"embd", "-m", "x", "hi"}, "unknown command 'embd'; did you mean 'embed'?"},
+           {{"tokenise", "x"}, "unknown command 'tokenise'; did you mean 'tokenize'?"},
+           {{"fillmask"}, "unknown command 'fillmask'; did you mean 'fill-mask'?"},
+           {{"-q", "clasify", "x"}, "unknown command 'clasify'; did you mean 'classify'?"},
+           {{"help", "simlarity"}, "unknown command 'simlarity'; did you mean 'similarity'?"},
+           {{"serve"}, "unknown command 'serve' (the commands are tokenize, embed,"},
+           {{}, "give a command: tokenize, embed,"}}) {
+    CAPTURE(c.expected);
+    auto r = run_bertkit(c.args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.find("bertkit: error: " + c.expected) == 0);
+    CHECK(r.err.find("subcommand is required") == std::string::npos);
+  }
+}
+
+TEST_CASE("arguments: `bertkit help COMMAND` is `bertkit COMMAND --help`, `bertkit help` is `bertkit --help` (issue 19, item 13)") {
+  for (const char* command : {"embed", "tokenize", "fill-mask", "convert"}) {
+    CAPTURE(command);
+    auto help = run_bertkit({"help", command});
+    auto flag = run_bertkit({command, "--help"});
+    CHECK(help.exit_code == 0);
+    CHECK(!help.out.empty());
+    CHECK(help.out == flag.out);
+  }
+  auto top = run_bertkit({"help"});
+  CHECK(top.exit_code == 0);
+  CHECK(top.out == run_bertkit({"--help"}).out);
+}
+
+TEST_CASE("arguments: every usage error CLI11 finds reads 'bertkit: error: ...' and where to read more, exit 2 (issue 19, item 20)") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string names;  // what the first line must name
+    std::string help;   // the --help it points to
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"tokenize", "--bogus"}, "--bogus", "bertkit tokenize --help"},
+           {{"embed", "x"}, "--model", "bertkit embed --help"},
+           {{"tokenize", "--stride", "-1", "x"}, "--stride", "bertkit tokenize --help"},
+           {{"embed", "-m"}, "--model", "bertkit embed --help"},
+           {{"convert"}, "SRC", "bertkit convert --help"},
+           {{"bench", "--format", "xml"}, "--format", "bertkit bench --help"},
+           {{"--bogus"}, "--bogus", "bertkit --help"}}) {
+    CAPTURE(c.args);
+    auto r = run_bertkit(c.args);
+    CHECK(r.exit_code == 2);
+    const auto lines = bktest::split_lines(r.err);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0].starts_with("bertkit: error: "));
+    CHECK(lines[0].find(c.names) != std::string::npos);
+    CHECK(lines[1] == "Run '" + c.help + "' for more information.");
+  }
+}
+
+TEST_CASE("arguments: Ctrl-C with stderr in a file writes one line, no empty line before it (issue 19, item 20)") {
+  bktest::TempDir dir;
+  const std::string out = (dir / "out").string(), err = (dir / "err").string();
+  int feed[2];
+  REQUIRE(::pipe(feed) == 0);
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_adddup2(&files, feed[0], 0);
+  posix_spawn_file_actions_addclose(&files, feed[1]);
+  posix_spawn_file_actions_addopen(&files, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&files, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<std::string> args = {BERTKIT_BINARY, "tokenize", "--format", "tokens"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  REQUIRE(posix_spawn(&pid, BERTKIT_BINARY, &files, nullptr, argv.data(), environ) == 0);
+  posix_spawn_file_actions_destroy(&files);
+  ::close(feed[0]);
+  // A line read and written: the handler is installed and bertkit waits for the next line.
+  REQUIRE(::write(feed[1], "hello\n", 6) == 6);
+  std::error_code ec;
+  for (int i = 0; i < 600 && std::filesystem::file_size(out, ec) == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  REQUIRE(std::filesystem::file_size(out, ec) > 0);
+  ::kill(pid, SIGINT);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  ::close(feed[1]);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  CHECK(bktest::read_file(err) == "bertkit: interrupted\n");
 }
