@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <memory>
+#include <optional>
 
 namespace bertkit::cli {
 
@@ -22,7 +23,7 @@ namespace {
 struct FillMaskOptions {
   TaskFlags task;
   std::size_t top_k = 5;
-  std::string targets;  // comma-separated
+  std::optional<std::string> targets;  // comma-separated
   bool interactive = false;
 };
 
@@ -48,13 +49,15 @@ int run_fill_mask(const FillMaskOptions& o) {
   if (o.interactive && (!o.task.texts.empty() || !o.task.inputs.empty()))
     usage_error("--interactive reads sentences from the terminal: give no texts and no -i");
 
+  // Before the model loads: an empty list is a usage error.
+  const std::vector<std::string> target_words = o.targets ? split_targets(*o.targets) : std::vector<std::string>{};
   TaskModel model = load_task_model(o.task);
   cmd::FillMasker masker(model.loaded.config, model.weights, *model.tokenizer);
   cmd::FillMaskOptions fo;
   fo.top_k = o.top_k;
   cmd::ResolvedTargets targets;
-  if (!o.targets.empty()) {
-    targets = cmd::resolve_targets(*model.tokenizer, split_targets(o.targets));
+  if (o.targets) {
+    targets = cmd::resolve_targets(*model.tokenizer, target_words);
     fo.targets = targets.ids;
   }
   records::PipelineOptions options = pipeline_options(o.task, model);
@@ -94,7 +97,7 @@ Action add_fill_mask(CLI::App& sub, const GlobalOptions&) {
                   .pairs = false,
                   .formats = {"jsonl", "tsv", "csv"}});
   sub.add_option("--top-k", o->top_k, "Predictions per mask")->check(whole_number(1, 1 << 20))->capture_default_str();
-  sub.add_option("--targets", o->targets,
+  sub.add_option_function<std::string>("--targets", [o](const std::string& t) { o->targets = t; },
                  "Comma-separated candidate words: only these are scored (a word that is not a vocabulary token "
                  "counts as its first token)");
   sub.add_flag("--interactive", o->interactive, "Prompt for sentences (the default when stdin is a terminal)");

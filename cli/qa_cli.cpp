@@ -60,7 +60,8 @@ int run_qa(QaOptions o) {
   } else {
     o.task.pairs = true;  // lines are question<TAB>context
   }
-  if (o.task.texts.empty()) {
+  const records::InputFormat format = records::resolve_format(o.task.inputs, input_spec(o.task).format);
+  if (o.task.texts.empty() && (format == records::InputFormat::Csv || format == records::InputFormat::Tsv)) {
     if (o.task.column.empty()) o.task.column = "question";
     if (o.task.pair_column.empty() && !context) o.task.pair_column = "context";
   }

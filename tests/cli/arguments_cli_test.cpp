@@ -218,3 +218,48 @@ TEST_CASE("arguments: Ctrl-C with stderr in a file writes one line, no empty lin
   CHECK(WEXITSTATUS(status) == 130);
   CHECK(bktest::read_file(err) == "bertkit: interrupted\n");
 }
+
+TEST_CASE("arguments: contradicting switches, --column without columns and an empty --targets are usage errors (issue 19, item 22)") {
+  const std::string embedder = bktest::fixture_path("minilm-embed");
+  const std::string mlm = bktest::fixture_path("bert-uncased-mlm");
+  bktest::TempDir dir;
+  bktest::write_file(dir / "lines.txt", "one\ntwo\n");
+  bktest::write_file(dir / "records.jsonl", "{\"text\":\"one\"}\n");
+  struct Case {
+    std::vector<std::string> args;
+    std::string input;
+    std::string names;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"embed", "-m", embedder, "--normalize", "--no-normalize", "x"}, "", "--no-normalize"},
+           {{"embed", "-m", embedder, "--no-normalize", "x", "--normalize"}, "", "--no-normalize"},
+           {{"tokenize", "--lowercase", "--no-lowercase", "x"}, "", "--no-lowercase"},
+           {{"tokenize", "--strip-accents", "--no-strip-accents", "x"}, "", "--no-strip-accents"},
+           {{"tokenize", "--column", "text", "-i", (dir / "lines.txt").string()}, "", "--column"},
+           {{"tokenize", "--column", "text"}, "one\n", "--column"},
+           {{"embed", "-m", embedder, "--column", "text", "-i", (dir / "lines.txt").string()}, "", "--column"},
+           {{"classify", "-m", bktest::fixture_path("bert-cased-cls"), "--pair-column", "b", "-i",
+             (dir / "records.jsonl").string()},
+            "",
+            "--column"},
+           {{"fill-mask", "-m", mlm, "--targets", "", "a [MASK] b"}, "", "--targets"},
+           {{"fill-mask", "-m", mlm, "--targets", " , ", "a [MASK] b"}, "", "--targets"}}) {
+    CAPTURE(c.args);
+    auto r = run_bertkit(c.args, c.input);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.starts_with("bertkit: error: "));
+    CHECK(r.err.find(c.names) != std::string::npos);
+  }
+  // qa's question and context columns are for tables only: question<TAB>context lines still work.
+  auto qa = bktest::run_jsonl({"qa", "-m", bktest::fixture_path("bert-uncased-qa")}, "who?\tthe cat sat\n");
+  CHECK(qa.size() == 1);
+}
+
+TEST_CASE("arguments: convert --help names its arguments SRC and DST (issue 19, item 22)") {
+  auto help = run_bertkit({"convert", "--help"});
+  REQUIRE(help.exit_code == 0);
+  CHECK(help.out.find("SRC [DST]") != std::string::npos);
+  CHECK(help.out.find("paths") == std::string::npos);
+  CHECK(help.out.find("(1x)") == std::string::npos);
+}
