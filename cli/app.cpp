@@ -99,16 +99,14 @@ std::string missing_command_message(const CLI::App& app) {
   return fmt::format("unknown command '{}' (the commands are {})", *word, names);
 }
 
-// CLI11's errors in bertkit's form: one "bertkit: error:" line, then where to read more.
+// CLI11's errors in the form of every other bertkit error: one "bertkit: error:" line.
 void report_parse_error(const CLI::App& app, const CLI::ParseError& e) {
-  const CLI::App* command = nullptr;
-  for (const CLI::App* sub : app.get_subcommands({}))
-    if (sub->parsed()) command = sub;
+  bool command = false;
+  for (const CLI::App* sub : app.get_subcommands({})) command = command || sub->parsed();
   std::string message = command ? e.what() : missing_command_message(app);
   std::replace(message.begin(), message.end(), '\n', ' ');
   std::fflush(stdout);
-  std::fprintf(stderr, "bertkit: error: %s\nRun 'bertkit%s%s --help' for more information.\n", message.c_str(),
-               command ? " " : "", command ? command->get_name().c_str() : "");
+  std::fprintf(stderr, "bertkit: error: %s\n", message.c_str());
 }
 
 }  // namespace
