@@ -33,9 +33,10 @@ void add_global_flags(CLI::App& app, GlobalOptions& global) {
 }
 
 // CLI11 reads an argument of a repeatable option written "[a, b]" as the list a, b (and "[]" as
-// nothing) -- but only where it lets an option take several arguments by `allow_extra_args`. The same
-// greediness comes from an unbounded count of expected arguments without it, so every text stays as
-// typed: "[MASK]", "[citation needed]" and "a,b" are one argument each.
+// nothing) -- but only where `allow_extra_args` lets the option take several arguments. Without it, an
+// unbounded minimum count keeps the same greediness (a positional takes arguments while it has fewer
+// than its minimum, an option up to the next flag or `--`; the policy TakeAll accepts fewer), so
+// every text stays as typed: "[MASK]", "[citation needed]" and "a,b" are one argument each.
 void keep_arguments_literal(CLI::App& app) {
   for (CLI::Option* option : app.get_options()) {
     if (!option->get_allow_extra_args()) continue;
@@ -62,7 +63,7 @@ std::vector<std::string> help_as_flag(int argc, char** argv) {
   return args;
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
+std::size_t command_name_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
@@ -90,7 +91,7 @@ std::string missing_command_message(const CLI::App& app) {
   const Subcommand* nearest = nullptr;
   std::size_t best = SIZE_MAX;
   for (const Subcommand& entry : subcommands()) {
-    const std::size_t d = edit_distance(*word, entry.name);
+    const std::size_t d = command_name_distance(*word, entry.name);
     if (d < best) best = d, nearest = &entry;
   }
   // A typo is a few edits away; a name of another tool ("serve") is far from every command.

@@ -15,7 +15,7 @@ constexpr const char* kRangeValidator = "number range";
 
 // from_chars takes no '+', no spaces and (for integers) no hex prefix: only what a user means as a number.
 template <typename T>
-bool parse_number(const std::string& text, T& value) {
+bool parse_flag_number(const std::string& text, T& value) {
   const char* end = text.data() + text.size();
   auto [stop, ec] = std::from_chars(text.data(), end, value);
   return ec == std::errc() && stop == end;
@@ -28,7 +28,7 @@ CLI::Validator whole_number(std::int64_t min, std::int64_t max) {
   return CLI::Validator(
       [min, max, range](std::string& text) -> std::string {
         std::int64_t value = 0;
-        if (parse_number(text, value) && value >= min && value <= max) return {};
+        if (parse_flag_number(text, value) && value >= min && value <= max) return {};
         return fmt::format("'{}' is not a whole number from {}", text, range);
       },
       range, kRangeValidator);
@@ -39,7 +39,7 @@ CLI::Validator decimal_number(double min, double max) {
   return CLI::Validator(
       [min, max, range](std::string& text) -> std::string {
         double value = 0;
-        if (parse_number(text, value) && std::isfinite(value) && value >= min && value <= max) return {};
+        if (parse_flag_number(text, value) && std::isfinite(value) && value >= min && value <= max) return {};
         return fmt::format("'{}' is not a number from {}", text, range);
       },
       range, kRangeValidator);
