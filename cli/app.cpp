@@ -1,5 +1,7 @@
 #include "cli/app.h"
 
+#include "cli/number_flags.h"
+
 #include "records/log.h"
 #include "records/record_writer.h"
 #include "core/error.h"
@@ -7,10 +9,17 @@
 
 #include <omp.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace bertkit::cli {
 
@@ -18,9 +27,87 @@ namespace {
 
 void add_global_flags(CLI::App& app, GlobalOptions& global) {
   app.add_option("--threads", global.threads, "Worker threads (0 = all cores)")
-      ->check(CLI::Range(0, 4096))
+      ->check(whole_number(0, 4096))
       ->capture_default_str();
   app.add_flag("-q,--quiet", global.quiet, "No warnings or progress on stderr");
+}
+
+// CLI11 reads an argument of a repeatable option written "[a, b]" as the list a, b (and "[]" as
+// nothing) -- but only where `allow_extra_args` lets the option take several arguments. Without it, an
+// unbounded minimum count keeps the same greediness (a positional takes arguments while it has fewer
+// than its minimum, an option up to the next flag or `--`; the policy TakeAll accepts fewer), so
+// every text stays as typed: "[MASK]", "[citation needed]" and "a,b" are one argument each.
+void keep_arguments_literal(CLI::App& app) {
+  for (CLI::Option* option : app.get_options()) {
+    if (!option->get_allow_extra_args()) continue;
+    if (option->get_expected_max() != CLI::detail::expected_max_vector_size)
+      throw std::logic_error("bertkit: " + option->get_name() + " takes a bounded list: declare its items one by one");
+    option->expected(CLI::detail::expected_max_vector_size, CLI::detail::expected_max_vector_size)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  }
+  for (CLI::App* sub : app.get_subcommands({})) keep_arguments_literal(*sub);
+}
+
+// `bertkit help [COMMAND]` is `bertkit [COMMAND] --help`.
+std::vector<std::string> help_as_flag(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args.front() == "help") {
+    args.erase(args.begin());
+    const bool command = args.empty() || std::any_of(subcommands().begin(), subcommands().end(),
+                                                     [&](const Subcommand& entry) { return args.front() == entry.name; });
+    // `help NAME` of no command is reported as NAME is: unknown, with the nearest command.
+    if (command) args.insert(args.begin() + (args.empty() ? 0 : 1), "--help");
+  }
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
+  return args;
+}
+
+std::size_t command_name_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// What went wrong when no command was recognized: none given, or a name that is not one.
+std::string missing_command_message(const CLI::App& app) {
+  std::string names;
+  for (const Subcommand& entry : subcommands()) names += (names.empty() ? "" : ", ") + std::string(entry.name);
+  const std::vector<std::string> rest = app.remaining();
+  const auto word = std::find_if(rest.begin(), rest.end(), [](const std::string& a) { return !a.starts_with("-"); });
+  if (word == rest.end()) {
+    if (!rest.empty()) return fmt::format("unknown option '{}' (the commands are {})", rest.front(), names);
+    return fmt::format("give a command: {}", names);
+  }
+  const Subcommand* nearest = nullptr;
+  std::size_t best = SIZE_MAX;
+  for (const Subcommand& entry : subcommands()) {
+    const std::size_t d = command_name_distance(*word, entry.name);
+    if (d < best) best = d, nearest = &entry;
+  }
+  // A typo is a few edits away; a name of another tool ("serve") is far from every command.
+  if (best <= std::max<std::size_t>(2, word->size() / 3))
+    return fmt::format("unknown command '{}'; did you mean '{}'?", *word, nearest->name);
+  return fmt::format("unknown command '{}' (the commands are {})", *word, names);
+}
+
+// CLI11's errors in the form of every other bertkit error: one "bertkit: error:" line.
+void report_parse_error(const CLI::App& app, const CLI::ParseError& e) {
+  bool command = false;
+  for (const CLI::App* sub : app.get_subcommands({})) command = command || sub->parsed();
+  std::string message = command ? e.what() : missing_command_message(app);
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  std::fflush(stdout);
+  std::fprintf(stderr, "bertkit: error: %s\n", message.c_str());
 }
 
 }  // namespace
@@ -44,12 +131,15 @@ int run(int argc, char** argv) {
     sub->fallthrough();
     actions[sub] = entry.add(*sub, global);
   }
+  keep_arguments_literal(app);
+  require_number_ranges(app);
 
   try {
-    app.parse(argc, argv);
+    app.parse(help_as_flag(argc, argv));
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : static_cast<int>(ErrorKind::Usage);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    report_parse_error(app, e);
+    return static_cast<int>(ErrorKind::Usage);
   }
 
   try {

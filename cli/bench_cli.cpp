@@ -3,6 +3,7 @@
 #include "cli/app.h"
 #include "records/log.h"
 #include "records/record_writer.h"
+#include "cli/number_flags.h"
 #include "cli/task_model.h"
 #include "cli/tokenizer_flags.h"
 #include "commands/bench_corpus.h"
@@ -222,11 +223,11 @@ Action add_bench(CLI::App& sub, const GlobalOptions& global) {
       ->check(CLI::IsMember({"table", "jsonl"}));
   sub.add_flag("--tokenizer", o->tokenizer, "Time the tokenizer instead (MB/s of text)");
   sub.add_option("-i,--input", o->input, "Text file for --tokenizer (default: a built-in English sample)");
-  sub.add_option("--mb", o->mb, "Repeat the --tokenizer text to at least this many MB")->check(CLI::Range(1, 4096));
+  sub.add_option("--mb", o->mb, "Repeat the --tokenizer text to at least this many MB")->check(whole_number(1, 4096));
   sub.add_option("--corpus", o->corpus, "Time real text: every line of FILE, fed as bertkit and as sentence-transformers feed it");
   sub.add_option("--min-time", o->min_time, "Seconds each encoder measurement runs at least")
-      ->check(CLI::Range(0.0, 3600.0));
-  sub.add_option("--runs", o->runs, "Runs each measurement makes at least")->check(CLI::Range(1, 1000000));
+      ->check(decimal_number(0, 3600));
+  sub.add_option("--runs", o->runs, "Runs each measurement makes at least")->check(whole_number(1, 1000000));
   return [o, &global] {
     records::set_quiet(global.quiet);
     return run_bench(*o);

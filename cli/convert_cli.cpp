@@ -139,9 +139,12 @@ int run_convert(ConvertOptions o) {
 
 Action add_convert(CLI::App& sub, const GlobalOptions& global) {
   auto o = std::make_shared<ConvertOptions>();
-  sub.add_option("paths", o->paths, "SRC DST: the model (folder, converted file or Hugging Face id) and the file to write")
-      ->required()
-      ->expected(1, 2);
+  // Two named arguments (not one list of one or two), so --help shows SRC and DST.
+  sub.add_option_function<std::string>("SRC", [o](const std::string& p) { o->paths.insert(o->paths.begin(), p); },
+                                       "The model: folder, converted file or Hugging Face id (with --check: the file)")
+      ->required();
+  sub.add_option_function<std::string>("DST", [o](const std::string& p) { o->paths.push_back(p); },
+                                       "The file to write (or a folder: DST/SRC-NAME.bk)");
   sub.add_option("--dtype", o->dtype, "Type of the Linear weights in the file: f32, f16, bf16 or int8")
       ->check(CLI::IsMember({"f32", "f16", "bf16", "int8"}));
   sub.add_flag("--check", o->check, "Verify the structure and checksum of a converted FILE instead");

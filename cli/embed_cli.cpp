@@ -1,6 +1,7 @@
 // `bertkit embed`: sentence embeddings (or per-token vectors) of every input record.
 #include "cli/app.h"
 #include "records/record_writer.h"
+#include "cli/switch_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
 #include "commands/embed.h"
@@ -70,8 +71,8 @@ Action add_embed(CLI::App& sub, const GlobalOptions&) {
                                 .pairs = true,
                                 .formats = {"jsonl", "tsv", "csv", "npy", "f32"}});
   sub.add_option("--pooling", o->pooling, "cls, mean or max (default: the checkpoint's, else mean)");
-  sub.add_flag_callback("--normalize", [o] { o->normalize = true; }, "L2-normalize the embeddings");
-  sub.add_flag_callback("--no-normalize", [o] { o->normalize = false; }, "Do not normalize (override the checkpoint)");
+  add_switch_flags(sub, "--normalize", "--no-normalize", o->normalize, "L2-normalize the embeddings",
+                   "Do not normalize (override the checkpoint)");
   sub.add_option_function<std::string>("--prefix", [o](const std::string& p) { o->prefix = p; },
                                        "Text put before every input (e.g. \"query: \")");
   sub.add_option_function<std::string>("--prompt", [o](const std::string& p) { o->prompt = p; },

@@ -4,6 +4,7 @@
 #include "commands/fill_mask_prompt.h"
 #include "records/log.h"
 #include "records/record_writer.h"
+#include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
 #include "commands/fill_mask.h"
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include <memory>
+#include <optional>
 
 namespace bertkit::cli {
 
@@ -21,7 +23,7 @@ namespace {
 struct FillMaskOptions {
   TaskFlags task;
   std::size_t top_k = 5;
-  std::string targets;  // comma-separated
+  std::optional<std::string> targets;  // comma-separated
   bool interactive = false;
 };
 
@@ -46,15 +48,16 @@ int run_fill_mask(const FillMaskOptions& o) {
   const bool interactive = o.interactive || (o.task.texts.empty() && o.task.inputs.empty() && ::isatty(0) == 1);
   if (o.interactive && (!o.task.texts.empty() || !o.task.inputs.empty()))
     usage_error("--interactive reads sentences from the terminal: give no texts and no -i");
-  if (o.top_k == 0) usage_error("--top-k must be at least 1");
 
+  // Before the model loads: an empty list is a usage error.
+  const std::vector<std::string> target_words = o.targets ? split_targets(*o.targets) : std::vector<std::string>{};
   TaskModel model = load_task_model(o.task);
   cmd::FillMasker masker(model.loaded.config, model.weights, *model.tokenizer);
   cmd::FillMaskOptions fo;
   fo.top_k = o.top_k;
   cmd::ResolvedTargets targets;
-  if (!o.targets.empty()) {
-    targets = cmd::resolve_targets(*model.tokenizer, split_targets(o.targets));
+  if (o.targets) {
+    targets = cmd::resolve_targets(*model.tokenizer, target_words);
     fo.targets = targets.ids;
   }
   records::PipelineOptions options = pipeline_options(o.task, model);
@@ -93,8 +96,8 @@ Action add_fill_mask(CLI::App& sub, const GlobalOptions&) {
                                 "or stdin; an interactive prompt on a terminal)",
                   .pairs = false,
                   .formats = {"jsonl", "tsv", "csv"}});
-  sub.add_option("--top-k", o->top_k, "Predictions per mask")->capture_default_str();
-  sub.add_option("--targets", o->targets,
+  sub.add_option("--top-k", o->top_k, "Predictions per mask")->check(whole_number(1, 1 << 20))->capture_default_str();
+  sub.add_option_function<std::string>("--targets", [o](const std::string& t) { o->targets = t; },
                  "Comma-separated candidate words: only these are scored (a word that is not a vocabulary token "
                  "counts as its first token)");
   sub.add_flag("--interactive", o->interactive, "Prompt for sentences (the default when stdin is a terminal)");

@@ -2,6 +2,7 @@
 // with every record (JSONL fields, CSV/TSV columns, question<TAB>context lines).
 #include "cli/app.h"
 #include "records/record_writer.h"
+#include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
 #include "commands/qa.h"
@@ -59,7 +60,8 @@ int run_qa(QaOptions o) {
   } else {
     o.task.pairs = true;  // lines are question<TAB>context
   }
-  if (o.task.texts.empty()) {
+  const records::InputFormat format = records::resolve_format(o.task.inputs, input_spec(o.task).format);
+  if (o.task.texts.empty() && (format == records::InputFormat::Csv || format == records::InputFormat::Tsv)) {
     if (o.task.column.empty()) o.task.column = "question";
     if (o.task.pair_column.empty() && !context) o.task.pair_column = "context";
   }
@@ -114,19 +116,22 @@ Action add_qa(CLI::App& sub, const GlobalOptions&) {
                                        "The text to find the answer in, for every question");
   sub.add_option("--context-file", o->context_file, "A file whose whole text is the context of every question");
   sub.add_option("--top-k", o->qa.top_k, "Answers per question (more than 1 adds an `answers` list)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}))
+      ->check(whole_number(1, 1000))
       ->capture_default_str();
   o->doc_stride_flag = sub.add_option("--doc-stride", o->qa.doc_stride,
                                       "Tokens shared by consecutive windows of a long context (default: 128, at most "
-                                      "half of --max-seq-length)");
+                                      "half of --max-seq-length)")
+                            ->check(whole_number(0, 1 << 20));
   o->max_seq_len_flag = sub.add_option("--max-seq-length", o->qa.max_seq_len,
                                        "Tokens per window, question and special tokens included (default: 384, at most "
-                                       "the model's maximum)");
+                                       "the model's maximum)")
+                             ->check(whole_number(1, 1 << 20));
   sub.add_option("--max-question-length", o->qa.max_question_len,
                  "With --compat python: question tokens kept (the default path keeps the whole question)")
+      ->check(whole_number(1, 1 << 20))
       ->capture_default_str();
   sub.add_option("--max-answer-length", o->qa.max_answer_len, "Longest answer, in tokens")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
+      ->check(whole_number(1, 1 << 20))
       ->capture_default_str();
   sub.add_flag("--handle-impossible", o->qa.handle_impossible,
                "Allow the empty answer (\"no answer in the context\") when it scores best");

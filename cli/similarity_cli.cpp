@@ -1,5 +1,6 @@
 // `bertkit similarity`: a score per pair of texts, or the nearest corpus texts of each query.
 #include "cli/app.h"
+#include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
 #include "commands/classify.h"
@@ -55,7 +56,6 @@ int run_search(const SimilarityOptions& o, cmd::Scorer& scorer, const tok::Token
 
 int run_similarity(SimilarityOptions& o) {
   result_format(o.task);
-  if (o.top_k == 0) usage_error("--top-k must be at least 1");
   TaskModel model = load_task_model(o.task);
   cmd::Scorer scorer;
   records::PipelineOptions options = pipeline_options(o.task, model);
@@ -130,7 +130,7 @@ Action add_similarity(CLI::App& sub, const GlobalOptions&) {
   sub.add_option("--query", o->queries, "A query to search the corpus for (repeatable)");
   sub.add_option("--queries", o->queries_file, "A file of queries, one per record");
   sub.add_option("--corpus", o->corpus, "The file to search: one text per record");
-  sub.add_option("--top-k", o->top_k, "Corpus texts per query")->capture_default_str();
+  sub.add_option("--top-k", o->top_k, "Corpus texts per query")->check(whole_number(1, 1 << 20))->capture_default_str();
   return [o] { return run_similarity(*o); };
 }
 

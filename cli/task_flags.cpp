@@ -1,5 +1,6 @@
 #include "cli/task_flags.h"
 
+#include "cli/number_flags.h"
 #include "core/error.h"
 
 #include <algorithm>
@@ -28,7 +29,7 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
   sub.add_option("-m,--model", f.model, "Model folder, converted file or cached model id")->required();
   sub.add_option("--max-length", f.max_length,
                  "Maximum tokens per input, special tokens included (default: the model's)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
+      ->check(whole_number(1, 1 << 20));
   sub.add_option("--truncate", f.truncate, "Longer inputs: right (cut, marked \"truncated\") or error")
       ->capture_default_str();
   sub.add_option("--compat", f.compat, "Tokenizer: fast (Hugging Face's default) or python (the slow BertTokenizer)")
@@ -38,10 +39,10 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
                  "default: the type the model file stores (f16 files compute in f32)")
       ->check(CLI::IsMember({"f32", "bf16", "int8"}));
   sub.add_option("--batch-size", f.batch_size, "Records read and computed together")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
+      ->check(whole_number(1, 1 << 20))
       ->capture_default_str();
   sub.add_option("--max-batch-tokens", f.max_batch_tokens, "Token budget of one model call (bounds memory)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30))
+      ->check(whole_number(1, 1 << 30))
       ->capture_default_str();
   sub.add_option("--on-error", f.on_error, "A bad record: fail (stop, keep what was written) or skip (report, go on)")
       ->capture_default_str();

@@ -1,6 +1,7 @@
 // `bertkit tokenize`: flags to options; the records go through the record pipeline (commands/tokenize.h).
 #include "cli/app.h"
 #include "cli/input_flags.h"
+#include "cli/number_flags.h"
 #include "cli/tokenizer_flags.h"
 #include "commands/tokenize.h"
 #include "core/error.h"
@@ -68,7 +69,7 @@ Action add_tokenize(CLI::App& sub, const GlobalOptions&) {
   sub.add_flag("--decode", o->decode, "Read ids (one sequence per line) and print the text");
   sub.add_flag("--skip-special-tokens", o->skip_special_tokens, "With --decode: leave out special tokens");
   sub.add_option("--batch-size", o->batch_size, "Lines per batch (threads share a batch; --padding longest pads within it)")
-      ->check(CLI::Range(1, 1 << 20))
+      ->check(whole_number(1, 1 << 20))
       ->capture_default_str();
   return [o] { return run_tokenize(*o); };
 }

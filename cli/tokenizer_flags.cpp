@@ -1,5 +1,7 @@
 #include "cli/tokenizer_flags.h"
 
+#include "cli/number_flags.h"
+#include "cli/switch_flags.h"
 #include "records/log.h"
 #include "core/checkpoint/model_source.h"
 #include "core/error.h"
@@ -17,17 +19,19 @@ void add_tokenizer_flags(CLI::App& sub, TokenizerFlags& f) {
   sub.add_option("-m,--model", f.model,
                  "Model folder, tokenizer.json, vocab.txt, converted file or cached model id "
                  "(default: the built-in bert-base-uncased vocabulary)");
-  sub.add_flag_callback("--lowercase", [&f] { f.lowercase = true; }, "Lower-case the text (override the model)");
-  sub.add_flag_callback("--no-lowercase", [&f] { f.lowercase = false; }, "Keep the case (override the model)");
-  sub.add_flag_callback("--strip-accents", [&f] { f.strip_accents = true; }, "Strip accents (default: when lower-casing)");
-  sub.add_flag_callback("--no-strip-accents", [&f] { f.strip_accents = false; }, "Keep accents");
+  add_switch_flags(sub, "--lowercase", "--no-lowercase", f.lowercase, "Lower-case the text (override the model)",
+                   "Keep the case (override the model)");
+  add_switch_flags(sub, "--strip-accents", "--no-strip-accents", f.strip_accents,
+                   "Strip accents (default: when lower-casing)", "Keep accents");
   sub.add_flag("--no-chinese-split", f.no_chinese_split, "Do not put spaces around CJK ideographs");
   sub.add_option("--max-length", f.max_length, "Truncate to this many tokens, special tokens included")
-      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30));
+      ->check(whole_number(0, 1 << 30));
   sub.add_option("--truncation", f.truncation,
                  "longest_first, only_first, only_second or none (default: longest_first with --max-length)");
   sub.add_option("--truncation-side", f.truncation_side, "right or left")->capture_default_str();
-  sub.add_option("--stride", f.stride, "Tokens shared by consecutive overflowing windows")->capture_default_str();
+  sub.add_option("--stride", f.stride, "Tokens shared by consecutive overflowing windows")
+      ->check(whole_number(0, 1 << 30))
+      ->capture_default_str();
   sub.add_option("--padding", f.padding, "longest (within a batch), max_length or none")->capture_default_str();
   sub.add_option("--padding-side", f.padding_side, "right or left")->capture_default_str();
   sub.add_flag("--no-special-tokens", f.no_special_tokens, "Do not add [CLS] and [SEP]");

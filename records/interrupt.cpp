@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstddef>
 
 namespace bertkit::records {
 
@@ -11,13 +12,18 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 std::atomic<bool> g_consistent{true};
+// On a terminal the message starts on a line of its own, after the "^C" the terminal echoed; in a
+// log file that newline would be a stray empty line. Decided when the guard is installed: isatty()
+// is not async-signal-safe.
+std::atomic<bool> g_stderr_terminal{false};
 struct sigaction g_previous {};
 
 void on_sigint(int) {
   g_interrupted.store(true);
   if (g_consistent.load()) {
     static const char message[] = "\nbertkit: interrupted\n";
-    [[maybe_unused]] auto ignored = ::write(2, message, sizeof message - 1);
+    const char* from = g_stderr_terminal.load() ? message : message + 1;
+    [[maybe_unused]] auto ignored = ::write(2, from, static_cast<std::size_t>(message + sizeof message - 1 - from));
     ::_exit(kInterruptedExitCode);
   }
 }
@@ -29,6 +35,7 @@ static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs 
 InterruptGuard::InterruptGuard() {
   g_interrupted.store(false);
   g_consistent.store(true);
+  g_stderr_terminal.store(::isatty(2) == 1);
   struct sigaction action {};
   action.sa_handler = on_sigint;
   sigemptyset(&action.sa_mask);

@@ -72,6 +72,14 @@ std::unique_ptr<RecordReader> open_arguments(const InputSpec& spec) {
   return std::make_unique<ArgumentReader>(std::move(texts), pairs, spec.options.strict_utf8);
 }
 
+// A column named for input that has none would be silently ignored.
+void refuse_columns(const InputSpec& spec, InputFormat format) {
+  if (spec.column.empty() && spec.pair_column.empty()) return;
+  usage_error("--column and --pair-column name CSV/TSV columns, but {} is read as {}: give --csv or --tsv{}",
+              spec.paths.empty() ? std::string("stdin") : spec.paths[0], format_name(format),
+              format == InputFormat::Jsonl ? " (or --field and --pair-field for JSONL)" : "");
+}
+
 }  // namespace
 
 std::unique_ptr<RecordReader> open_reader(const InputSpec& spec) {
@@ -87,12 +95,14 @@ std::unique_ptr<RecordReader> open_reader(const InputSpec& spec) {
       return std::make_unique<CsvReader>(spec.paths, table, spec.options);
     }
     case InputFormat::Jsonl: {
+      refuse_columns(spec, format);
       JsonlOptions jsonl;
       jsonl.field = spec.field;
       jsonl.pair_field = spec.pair_field;
       return std::make_unique<JsonlReader>(spec.paths, jsonl, spec.options);
     }
     default:
+      refuse_columns(spec, format);
       return std::make_unique<LineReader>(spec.paths, spec.options, spec.pairs);
   }
 }

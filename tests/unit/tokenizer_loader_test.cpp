@@ -19,7 +19,7 @@ namespace {
 
 const std::vector<std::string> kSmall = {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world", "##s", "[unused0]", "caf\xC3\xA9", "cafe"};
 
-void write(const std::filesystem::path& path, const std::string& text) {
+void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
@@ -129,13 +129,13 @@ TEST_CASE("vocab.txt alone: BERT defaults, lower-casing, [CLS]/[SEP] template, s
 
 TEST_CASE("tokenizer.json: BERT's WordPiece subset") {
   bktest::TempDir dir;
-  write(dir / "tokenizer.json", tokenizer_json().dump());
+  write_text(dir / "tokenizer.json", tokenizer_json().dump());
   auto tok = load(dir / "tokenizer.json");
   CHECK(encode_tokens(*tok, "HELLO Caf\xC3\xA9 worlds") == "[CLS] hello cafe world ##s [SEP]");
   CHECK(tok->spec().model_max_length == std::nullopt);
 
   // lowercase false: accents are kept too (strip_accents follows lowercase).
-  write(dir / "tokenizer.json", tokenizer_json(false).dump());
+  write_text(dir / "tokenizer.json", tokenizer_json(false).dump());
   tok = load(dir / "tokenizer.json");
   CHECK(encode_tokens(*tok, "hello caf\xC3\xA9 Hello") == "[CLS] hello caf\xC3\xA9 [UNK] [SEP]");
 
@@ -144,7 +144,7 @@ TEST_CASE("tokenizer.json: BERT's WordPiece subset") {
   j["post_processor"]["pair"] = json::array({j["post_processor"]["pair"][0], j["post_processor"]["pair"][1],
                                              j["post_processor"]["pair"][2], j["post_processor"]["pair"][2],
                                              {{"Sequence", {{"id", "B"}, {"type_id", 0}}}}, j["post_processor"]["pair"][2]});
-  write(dir / "tokenizer.json", j.dump());
+  write_text(dir / "tokenizer.json", j.dump());
   tok = load(dir / "tokenizer.json");
   auto e = tok->encode("hello", std::string_view("world"), {});
   CHECK(bktest::tokens_str(e, *tok) == "[CLS] hello [SEP] [SEP] world [SEP]");
@@ -154,22 +154,22 @@ TEST_CASE("tokenizer.json: BERT's WordPiece subset") {
 TEST_CASE("tokenizer.json: another kind of model is named in the error") {
   bktest::TempDir dir;
   json bpe = {{"model", {{"type", "BPE"}, {"vocab", {{"a", 0}}}, {"merges", json::array()}}}};
-  write(dir / "tokenizer.json", bpe.dump());
+  write_text(dir / "tokenizer.json", bpe.dump());
   CHECK_THROWS_WITH_AS(load(dir / "tokenizer.json"), doctest::Contains("BPE"), bertkit::Error);
   json unigram = {{"model", {{"type", "Unigram"}, {"vocab", json::array({json::array({"a", -1.0})})}}}};
-  write(dir / "tokenizer.json", unigram.dump());
+  write_text(dir / "tokenizer.json", unigram.dump());
   CHECK_THROWS_WITH_AS(load(dir / "tokenizer.json"), doctest::Contains("Unigram"), bertkit::Error);
   json j = tokenizer_json();
   j["pre_tokenizer"] = {{"type", "ByteLevel"}};
-  write(dir / "tokenizer.json", j.dump());
+  write_text(dir / "tokenizer.json", j.dump());
   CHECK_THROWS_WITH_AS(load(dir / "tokenizer.json"), doctest::Contains("ByteLevel"), bertkit::Error);
-  write(dir / "tokenizer.json", "{\"model\": ");
+  write_text(dir / "tokenizer.json", "{\"model\": ");
   CHECK_THROWS_WITH_AS(load(dir / "tokenizer.json"), doctest::Contains("invalid JSON"), bertkit::Error);
-  write(dir / "tokenizer.json", "{\"model\": " + std::string(100000, '[') + std::string(100000, ']') + "}");
+  write_text(dir / "tokenizer.json", "{\"model\": " + std::string(100000, '[') + std::string(100000, ']') + "}");
   CHECK_THROWS_WITH_AS(load(dir / "tokenizer.json"), doctest::Contains("nested deeper than 64 levels"), bertkit::Error);
   j = tokenizer_json();
   j["model"]["vocab"]["hello"] = 1;  // the id of [UNK] as well
-  write(dir / "tokenizer.json", j.dump());
+  write_text(dir / "tokenizer.json", j.dump());
   CHECK_THROWS_WITH_AS(load(dir / "tokenizer.json"), doctest::Contains("id 1 is given to both"), bertkit::Error);
 }
 
@@ -178,16 +178,16 @@ TEST_CASE("folders: what is there, 0_Transformer, and clear errors for what is n
   CHECK_THROWS_WITH_AS(bertkit::tok::read_tokenizer_files(dir.path()), doctest::Contains("no tokenizer.json or vocab.txt"), bertkit::Error);
   CHECK_THROWS_WITH_AS(bertkit::tok::read_tokenizer_files(dir / "missing.json"), doctest::Contains("no such file"), bertkit::Error);
   std::filesystem::create_directory(dir / "0_Transformer");
-  write(dir / "0_Transformer" / "vocab.txt", bktest::vocab_text(kSmall));
+  write_text(dir / "0_Transformer" / "vocab.txt", bktest::vocab_text(kSmall));
   auto tok = load(dir.path());
   CHECK(encode_tokens(*tok, "hello") == "[CLS] hello [SEP]");
 }
 
 TEST_CASE("tokenizer_config.json (old layout) and special_tokens_map.json override tokenizer.json") {
   bktest::TempDir dir;
-  write(dir / "tokenizer.json", tokenizer_json(true).dump());
+  write_text(dir / "tokenizer.json", tokenizer_json(true).dump());
   // transformers rebuilds the normaliser from do_lower_case / strip_accents / tokenize_chinese_chars.
-  write(dir / "tokenizer_config.json",
+  write_text(dir / "tokenizer_config.json",
         R"({"do_lower_case": false, "strip_accents": null, "model_max_length": 7, "tokenizer_class": "BertTokenizer",
             "unk_token": "[UNK]", "cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]", "mask_token": "[MASK]",
             "clean_up_tokenization_spaces": false})");
@@ -196,27 +196,27 @@ TEST_CASE("tokenizer_config.json (old layout) and special_tokens_map.json overri
   CHECK(tok->spec().model_max_length == 7);
   CHECK_FALSE(std::get<bertkit::tok::DecoderOptions>(tok->spec().decoder).clean_up_tokenization_spaces);
   // A sentinel of "no limit" is not a limit.
-  write(dir / "tokenizer_config.json", R"({"do_lower_case": true, "model_max_length": 1000000000000000019884624838656})");
+  write_text(dir / "tokenizer_config.json", R"({"do_lower_case": true, "model_max_length": 1000000000000000019884624838656})");
   tok = load(dir.path());
   CHECK(tok->spec().model_max_length == std::nullopt);
   CHECK(std::get<bertkit::tok::DecoderOptions>(tok->spec().decoder).clean_up_tokenization_spaces);
 
   // special_tokens_map.json: tokens as strings or AddedToken dicts; additional ones kept whole.
-  write(dir / "special_tokens_map.json",
+  write_text(dir / "special_tokens_map.json",
         R"({"mask_token": {"content": "[MASK]", "lstrip": false, "normalized": false, "rstrip": false, "single_word": false},
             "additional_special_tokens": ["[unused0]"]})");
   tok = load(dir.path());
   CHECK(encode_tokens(*tok, "hello[unused0]world") == "[CLS] hello [unused0] world [SEP]");
   CHECK(tok->is_special_id(8));
   CHECK(tok->decode(std::vector<std::int32_t>{2, 5, 8, 6, 3}, true) == "hello world");
-  write(dir / "special_tokens_map.json", R"({"additional_special_tokens": ["[not-there]"]})");
+  write_text(dir / "special_tokens_map.json", R"({"additional_special_tokens": ["[not-there]"]})");
   CHECK_THROWS_WITH_AS(load(dir.path()), doctest::Contains("[not-there]"), bertkit::Error);
 }
 
 TEST_CASE("tokenizer_config.json (transformers >= 4.34): added_tokens_decoder") {
   bktest::TempDir dir;
-  write(dir / "vocab.txt", bktest::vocab_text(kSmall));
-  write(dir / "tokenizer_config.json", R"({
+  write_text(dir / "vocab.txt", bktest::vocab_text(kSmall));
+  write_text(dir / "tokenizer_config.json", R"({
   "added_tokens_decoder": {
     "0": {"content": "[PAD]", "lstrip": false, "normalized": false, "rstrip": false, "single_word": false, "special": true},
     "8": {"content": "[unused0]", "lstrip": false, "normalized": false, "rstrip": true, "single_word": false, "special": true}
@@ -231,7 +231,7 @@ TEST_CASE("tokenizer_config.json (transformers >= 4.34): added_tokens_decoder") 
   CHECK(bktest::tokens_str(e, *tok) == "[CLS] hello [unused0] world [UNK] [UNK] [UNK] [SEP]");
   CHECK(bktest::char_offsets_str(e, "hello[unused0]  world [UNUSED0]") == "0:0 0:5 5:16 16:21 22:23 23:30 30:31 0:0");
   CHECK(tok->spec().model_max_length == 16);
-  write(dir / "tokenizer_config.json", R"({"added_tokens_decoder": {"x": {"content": "[PAD]"}}})");
+  write_text(dir / "tokenizer_config.json", R"({"added_tokens_decoder": {"x": {"content": "[PAD]"}}})");
   CHECK_THROWS_WITH_AS(load(dir.path()), doctest::Contains("'x' is not an id"), bertkit::Error);
 }
 
@@ -241,7 +241,7 @@ TEST_CASE("tokenizer.json: a piece bertkit has not yet is named with its type an
   auto refused = [&](const char* field, json piece) {
     json j = tokenizer_json();
     j[field] = std::move(piece);
-    write(dir / "tokenizer.json", j.dump());
+    write_text(dir / "tokenizer.json", j.dump());
     try {
       load(dir / "tokenizer.json");
     } catch (const bertkit::Error& e) {
@@ -270,7 +270,7 @@ TEST_CASE("tokenizer.json: a piece bertkit has not yet is named with its type an
   json j = tokenizer_json();
   j["model"]["vocab"]["\u0120world"] = kSmall.size();
   j["post_processor"] = {{"type", "RobertaProcessing"}, {"cls", {"[CLS]", 2}}, {"sep", {"[SEP]", 3}}};
-  write(dir / "tokenizer.json", j.dump());
+  write_text(dir / "tokenizer.json", j.dump());
   CHECK_THROWS_WITH_AS(load(dir / "tokenizer.json"),
                        (where + ": post_processor RobertaProcessing with trim_offsets over tokens that begin or end "
                                 "with spaces is not supported yet").c_str(),
@@ -287,7 +287,7 @@ TEST_CASE("tokenizer.json: Sequences, Lowercase and RobertaProcessing build the 
   j["pre_tokenizer"] = {{"type", "Sequence"}, {"pretokenizers", {{{"type", "BertPreTokenizer"}}}}};
   j["post_processor"] = {{"type", "RobertaProcessing"}, {"cls", {"[CLS]", 2}}, {"sep", {"[SEP]", 3}}, {"trim_offsets", true}};
   j["decoder"] = {{"type", "Sequence"}, {"decoders", {{{"type", "WordPiece"}, {"prefix", "##"}, {"cleanup", true}}}}};
-  write(dir / "tokenizer.json", j.dump());
+  write_text(dir / "tokenizer.json", j.dump());
   auto tok = load(dir / "tokenizer.json");
   CHECK(tok->spec().normalizer.size() == 2);
   auto e = tok->encode("HELLO Worlds", std::string_view("hello"), {});
