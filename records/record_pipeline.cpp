@@ -3,6 +3,7 @@
 #include "records/interrupt.h"
 #include "records/progress.h"
 #include "records/log.h"
+#include "records/output_guard.h"
 #include "records/encode_records.h"
 #include "core/error.h"
 
@@ -243,6 +244,7 @@ int run_records(RecordReader& reader, RecordOutput& out, const tok::Tokenizer& t
 }
 
 int run_records(const PipelineOptions& options, const tok::Tokenizer& tokenizer, RecordTask& task) {
+  if (options.input.texts.empty()) refuse_output_over_inputs(options.input.paths, options.output.path);
   std::unique_ptr<RecordReader> reader = open_reader(options.input);
   RecordOutput out(options.output, reader->table(), task.result_fields(), task.vector_width());
   task.start(out);
