@@ -25,6 +25,9 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
     f.format = known ? ext.substr(1) : allowed.front();
   });
 
+  sub.add_option("--output-prefix", f.output_prefix,
+                 "Put PREFIX before every output field's name (an input field named like one is an error otherwise)");
+
   sub.add_option("-m,--model", f.model, "Model folder, converted file or cached model id")->required();
   sub.add_option("--max-length", f.max_length,
                  "Maximum tokens per input, special tokens included (default: the model's)")

@@ -29,6 +29,7 @@ struct TaskFlags : InputFlags {
   std::string output = "-";
   std::string format;  // after parsing: --format, else from -o's extension, else the first format offered
   std::vector<std::string> formats;  // the formats offered
+  std::string output_prefix;         // before every output field's name
   // Model
   std::string model;
   std::optional<std::size_t> max_length;

@@ -84,6 +84,7 @@ records::PipelineOptions pipeline_options(const TaskFlags& flags, const TaskMode
   o.refuse_truncated = flags.truncate == "error";
   o.input = input_spec(flags);
   o.output.path = flags.output;
+  o.output.field_prefix = flags.output_prefix;
   if (!flags.formats.empty()) o.output.format = result_format(flags);
   o.output.pairs = flags.pairs || !flags.pair_column.empty() || !flags.pair_field.empty();
   return o;

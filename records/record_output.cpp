@@ -8,7 +8,8 @@ RecordOutput::RecordOutput(const OutputSpec& spec, const TableLayout* input, std
   if (spec.format == ResultFormat::Npy) npy_ = std::make_unique<NpyWriter>(out_, vector_width);
   else if (spec.format == ResultFormat::F32) raw_ = std::make_unique<RawF32Writer>(out_, vector_width);
   else if (!fields.empty())
-    results_ = std::make_unique<ResultWriter>(out_, spec.format, input, spec.pairs, std::move(fields), spec.names);
+    results_ = std::make_unique<ResultWriter>(out_, spec.format, input, spec.pairs, std::move(fields), spec.names,
+                                              spec.field_prefix);
 }
 
 void RecordOutput::vector(std::span<const float> row) {

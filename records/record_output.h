@@ -21,6 +21,8 @@ struct OutputSpec {
   bool pairs = false;
   // How the texts of line and argument records are named in JSONL output.
   EchoNames names;
+  // Put before every output field's name (--output-prefix), so none is named like an input field.
+  std::string field_prefix;
 };
 
 class RecordOutput {

@@ -66,3 +66,113 @@ TEST_CASE("an output that is one of the inputs is refused before it is opened (i
   CHECK(r.exit_code == 0);
   CHECK(bktest::count_lines(bktest::read_file(dir.path() / "out.jsonl")) == 2);
 }
+
+namespace {
+
+// One model command with an input whose columns (or JSONL members) are `columns`.
+struct ModelCommand {
+  std::vector<std::string> args;
+  std::vector<std::pair<std::string, std::string>> columns;
+  std::vector<std::string> table_flags, jsonl_flags;  // what names the pair column or field
+};
+
+std::vector<ModelCommand> model_commands() {
+  return {
+      {{"classify", "-m", bktest::fixture_path("bert-cased-cls")}, {{"text", "a good film"}}, {"--column", "text"}, {}},
+      {{"embed", "-m", minilm()}, {{"text", "a good film"}}, {"--column", "text"}, {}},
+      {{"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm")}, {{"text", "the [MASK] is good"}}, {"--column", "text"}, {}},
+      {{"qa", "-m", bktest::fixture_path("bert-uncased-qa")}, {{"question", "who is here"}, {"context", "bob is here"}}, {}, {}},
+      {{"similarity", "-m", minilm()},
+       {{"text", "a"}, {"text_pair", "b"}},
+       {"--column", "text", "--pair-column", "text_pair"},
+       {"--pair-field", "text_pair"}},
+  };
+}
+
+enum class Table { Csv, Tsv, Jsonl };
+
+// Writes the command's input, plus `extra` fields, in the format; returns its path.
+std::string write_input(const fs::path& dir, const ModelCommand& c, Table format,
+                        const std::vector<std::pair<std::string, std::string>>& extra) {
+  auto fields = c.columns;
+  fields.insert(fields.end(), extra.begin(), extra.end());
+  std::string bytes;
+  if (format == Table::Jsonl) {
+    json object = json::object();
+    for (const auto& [k, v] : fields) object[k] = v;
+    bytes = object.dump() + "\n";
+  } else {
+    const char sep = format == Table::Csv ? ',' : '\t';
+    std::string header, row;
+    for (const auto& [k, v] : fields) {
+      header += (header.empty() ? "" : std::string(1, sep)) + k;
+      row += (row.empty() ? "" : std::string(1, sep)) + v;
+    }
+    bytes = header + "\n" + row + "\n";
+  }
+  const fs::path path = dir / (format == Table::Csv ? "in.csv" : format == Table::Tsv ? "in.tsv" : "in.jsonl");
+  bktest::write_file(path, bytes);
+  return path.string();
+}
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("an input field named like an output field is refused, and --output-prefix keeps both (issue 19, item 9)") {
+  bktest::TempDir dir;
+  for (const ModelCommand& c : model_commands()) {
+    INFO(c.args[0]);
+    // The output fields: the CSV header after the input's columns.
+    auto plain = run_bertkit(with(c.args, with({"-i", write_input(dir.path(), c, Table::Csv, {}), "--format", "csv"}, c.table_flags)));
+    INFO(plain.err);
+    REQUIRE(plain.exit_code == 0);
+    std::vector<std::string> header;
+    std::string first = bktest::split_lines(plain.out).at(0);
+    for (std::size_t at = 0, comma; at <= first.size(); at = comma + 1) {
+      comma = std::min(first.find(',', at), first.size());
+      header.push_back(first.substr(at, comma - at));
+    }
+    const std::vector<std::string> outputs(header.begin() + static_cast<std::ptrdiff_t>(c.columns.size()), header.end());
+    REQUIRE(outputs.size() >= 2);
+    CHECK(outputs.back() == "truncated");
+
+    std::vector<std::pair<std::string, std::string>> gold;
+    for (const std::string& name : outputs) gold.emplace_back(name, "gold-" + name);
+    for (Table format : {Table::Csv, Table::Tsv, Table::Jsonl}) {
+      const auto& flags = format == Table::Jsonl ? c.jsonl_flags : c.table_flags;
+      for (const auto& field : gold) {
+        const std::string in = write_input(dir.path(), c, format, {field});
+        for (const std::string out : {"jsonl", "csv"}) {
+          auto r = run_bertkit(with(c.args, with({"-i", in, "--format", out}, flags)));
+          INFO(field.first, " ", in, " ", out, " ", r.err);
+          CHECK(r.exit_code == 2);
+          CHECK(r.err.find("'" + field.first + "'") != std::string::npos);
+          CHECK(r.err.find("--output-prefix") != std::string::npos);
+        }
+      }
+      // Every output field's name as an input field: each kept, the results beside them.
+      const std::string in = write_input(dir.path(), c, format, gold);
+      auto r = run_bertkit(with(c.args, with({"-i", in, "--output-prefix", "pred_"}, flags)));
+      INFO(in, " ", r.err);
+      REQUIRE(r.exit_code == 0);
+      json record = bktest::json_lines(r.out).at(0);
+      for (const auto& [k, v] : c.columns) CHECK(record[k] == v);
+      for (const auto& [k, v] : gold) CHECK(record[k] == v);
+      for (std::size_t i = 0; i + 1 < outputs.size(); ++i) CHECK(record.contains("pred_" + outputs[i]));
+      if (format != Table::Jsonl) {
+        auto table = run_bertkit(with(c.args, with({"-i", in, "--output-prefix", "pred_", "--format", "csv"}, flags)));
+        REQUIRE(table.exit_code == 0);
+        std::string expected;
+        for (const auto& [k, v] : c.columns) expected += k + ",";
+        for (const auto& [k, v] : gold) expected += k + ",";
+        for (const std::string& name : outputs) expected += "pred_" + name + ",";
+        expected.pop_back();
+        CHECK(bktest::split_lines(table.out).at(0) == expected);
+      }
+    }
+  }
+}
