@@ -38,6 +38,8 @@ class RecordOutput {
   bool vectors() const { return npy_ || raw_; }
   ResultWriter& results() { return *results_; }
   void vector(std::span<const float> row);
+  // The row of a record left out (--on-error skip): NaN, so row i stays input record i.
+  void missing_vector();
   // Every record of the batch written: out to the file (npy: its header counts them).
   void end_batch();
 
@@ -47,6 +49,7 @@ class RecordOutput {
   std::unique_ptr<ResultWriter> results_;
   std::unique_ptr<NpyWriter> npy_;
   std::unique_ptr<RawF32Writer> raw_;
+  std::size_t vector_width_;
 };
 
 }  // namespace bertkit::records

@@ -176,3 +176,56 @@ TEST_CASE("an input field named like an output field is refused, and --output-pr
     }
   }
 }
+
+namespace {
+
+// The float32 rows of an .npy file (version 1, C order) and its shape text.
+std::vector<float> npy_values(const std::string& bytes, std::string& header) {
+  REQUIRE(bytes.size() >= 10);
+  const std::size_t length = static_cast<unsigned char>(bytes[8]) | static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8;
+  header = bytes.substr(10, length);
+  std::vector<float> values((bytes.size() - 10 - length) / sizeof(float));
+  std::memcpy(values.data(), bytes.data() + 10 + length, values.size() * sizeof(float));
+  return values;
+}
+
+}  // namespace
+
+TEST_CASE("vector output keeps row i for input record i when bad records are skipped (issue 19, item 10)") {
+  bktest::TempDir dir;
+  // Bad records (invalid UTF-8 under --strict) first, between good ones across batches, and last.
+  const std::vector<bool> good = {false, true, false, false, true, true, false};
+  std::string input;
+  for (std::size_t i = 0; i < good.size(); ++i) input += good[i] ? "record " + std::to_string(i) + "\n" : "bad \xFF\n";
+  const std::string in = (dir.path() / "in.txt").string();
+  bktest::write_file(in, input);
+  for (const std::string format : {"npy", "f32"}) {
+    const std::string out = (dir.path() / ("out." + format)).string();
+    auto r = run_bertkit({"embed", "-m", minilm(), "-i", in, "--strict", "--on-error", "skip", "--batch-size", "2", "-o", out});
+    INFO(format, " ", r.err);
+    REQUIRE(r.exit_code == 0);
+    std::string header;
+    const std::string bytes = bktest::read_file(out);
+    std::vector<float> values;
+    if (format == "npy") {
+      values = npy_values(bytes, header);
+      CHECK(header.find("'shape': (" + std::to_string(good.size()) + ",") != std::string::npos);
+    } else {
+      values.resize(bytes.size() / sizeof(float));
+      std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
+    }
+    REQUIRE(values.size() % good.size() == 0);
+    const std::size_t width = values.size() / good.size();
+    for (std::size_t i = 0; i < good.size(); ++i) {
+      INFO("row ", i);
+      for (std::size_t k = 0; k < width; ++k) REQUIRE(std::isnan(values[i * width + k]) == !good[i]);
+      if (!good[i]) CHECK(r.err.find(in + ":" + std::to_string(i + 1) + ":") != std::string::npos);
+    }
+    // Each good row is the embedding of its own text.
+    auto one = run_bertkit({"embed", "-m", minilm(), "record 4"});
+    REQUIRE(one.exit_code == 0);
+    const json embedding = bktest::json_lines(one.out).at(0)["embedding"];
+    REQUIRE(embedding.size() == width);
+    for (std::size_t k = 0; k < width; ++k) CHECK(std::abs(values[4 * width + k] - embedding[k].get<float>()) < 1e-5);
+  }
+}
