@@ -128,7 +128,7 @@ Settings common_settings(const TaskFlags& flags, const TaskModel& model) {
                       : flags.inputs.empty() ? std::string("stdin")
                                              : fmt::format("{}", fmt::join(flags.inputs, ", "));
   s.add("input", input);
-  s.add("output", fmt::format("{} ({})", flags.output == "-" ? "stdout" : flags.output, flags.format));
+  s.add("output", fmt::format("{} ({})", flags.output == "-" ? "stdout" : flags.output, output_format(flags)));
   return s;
 }
 

@@ -50,7 +50,7 @@ TEST_CASE("an output that is one of the inputs is refused before it is opened (i
         (dir.path() / "link.txt").string()},
        in, text},
       {{"embed", "-m", minilm(), "-i", csv.string(), "-o", csv.string()}, csv, table},
-      {{"similarity", "-m", minilm(), "--query", "hello", "--corpus", in.string(), "-o", same}, in, text},
+      {{"similarity", "-m", minilm(), "--query", "hello", "--corpus", in.string(), "--format", "jsonl", "-o", same}, in, text},
   };
   bktest::write_file(dir.path() / "other.txt", "other\n");
   for (const Case& c : cases) {
@@ -228,4 +228,77 @@ TEST_CASE("vector output keeps row i for input record i when bad records are ski
     REQUIRE(embedding.size() == width);
     for (std::size_t k = 0; k < width; ++k) CHECK(std::abs(values[4 * width + k] - embedding[k].get<float>()) < 1e-5);
   }
+}
+
+TEST_CASE("TSV output escapes and never quotes, and reads back as TSV input (issue 19, item 21)") {
+  bktest::TempDir dir;
+  const std::string tricky = "say \"hi\"\tto\nthe [MASK] \\ here\r";
+  const fs::path in = dir.path() / "in.jsonl";
+  bktest::write_file(in, json{{"text", tricky}}.dump() + "\n" + json{{"text", "the [MASK] is good"}}.dump() + "\n");
+  auto r = run_bertkit({"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm"), "-i", in.string(), "--format", "tsv"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto lines = bktest::split_lines(r.out);
+  REQUIRE(lines.size() == 3);  // the header and one line per record
+  CHECK(lines[1].find("say \"hi\"\\tto\\nthe [MASK] \\\\ here\\r\t") == 0);
+  // Never quoted: the results cell is the JSON text itself, so `cut -f2 | jq` reads it.
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::size_t first = lines[i].find('\t');
+    CHECK(lines[i].substr(first + 1, 2) == "[{");
+  }
+  const std::size_t first = lines[2].find('\t'), second = lines[2].find('\t', first + 1);
+  CHECK(json::parse(lines[2].substr(first + 1, second - first - 1)).is_array());
+  // Read back as TSV, the text is the original one.
+  const fs::path tsv = dir.path() / "out.tsv";
+  bktest::write_file(tsv, r.out);
+  auto back = run_bertkit({"embed", "-m", minilm(), "-i", tsv.string(), "--column", "text", "--output-prefix", "e_"});
+  INFO(back.err);
+  REQUIRE(back.exit_code == 0);
+  CHECK(bktest::json_lines(back.out).at(0)["text"] == tricky);
+}
+
+TEST_CASE("CSV input keeps its columns in JSONL output; qa's are question and context (issue 19, item 21)") {
+  bktest::TempDir dir;
+  const fs::path csv = dir.path() / "in.csv";
+  bktest::write_file(csv, "id,text,note\n7,a good film,\"x, y\"\n");
+  auto r = bktest::run_jsonl({"classify", "-m", bktest::fixture_path("bert-cased-cls"), "-i", csv.string(), "--column", "text"});
+  CHECK(r.at(0)["id"] == "7");
+  CHECK(r.at(0)["text"] == "a good film");
+  CHECK(r.at(0)["note"] == "x, y");
+  CHECK(r.at(0).contains("label"));
+
+  const fs::path qa = dir.path() / "qa.csv";
+  bktest::write_file(qa, "question,context\nwho is here,bob is here\n");
+  auto answers = bktest::run_jsonl({"qa", "-m", bktest::fixture_path("bert-uncased-qa"), "-i", qa.string()});
+  CHECK(answers.at(0)["question"] == "who is here");
+  CHECK(answers.at(0)["context"] == "bob is here");
+  CHECK_FALSE(answers.at(0).contains("text"));
+  CHECK_FALSE(answers.at(0).contains("text_pair"));
+}
+
+TEST_CASE("output extensions: any case, and an unknown one is a usage error (issue 19, item 21)") {
+  bktest::TempDir dir;
+  const std::string out_csv = (dir.path() / "OUT.CSV").string();
+  auto r = run_bertkit({"embed", "-m", minilm(), "hello", "-o", out_csv});
+  REQUIRE(r.exit_code == 0);
+  CHECK(bktest::read_file(out_csv).rfind("text,embedding,truncated\n", 0) == 0);
+  const std::string npy = (dir.path() / "v.NPY").string();
+  REQUIRE(run_bertkit({"embed", "-m", minilm(), "hello", "-o", npy}).exit_code == 0);
+  CHECK(bktest::read_file(npy).rfind("\x93NUMPY", 0) == 0);
+  for (const char* name : {"out.parquet", "out.xlsx", "out.txt"}) {
+    const fs::path path = dir.path() / name;
+    auto bad = run_bertkit({"classify", "-m", bktest::fixture_path("bert-cased-cls"), "hello", "-o", path.string()});
+    INFO(name, " ", bad.err);
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("--format") != std::string::npos);
+    CHECK_FALSE(fs::exists(path));
+  }
+  auto npy_classify = run_bertkit({"classify", "-m", bktest::fixture_path("bert-cased-cls"), "hello", "-o", (dir.path() / "x.npy").string()});
+  CHECK(npy_classify.exit_code == 2);
+  // No extension: JSON lines; --format overrides any extension.
+  const fs::path plain = dir.path() / "results";
+  REQUIRE(run_bertkit({"embed", "-m", minilm(), "hello", "-o", plain.string()}).exit_code == 0);
+  CHECK(json::parse(bktest::split_lines(bktest::read_file(plain)).at(0))["text"] == "hello");
+  const fs::path txt = dir.path() / "forced.txt";
+  REQUIRE(run_bertkit({"embed", "-m", minilm(), "hello", "--format", "csv", "-o", txt.string()}).exit_code == 0);
 }
