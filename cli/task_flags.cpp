@@ -4,9 +4,29 @@
 #include "core/error.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 namespace bertkit::cli {
+
+namespace {
+
+// The format -o's extension names, matched without regard to case as input extensions are: one of
+// `allowed`, the first of them without an extension; any other extension is a usage error, so that
+// out.parquet is never silently JSON lines.
+std::string format_of_output(const std::string& output, const std::vector<std::string>& allowed) {
+  std::string ext = std::filesystem::path(output).extension().string();
+  if (output == "-" || ext.empty()) return allowed.front();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  ext.erase(0, 1);
+  if (ext == "ndjson") ext = "jsonl";
+  if (std::find(allowed.begin(), allowed.end(), ext) != allowed.end()) return ext;
+  std::string listed;
+  for (const std::string& name : allowed) listed += (listed.empty() ? "" : ", ") + name;
+  usage_error("-o {}: .{} is not an output format here ({}): choose one with --format", output, ext, listed);
+}
+
+}  // namespace
 
 void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
   add_input_flags(sub, f, {.texts_help = which.texts_help, .pairs = which.pairs});
@@ -17,14 +37,9 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
   for (std::size_t i = 0; i < which.formats.size(); ++i) formats += (i ? ", " : "") + which.formats[i];
   sub.add_option("--format", f.format, "Output format: " + formats + " (default: from -o's extension, else " +
                                            which.formats.front() + ")");
-  // Resolved once parsing is done, when -o is known.
-  sub.parse_complete_callback([&f, allowed = which.formats] {
-    if (!f.format.empty()) return;
-    std::string ext = std::filesystem::path(f.output).extension().string();
-    if (ext == ".ndjson") ext = ".jsonl";
-    const bool known = ext.size() > 1 && std::find(allowed.begin(), allowed.end(), ext.substr(1)) != allowed.end();
-    f.format = known ? ext.substr(1) : allowed.front();
-  });
+
+  sub.add_option("--output-prefix", f.output_prefix,
+                 "Put PREFIX before every output field's name (an input field named like one is an error otherwise)");
 
   sub.add_option("-m,--model", f.model, "Model folder, converted file or cached model id")->required();
   sub.add_option("--max-length", f.max_length,
@@ -49,7 +64,11 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
   sub.add_flag("--dry-run", f.dry_run, "Print the resolved settings and exit");
 }
 
-records::ResultFormat result_format(const TaskFlags& f) { return records::parse_result_format(f.format, f.formats); }
+std::string output_format(const TaskFlags& f) {
+  return f.format.empty() ? format_of_output(f.output, f.formats) : f.format;
+}
+
+records::ResultFormat result_format(const TaskFlags& f) { return records::parse_result_format(output_format(f), f.formats); }
 
 int run_task(const TaskFlags& f, const records::PipelineOptions& options, const tok::Tokenizer& tokenizer,
              records::RecordTask& task) {

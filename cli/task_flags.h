@@ -27,8 +27,9 @@ namespace bertkit::cli {
 struct TaskFlags : InputFlags {
   // Output
   std::string output = "-";
-  std::string format;  // after parsing: --format, else from -o's extension, else the first format offered
+  std::string format;  // --format; empty: output_format() resolves it
   std::vector<std::string> formats;  // the formats offered
+  std::string output_prefix;         // before every output field's name
   // Model
   std::string model;
   std::optional<std::size_t> max_length;
@@ -50,7 +51,10 @@ struct TaskFlagSet {
 
 void add_task_flags(CLI::App& sub, TaskFlags& flags, const TaskFlagSet& which = {});
 
-// --format (checked against the formats offered; a usage error otherwise).
+// --format, else the one -o's extension names (any case; .ndjson is jsonl), else the first offered; an
+// extension that names no format offered is a usage error.
+std::string output_format(const TaskFlags& flags);
+// output_format() (checked against the formats offered; a usage error otherwise).
 records::ResultFormat result_format(const TaskFlags& flags);
 
 // Runs the task over the records (--on-error checked first); returns the exit status.

@@ -112,6 +112,7 @@ records::PipelineOptions pipeline_options(const TaskFlags& flags, const TaskMode
   o.refuse_truncated = flags.truncate == "error";
   o.input = input_spec(flags);
   o.output.path = flags.output;
+  o.output.field_prefix = flags.output_prefix;
   if (!flags.formats.empty()) o.output.format = result_format(flags);
   o.output.pairs = flags.pairs || !flags.pair_column.empty() || !flags.pair_field.empty();
   return o;
@@ -164,7 +165,7 @@ Settings common_settings(const TaskFlags& flags, const TaskModel& model) {
                       : flags.inputs.empty() ? std::string("stdin")
                                              : fmt::format("{}", fmt::join(flags.inputs, ", "));
   s.add("input", input);
-  s.add("output", fmt::format("{} ({})", flags.output == "-" ? "stdout" : flags.output, flags.format));
+  s.add("output", fmt::format("{} ({})", flags.output == "-" ? "stdout" : flags.output, output_format(flags)));
   return s;
 }
 

@@ -1,6 +1,7 @@
 #include "commands/similarity_search.h"
 
 #include "core/error.h"
+#include "records/output_guard.h"
 #include "records/log.h"
 
 #include <optional>
@@ -108,6 +109,8 @@ std::vector<Query> read_queries(records::RecordReader& reader, const Scorer& sco
 
 int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& tokenizer,
            records::PipelineOptions options) {
+  if (search.queries.texts.empty()) records::refuse_output_over_inputs(search.queries.paths, options.output.path);
+  records::refuse_output_over_inputs(search.corpus.paths, options.output.path);
   auto query_reader = records::open_reader(search.queries);
   auto corpus = records::open_reader(search.corpus);
 

@@ -52,6 +52,7 @@ class RowSink {
 }  // namespace
 
 bool CsvParser::read(ByteStream& in, std::string& raw, std::vector<std::string>& fields, CsvRowInfo& info) {
+  if (delimiter_ == '\t') return read_tsv(in, raw, fields, info);
   info = CsvRowInfo{};
   RowSink sink(raw, fields, info, limit_);
   State state = State::FieldStart;
@@ -141,6 +142,27 @@ bool CsvParser::read(ByteStream& in, std::string& raw, std::vector<std::string>&
   }
   if (state == State::Quoted) sink.error("a quoted field is not closed before the end of the input");
   return any;
+}
+
+bool CsvParser::read_tsv(ByteStream& in, std::string& raw, std::vector<std::string>& fields, CsvRowInfo& info) {
+  info = CsvRowInfo{};
+  fields.clear();
+  if (!in.read_line(raw, limit_, info.too_long)) return false;
+  info.lines = 1;
+  if (!raw.empty() && raw.back() == '\r') raw.pop_back();
+  fields.emplace_back();
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const char c = raw[i];
+    if (c == '\t') {
+      fields.emplace_back();
+    } else if (c == '\\' && i + 1 < raw.size() && std::strchr("tnr\\", raw[i + 1])) {
+      const char e = raw[++i];
+      fields.back() += e == 't' ? '\t' : e == 'n' ? '\n' : e == 'r' ? '\r' : '\\';
+    } else {
+      fields.back() += c;
+    }
+  }
+  return true;
 }
 
 }  // namespace bertkit::records

@@ -1,6 +1,8 @@
 #pragma once
 // RFC 4180 records, streamed: quoted fields with doubled quotes and embedded delimiters and line ends,
-// records ended by '\n' or "\r\n". A record's bytes are kept as read (without its line end) next to
+// records ended by '\n' or "\r\n". TSV (a tab delimiter) is one record per line, never quoted: \t, \n,
+// \r and \\ in a field are a tab, a newline, a carriage return and a backslash (as bertkit writes TSV);
+// a quote is data. A record's bytes are kept as read (without its line end) next to
 // its field values, so the input can be echoed byte for byte.
 #include "records/byte_stream.h"
 
@@ -26,6 +28,8 @@ class CsvParser {
   bool read(ByteStream& in, std::string& raw, std::vector<std::string>& fields, CsvRowInfo& info);
 
  private:
+  bool read_tsv(ByteStream& in, std::string& raw, std::vector<std::string>& fields, CsvRowInfo& info);
+
   char delimiter_;
   std::size_t limit_;
 };

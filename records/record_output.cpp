@@ -1,19 +1,27 @@
 #include "records/record_output.h"
 
+#include <limits>
+
 namespace bertkit::records {
 
 RecordOutput::RecordOutput(const OutputSpec& spec, const TableLayout* input, std::vector<std::string> fields,
                            std::size_t vector_width)
-    : out_(spec.path), input_(input) {
+    : out_(spec.path), input_(input), vector_width_(vector_width) {
   if (spec.format == ResultFormat::Npy) npy_ = std::make_unique<NpyWriter>(out_, vector_width);
   else if (spec.format == ResultFormat::F32) raw_ = std::make_unique<RawF32Writer>(out_, vector_width);
   else if (!fields.empty())
-    results_ = std::make_unique<ResultWriter>(out_, spec.format, input, spec.pairs, std::move(fields), spec.names);
+    results_ = std::make_unique<ResultWriter>(out_, spec.format, input, spec.pairs, std::move(fields), spec.names,
+                                              spec.field_prefix);
 }
 
 void RecordOutput::vector(std::span<const float> row) {
   if (npy_) return npy_->append(row);
   raw_->append(row);
+}
+
+void RecordOutput::missing_vector() {
+  const std::vector<float> nan(vector_width_, std::numeric_limits<float>::quiet_NaN());
+  vector(nan);
 }
 
 void RecordOutput::end_batch() {

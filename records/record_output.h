@@ -21,6 +21,8 @@ struct OutputSpec {
   bool pairs = false;
   // How the texts of line and argument records are named in JSONL output.
   EchoNames names;
+  // Put before every output field's name (--output-prefix), so none is named like an input field.
+  std::string field_prefix;
 };
 
 class RecordOutput {
@@ -36,6 +38,8 @@ class RecordOutput {
   bool vectors() const { return npy_ || raw_; }
   ResultWriter& results() { return *results_; }
   void vector(std::span<const float> row);
+  // The row of a record left out (--on-error skip): NaN, so row i stays input record i.
+  void missing_vector();
   // Every record of the batch written: out to the file (npy: its header counts them).
   void end_batch();
 
@@ -45,6 +49,7 @@ class RecordOutput {
   std::unique_ptr<ResultWriter> results_;
   std::unique_ptr<NpyWriter> npy_;
   std::unique_ptr<RawF32Writer> raw_;
+  std::size_t vector_width_;
 };
 
 }  // namespace bertkit::records

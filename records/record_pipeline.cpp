@@ -3,6 +3,7 @@
 #include "records/interrupt.h"
 #include "records/progress.h"
 #include "records/log.h"
+#include "records/output_guard.h"
 #include "records/encode_records.h"
 #include "core/error.h"
 
@@ -121,7 +122,7 @@ class Runner {
       if (error.empty() && encoded.truncated[checked] && options_.refuse_truncated)
         error = fmt::format("{}: longer than the model's maximum of {} tokens (--truncate error refuses it)",
                             record.where(), max_length());
-      if (!error.empty()) fatal = reject(Error(kind, error));
+      if (!error.empty()) fatal = reject(Error(kind, error), read_ + checked);
       else keep_[checked] = 1;
     }
 
@@ -158,11 +159,13 @@ class Runner {
     return fatal;
   }
 
-  // A bad record: the error that stops the run (fail), or a report on stderr (skip).
-  std::optional<Error> reject(const Error& error) {
+  // A bad record: the error that stops the run (fail), or a report on stderr (skip). Vector output
+  // keeps its row, NaN, so that row i is still input record i.
+  std::optional<Error> reject(const Error& error, std::uint64_t ordinal) {
     if (options_.on_error == OnError::Fail) return error;
     progress_.clear();
-    warn("{} (skipped)", error.what());
+    if (out_.vectors()) warn("{} (skipped: row {} of {} is NaN)", error.what(), ordinal, out_.writer().name());
+    else warn("{} (skipped)", error.what());
     ++report_.skipped;
     return std::nullopt;
   }
@@ -173,7 +176,8 @@ class Runner {
       task_.compute(batch);
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::BadInput) throw;
-      if (batch.size() == 1) return reject(Error(ErrorKind::BadInput, fmt::format("{}: {}", batch.records[0].where(), e.what())));
+      if (batch.size() == 1) return reject(Error(ErrorKind::BadInput, fmt::format("{}: {}", batch.records[0].where(), e.what())),
+                                            batch.ordinals[0]);
       // Find the record the model refused: one at a time, in order.
       for (std::size_t i = 0; i < batch.size(); ++i) {
         Batch one;
@@ -188,6 +192,10 @@ class Runner {
     }
     WritingScope writing;
     for (std::size_t i = 0; i < batch.size(); ++i) {
+      if (out_.vectors()) {
+        fill_missing_rows(batch.ordinals[i]);
+        ++next_row_;
+      }
       task_.write(batch, i, out_);
       ++report_.written;
       report_.truncated += batch.truncated[i];
@@ -195,9 +203,15 @@ class Runner {
     return std::nullopt;
   }
 
+  // NaN rows for the records skipped before input record `ordinal`.
+  void fill_missing_rows(std::uint64_t ordinal) {
+    for (; next_row_ < ordinal; ++next_row_) out_.missing_vector();
+  }
+
   void finish_batch() {
     {
       WritingScope writing;
+      if (out_.vectors() && options_.on_error == OnError::Skip) fill_missing_rows(read_);
       out_.end_batch();
     }
     progress_.update(reader_.bytes_read(), report_.written);
@@ -231,6 +245,7 @@ class Runner {
   std::vector<TextInput> inputs_, second_inputs_;
   std::vector<std::uint8_t> keep_;  // per record of the batch: good
   std::uint64_t read_ = 0;  // records read before this batch
+  std::uint64_t next_row_ = 0;  // vector output: the input record whose row comes next
 };
 
 }  // namespace
@@ -243,6 +258,7 @@ int run_records(RecordReader& reader, RecordOutput& out, const tok::Tokenizer& t
 }
 
 int run_records(const PipelineOptions& options, const tok::Tokenizer& tokenizer, RecordTask& task) {
+  if (options.input.texts.empty()) refuse_output_over_inputs(options.input.paths, options.output.path);
   std::unique_ptr<RecordReader> reader = open_reader(options.input);
   RecordOutput out(options.output, reader->table(), task.result_fields(), task.vector_width());
   task.start(out);

@@ -26,10 +26,14 @@ void write_texts(JsonLine& j, const Record& record) {
 }
 
 ResultWriter::ResultWriter(RecordWriter& out, ResultFormat format, const TableLayout* input, bool pairs,
-                           std::vector<std::string> columns, EchoNames names)
-    : out_(out), pairs_(pairs), columns_(std::move(columns)), names_(std::move(names)) {
+                           std::vector<std::string> columns, EchoNames names, const std::string& prefix)
+    : out_(out), pairs_(pairs), input_(input), columns_(std::move(columns)), names_(std::move(names)) {
   if (format == ResultFormat::Npy || format == ResultFormat::F32)
     runtime_error("internal error: ResultWriter writes text formats only");
+  for (const std::string& column : columns_) output_names_.push_back(prefix + column);
+  output_names_.push_back(prefix + std::string(kTruncatedField));
+  if (input)
+    for (const std::string& name : input->header) refuse_collision(name, "");
   if (format == ResultFormat::Jsonl) return;
   table_ = std::make_unique<TableWriter>(out_, format == ResultFormat::Csv ? ',' : '\t', input);
   std::vector<std::string> header;
@@ -37,14 +41,21 @@ ResultWriter::ResultWriter(RecordWriter& out, ResultFormat format, const TableLa
     header.emplace_back(kTextField);
     if (pairs_) header.emplace_back(kPairField);
   }
-  header.insert(header.end(), columns_.begin(), columns_.end());
-  header.emplace_back(kTruncatedField);
+  header.insert(header.end(), output_names_.begin(), output_names_.end());
   table_->header(header);
+}
+
+void ResultWriter::refuse_collision(std::string_view input_field, std::string_view where) const {
+  if (std::find(output_names_.begin(), output_names_.end(), input_field) == output_names_.end()) return;
+  usage_error("{}the input field '{}' is also an output field: rename the outputs with --output-prefix PREFIX "
+              "(e.g. --output-prefix pred_) so the input's is kept",
+              where, input_field);
 }
 
 ResultWriter& ResultWriter::begin(const Record& record, bool truncated) {
   column_ = 0;
   truncated_ = truncated;
+  for (const auto& member : record.object.items()) refuse_collision(member.key(), record.where() + ": ");
   if (table_) {
     table_->begin_row(record);
     if (record.fields.empty()) {  // not a table input: its text(s) are the first columns
@@ -55,25 +66,22 @@ ResultWriter& ResultWriter::begin(const Record& record, bool truncated) {
   }
   json_.begin_object();
   if (record.object.is_object()) {
-    // Echo the JSONL input, leaving out members the results replace.
-    for (const auto& [key, value] : record.object.items()) {
-      if (std::find(columns_.begin(), columns_.end(), key) != columns_.end() || key == kTruncatedField) continue;
-      json_.key(key).json(value);
-    }
+    for (const auto& [key, value] : record.object.items()) json_.key(key).json(value);
   } else if (record.fields.empty()) {
     json_.field(names_.text, record.text);
     if (record.has_pair) json_.field(names_.pair, record.text_pair);
     else if (names_.shared_pair) json_.field(names_.pair, *names_.shared_pair);
   } else {
-    write_texts(json_, record);
+    for (std::size_t i = 0; i < record.fields.size() && i < input_->header.size(); ++i)
+      json_.field(input_->header[i], record.fields[i]);
   }
   return *this;
 }
 
-void ResultWriter::next_column(std::string_view name) {
+std::string_view ResultWriter::next_column(std::string_view name) {
   if (column_ >= columns_.size() || columns_[column_] != name)
     runtime_error("internal error: result field '{}' out of the declared order", name);
-  ++column_;
+  return output_names_[column_++];
 }
 
 std::string_view ResultWriter::without_line_end(std::string_view line) {
@@ -89,7 +97,7 @@ void ResultWriter::end() {
     table_->end_row();
     return;
   }
-  if (truncated_) json_.field(kTruncatedField, true);
+  if (truncated_) json_.field(output_names_.back(), true);
   out_.write(json_.end_object().line());
 }
 

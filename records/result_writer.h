@@ -2,8 +2,12 @@
 // One output record per input record, in the text formats every model command offers:
 // - jsonl: an object that starts with the input (a JSONL input's own members, else `text` and, for
 //   pairs, `text_pair`), then the result fields, then `"truncated": true` when the input was cut;
+//   A CSV/TSV input's columns become string members named by its header;
 // - csv/tsv: a header row, then rows that start with the input's columns (byte for byte for CSV/TSV
 //   input, else text and text_pair), then the result columns, then `truncated` (true/false).
+// An input field is never dropped or overwritten: an input column or JSONL member named like an output
+// field (a result field or `truncated`) is a usage error naming it, unless a prefix renames every output
+// field (--output-prefix pred_: pred_label, pred_truncated).
 // Nested results (lists, objects) are JSON values in JSONL and JSON text in a CSV/TSV cell.
 //
 //   ResultWriter results(out, ResultFormat::Csv, reader->table(), pairs, {"label", "score", "scores"});
@@ -53,16 +57,17 @@ class ResultWriter {
  public:
   // `columns`: the result fields in the order each record gives them. `pairs`: the input has a
   // second text (a text_pair column for non-table input). Writes the header of a table format.
+  // `prefix`: put before every output field's name.
   ResultWriter(RecordWriter& out, ResultFormat format, const TableLayout* input, bool pairs,
-               std::vector<std::string> columns, EchoNames names = {});
+               std::vector<std::string> columns, EchoNames names = {}, const std::string& prefix = {});
 
   ResultWriter& begin(const Record& record, bool truncated = false);
 
   template <typename T>
   ResultWriter& field(std::string_view name, const T& value) {
-    next_column(name);
+    std::string_view key = next_column(name);
     if (table_) table_->cell(value);
-    else json_.field(name, value);
+    else json_.field(key, value);
     return *this;
   }
 
@@ -74,9 +79,9 @@ class ResultWriter {
   // `build(j)` writes exactly one JSON value into j.
   template <std::invocable<JsonLine&> Build>
   ResultWriter& nested(std::string_view name, Build&& build) {
-    next_column(name);
+    std::string_view key = next_column(name);
     if (!table_) {
-      json_.key(name);
+      json_.key(key);
       build(json_);
       return *this;
     }
@@ -89,13 +94,18 @@ class ResultWriter {
   void end();
 
  private:
-  void next_column(std::string_view name);
+  // Checks `name` is the next declared result field; returns its output name.
+  std::string_view next_column(std::string_view name);
+  // A usage error when an input field is named like an output field (`where`: "FILE:LINE: " or "").
+  void refuse_collision(std::string_view input_field, std::string_view where) const;
   static std::string_view without_line_end(std::string_view line);
 
   RecordWriter& out_;
   std::unique_ptr<TableWriter> table_;
   bool pairs_;
+  const TableLayout* input_;
   std::vector<std::string> columns_;
+  std::vector<std::string> output_names_;  // the result fields, then truncated, each with the prefix
   EchoNames names_;
   std::size_t column_ = 0;  // result fields given so far in this record
   bool truncated_ = false;

@@ -13,6 +13,7 @@ void TableWriter::separate() {
 
 void TableWriter::append_field(std::string_view s) {
   separate();
+  if (delimiter_ == '\t') return append_escaped(s);
   // A leading byte order mark is quoted too: unquoted at the start of a file, a reader would drop it.
   bool quote = s.find_first_of(std::string_view{"\"\n\r", 3}) != std::string_view::npos ||
                s.find(delimiter_) != std::string_view::npos || s.starts_with("\xEF\xBB\xBF");
@@ -57,6 +58,22 @@ TableWriter& TableWriter::begin_row(const Record& record) {
   return *this;
 }
 
+void TableWriter::append_escaped(std::string_view s) {
+  if (s.find_first_of(std::string_view{"\t\n\r\\", 4}) == std::string_view::npos) {
+    row_.append(s);
+    return;
+  }
+  for (char c : s) {
+    switch (c) {
+      case '\t': row_ += "\\t"; break;
+      case '\n': row_ += "\\n"; break;
+      case '\r': row_ += "\\r"; break;
+      case '\\': row_ += "\\\\"; break;
+      default: row_ += c;
+    }
+  }
+}
+
 TableWriter& TableWriter::cell(std::string_view s) {
   append_field(s);
   return *this;
@@ -76,7 +93,7 @@ TableWriter& TableWriter::cell(double x) {
 
 void TableWriter::end_row() {
   // A row of one empty field would read back as a blank line, which readers skip.
-  if (cells_ == 1 && row_.empty()) row_ = "\"\"";
+  if (cells_ == 1 && row_.empty() && delimiter_ == ',') row_ = "\"\"";
   row_ += '\n';
   out_.write(row_);
 }

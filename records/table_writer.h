@@ -1,5 +1,7 @@
 #pragma once
-// CSV/TSV output with RFC 4180 quoting, applied only where a field needs it. For CSV/TSV input, each
+// CSV output with RFC 4180 quoting, applied only where a field needs it; TSV output never quotes: tab,
+// newline, carriage return and backslash are written \t, \n, \r and \\, so every line is one row and
+// `cut -f` gives a field's text (a JSON cell is JSON). For CSV/TSV input, each
 // row starts with the input record's columns, echoed byte for byte when the delimiters match, and the
 // result columns follow:
 //
@@ -43,6 +45,7 @@ class TableWriter {
  private:
   void separate();
   void append_field(std::string_view s);
+  void append_escaped(std::string_view s);  // TSV
 
   RecordWriter& out_;
   char delimiter_;

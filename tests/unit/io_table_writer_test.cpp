@@ -68,14 +68,16 @@ TEST_CASE("table writer: CSV to CSV keeps every input column byte for byte and a
   }
 }
 
-TEST_CASE("table writer: CSV to TSV and TSV to CSV quote again where the new delimiter needs it") {
+TEST_CASE("table writer: CSV to TSV escapes (never quotes), TSV to CSV quotes where the delimiter needs it (issue 19, item 21)") {
   bktest::TempDir dir;
   auto in = write(dir / "in.csv", kTricky);
   auto tsv = dir / "out.tsv";
   score(in.string(), tsv.string(), '\t');
   auto text = bktest::read_file(tsv);
   CHECK(text.find("id\ttext\tquoted, header\tlabel\tscore\n") == 0);
-  CHECK(text.find("4\t\"\t\"\t\xFF\xFE bytes\todd\t0.25\n") != std::string::npos);
+  CHECK(text.find("4\t\\t\t\xFF\xFE bytes\todd\t0.25\n") != std::string::npos);
+  CHECK(text.find("2\tcomma, inside\tmulti\\nline\t") != std::string::npos);
+  CHECK(text.find("3\tsay \"hi\"\t  spaces  \t") != std::string::npos);
   auto csv = dir / "back.csv";
   score(tsv.string(), csv.string(), ',', '\t');
   TableOptions t;

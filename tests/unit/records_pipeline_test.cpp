@@ -11,7 +11,6 @@
 
 using namespace bertkit::records;
 using iotest::read_all;
-using iotest::write;
 
 namespace {
 
@@ -74,7 +73,7 @@ TEST_CASE("run_records: echo names, the records before a bad one kept (fail) or 
   bktest::TempDir dir;
   const bertkit::tok::Tokenizer tokenizer(bertkit::tok::build_tokenizer_spec(bertkit::tok::builtin_tokenizer_files()));
   PipelineOptions options;
-  options.input.paths = {write(dir / "in.txt", "hi\tthere\nbad\nyo\n").string()};
+  options.input.paths = {iotest::write(dir / "in.txt", "hi\tthere\nbad\nyo\n").string()};
   options.input.pairs = false;
   options.input.options.on_bad_record = OnBadRecord::Flag;
   options.output.path = (dir / "out.jsonl").string();
