@@ -41,6 +41,10 @@ void TableWriter::header(const std::vector<std::string>& columns) {
     }
   }
   for (const std::string& name : columns) append_field(name);
+  // The header starts the file, where a reader drops one byte order mark: a first column name that
+  // begins with U+FEFF keeps it behind a mark of the file's own (TSV never quotes; CSV quotes it).
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (delimiter_ == '\t' && row_.starts_with(kBom)) row_.insert(0, kBom);
   end_row();
 }
 

@@ -7,6 +7,8 @@
 #include "core/files.h"
 #include "core/json.h"
 
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -226,19 +228,36 @@ fs::path hf_hub_cache_dir() {
   return fs::path(".cache") / "huggingface" / "hub";
 }
 
+std::vector<fs::path> hf_cache_dirs() {
+  std::vector<fs::path> dirs;
+  for (const char* name : {"TRANSFORMERS_CACHE", "PYTORCH_TRANSFORMERS_CACHE", "PYTORCH_PRETRAINED_BERT_CACHE"})
+    if (const char* v = env(name)) {
+      dirs.emplace_back(v);
+      break;
+    }
+  fs::path hub = hf_hub_cache_dir();
+  if (dirs.empty() || dirs.front() != hub) dirs.push_back(std::move(hub));
+  return dirs;
+}
+
 fs::path resolve_model_location(std::string_view spec) {
   fs::path direct{std::string(spec)};
   if (fs::exists(direct)) return direct;
   if (!looks_like_model_id(spec)) bad_input("model {}: no such file or folder", spec);
 
-  const fs::path cache = hf_hub_cache_dir();
   std::string repo = "models--" + std::string(spec);
   for (auto pos = repo.find('/'); pos != std::string::npos; pos = repo.find('/')) repo.replace(pos, 1, "--");
-  const fs::path repo_dir = cache / repo;
+  std::vector<std::string> searched;
+  fs::path repo_dir;
+  for (const fs::path& cache : hf_cache_dirs()) {
+    repo_dir = cache / repo;
+    if (fs::is_directory(repo_dir)) break;
+    searched.push_back(repo_dir.string());
+  }
   if (!fs::is_directory(repo_dir))
     bad_input("model {}: not a file or folder, and not in the Hugging Face cache ({} does not exist; "
               "download it once, e.g. with huggingface-cli download {})",
-              spec, repo_dir.string(), spec);
+              spec, fmt::format("{}", fmt::join(searched, " nor ")), spec);
   const fs::path ref = repo_dir / "refs" / "main";
   if (fs::exists(ref)) {
     std::string revision = read_text_file(ref);

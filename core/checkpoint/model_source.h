@@ -66,12 +66,16 @@ struct LoadedModel {
 };
 
 // The folder or file that `spec` names: an existing path, else a Hugging Face model id looked up in
-// the local cache (HF_HUB_CACHE, else HF_HOME/hub, else XDG_CACHE_HOME or ~/.cache, + huggingface/hub)
-// at snapshots/<refs/main>. Never goes online.
+// the local caches (hf_cache_dirs) at snapshots/<refs/main>. Never goes online.
 std::filesystem::path resolve_model_location(std::string_view spec);
 
-// The Hugging Face hub cache folder that resolve_model_location searches.
+// The Hugging Face hub cache: HF_HUB_CACHE, else HUGGINGFACE_HUB_CACHE, else HF_HOME/hub, else
+// XDG_CACHE_HOME or ~/.cache + huggingface/hub, as huggingface_hub resolves it.
 std::filesystem::path hf_hub_cache_dir();
+// The caches a model id is looked up in, in order: transformers' own when set (TRANSFORMERS_CACHE,
+// else PYTORCH_TRANSFORMERS_CACHE, else PYTORCH_PRETRAINED_BERT_CACHE, as transformers reads them),
+// then the hub cache.
+std::vector<std::filesystem::path> hf_cache_dirs();
 
 LoadedModel load_model(std::string_view spec);
 

@@ -238,6 +238,26 @@ TEST_CASE("model source: a model id is found in the Hugging Face cache, offline"
     fs::create_directories(cache / "hub");
     fs::rename(repo, cache / "hub/models--test-org--tiny-bert");
     CHECK(resolve_model_location("test-org/tiny-bert") == cache / "hub/models--test-org--tiny-bert/snapshots/0123abcd");
+    // transformers' own cache, when set, is looked in first; the hub cache still after it.
+    bktest::TempDir transformers;
+    ScopedEnv tc("TRANSFORMERS_CACHE", transformers.path().string());
+    CHECK(resolve_model_location("test-org/tiny-bert") == cache / "hub/models--test-org--tiny-bert/snapshots/0123abcd");
+    fs::rename(cache / "hub/models--test-org--tiny-bert", transformers / "models--test-org--tiny-bert");
+    CHECK(resolve_model_location("test-org/tiny-bert") ==
+          transformers / "models--test-org--tiny-bert/snapshots/0123abcd");
+    try {
+      resolve_model_location("test-org/absent");
+      FAIL("found");
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find((transformers / "models--test-org--absent").string() + " nor " +
+                                       (cache / "hub/models--test-org--absent").string()) != std::string::npos);
+    }
+  }
+  {
+    bktest::TempDir hub;
+    ScopedEnv unset_hub("HF_HUB_CACHE", "");
+    ScopedEnv old_name("HUGGINGFACE_HUB_CACHE", hub.path().string());
+    CHECK(hf_hub_cache_dir() == hub.path());
   }
 }
 

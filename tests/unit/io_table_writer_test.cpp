@@ -121,3 +121,25 @@ TEST_CASE("table writer: rows without a table input, quoting only where needed")
   CsvReader reader({path.string()}, {});
   CHECK(reader.table()->header == Strings{"\xEF\xBB\xBFname"});
 }
+
+TEST_CASE("table writer: a first column name beginning with U+FEFF reads back whole, in TSV and CSV (fuzz_csv_reader)") {
+  bktest::TempDir dir;
+  const std::string bom = "\xEF\xBB\xBF";
+  for (char delimiter : {'\t', ','}) {
+    CAPTURE(delimiter);
+    auto path = dir / "out.txt";
+    {
+      RecordWriter out(path.string());
+      TableWriter writer(out, delimiter);
+      writer.header({bom + "b", "c"});
+      Record record;
+      writer.begin_row(record).cell("x").cell("y").end_row();
+    }
+    TableOptions table;
+    table.delimiter = delimiter;
+    table.column = "c";
+    CsvReader reader({path.string()}, table);
+    CHECK(reader.table()->header == Strings{bom + "b", "c"});
+    CHECK(read_all(reader).at(0).fields == Strings{"x", "y"});
+  }
+}
