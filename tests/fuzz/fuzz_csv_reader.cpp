@@ -35,7 +35,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(record.fields.size() == header.size());
       check(bertkit::tok::valid_utf8_prefix(record.text) == record.text.size());
       check(record.line >= 2);
-      good.push_back(record.fields);
+      // TSV has no quoting, so a row that is one empty field is a blank line, which readers skip: it
+      // cannot go round through TSV. No bertkit output is such a row, as every command adds columns.
+      const bool blank_in_tsv = table.delimiter == ',' && record.fields.size() == 1 && record.fields[0].empty();
+      if (!blank_in_tsv) good.push_back(record.fields);
     }
   } catch (const bertkit::Error&) {
     return 0;
