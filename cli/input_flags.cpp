@@ -1,5 +1,6 @@
 #include "cli/input_flags.h"
 
+#include "cli/number_flags.h"
 #include "core/error.h"
 
 namespace bertkit::cli {
@@ -35,6 +36,10 @@ void add_input_flags(CLI::App& sub, InputFlags& f, const InputFlagSet& which) {
   sub.add_option("--field", f.field, "JSONL field holding the text")->capture_default_str();
   if (which.pairs) sub.add_option("--pair-field", f.pair_field, "JSONL field holding the second text");
   sub.add_flag("--strict", f.strict_utf8, "Refuse invalid UTF-8 instead of replacing it");
+  // Offsets into a text are 32-bit, hence the ceiling.
+  sub.add_option("--max-line-bytes", f.max_line_bytes, "Longest input line (or CSV record) read; a longer one is bad input")
+      ->check(whole_number(1, (std::int64_t{1} << 32) - 1))
+      ->capture_default_str();
 }
 
 records::InputSpec input_spec(const InputFlags& f, records::OnBadRecord on_bad_record) {
@@ -51,7 +56,9 @@ records::InputSpec input_spec(const InputFlags& f, records::OnBadRecord on_bad_r
   spec.field = f.field;
   spec.pair_field = f.pair_field;
   spec.options.strict_utf8 = f.strict_utf8;
+  spec.options.max_record_bytes = f.max_line_bytes;
   spec.options.on_bad_record = on_bad_record;
+  spec.options.stop_at_long_line = on_bad_record == records::OnBadRecord::Fail;
   return spec;
 }
 

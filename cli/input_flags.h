@@ -19,6 +19,7 @@ struct InputFlags {
   std::string column, pair_column;
   std::string field = "text", pair_field;
   bool strict_utf8 = false;
+  std::size_t max_line_bytes = records::kDefaultMaxRecordBytes;
 };
 
 struct InputFlagSet {

@@ -106,11 +106,15 @@ TaskModel load_task_model(const TaskFlags& flags) {
 records::PipelineOptions pipeline_options(const TaskFlags& flags, const TaskModel& model) {
   records::PipelineOptions o;
   o.tokenize = tokenize_options(tokenizer_flags(flags, model.max_length), *model.tokenizer);
+  // The model sees the first window only: the text past it is never tokenized (a 50 MB line costs what
+  // its first tokens cost), and the record is marked truncated.
+  o.tokenize.encode.keep_overflow = false;
   o.batch_size = flags.batch_size;
   o.limits.max_tokens = flags.max_batch_tokens;
   o.on_error = flags.on_error == "skip" ? records::OnError::Skip : records::OnError::Fail;
   o.refuse_truncated = flags.truncate == "error";
   o.input = input_spec(flags);
+  o.input.options.stop_at_long_line = o.on_error == records::OnError::Fail;
   o.output.path = flags.output;
   o.output.field_prefix = flags.output_prefix;
   if (!flags.formats.empty()) o.output.format = result_format(flags);

@@ -34,6 +34,8 @@ int run_tokenize(const TokenizeOptions& o) {
   output.skip_special_tokens = o.skip_special_tokens;
   output.pairs = o.input.pairs || !o.input.pair_column.empty() || !o.input.pair_field.empty();
 
+  if (o.count && o.tokenizer.padding != "none")
+    usage_error("--count counts each text's tokens: --padding {} would only add padding to them", o.tokenizer.padding);
   auto tokenizer = build_tokenizer(o.tokenizer);
   records::PipelineOptions options;
   options.tokenize = tokenize_options(o.tokenizer, *tokenizer);
@@ -49,7 +51,7 @@ int run_tokenize(const TokenizeOptions& o) {
   options.mark_truncated = false;  // overflowing tokens are part of the output
   options.record_noun = "line";
   options.progress = false;  // its output is often the terminal the bar would be drawn on
-  cmd::TokenizeTask task(*tokenizer, output);
+  cmd::TokenizeTask task(*tokenizer, output, options.tokenize.encode);
   return records::run_records(options, *tokenizer, task);
 }
 

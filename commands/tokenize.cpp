@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <exception>
 
 namespace bertkit::cmd {
 
@@ -17,6 +18,10 @@ namespace {
 std::vector<tok::Offsets> output_offsets(const tok::Encoding& e, std::string_view a, std::string_view b, bool chars) {
   std::vector<tok::Offsets> offsets = e.offsets;
   if (!chars) return offsets;
+  if (b.empty()) {  // one text: converted in place, no copies per sequence (a line may be 8 M tokens)
+    tok::to_char_offsets(a, offsets);
+    return offsets;
+  }
   std::vector<tok::Offsets> first, second;
   for (std::size_t i = 0; i < offsets.size(); ++i) (e.sequence[i] == 1 ? second : first).push_back(offsets[i]);
   tok::to_char_offsets(a, first);
@@ -87,11 +92,24 @@ void TokenizeTask::compute(const records::Batch& batch) {
   }
   if (table_) return;  // rows go through the TableWriter in write()
   const auto count = static_cast<std::ptrdiff_t>(batch.size());
+  std::exception_ptr error;  // exceptions must not cross the OpenMP region: the first, rethrown after it
 #pragma omp parallel for schedule(dynamic, 16) if (count > 64)
   for (std::ptrdiff_t i = 0; i < count; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    rendered_[k] = render(batch.records[k], batch.encodings[k]);
+    const records::Record& record = batch.records[k];
+    try {
+      if (!output_.count) {
+        rendered_[k] = render(record, batch.encodings[k]);
+        continue;
+      }
+      const auto pair = record.has_pair ? std::optional<std::string_view>(record.text_pair) : std::nullopt;
+      rendered_[k] = render_count(record, tokenizer_.count(record.text, pair, encode_));
+    } catch (...) {
+#pragma omp critical
+      if (!error) error = std::current_exception();
+    }
   }
+  if (error) std::rethrow_exception(error);
 }
 
 void TokenizeTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
@@ -110,16 +128,17 @@ std::string TokenizeTask::decode(const records::Record& record) const {
   return std::string(j.end_object().line());
 }
 
+std::string TokenizeTask::render_count(const records::Record& rec, std::size_t count) const {
+  if (output_.format != TokenizeFormat::Jsonl) return fmt::format("{}\n", count);
+  records::JsonLine j;
+  j.begin_object();
+  records::write_texts(j, rec);
+  j.field("count", count);
+  return std::string(j.end_object().line());
+}
+
 std::string TokenizeTask::render(const records::Record& rec, const tok::Encoding& e) const {
   std::string_view pair = rec.has_pair ? std::string_view(rec.text_pair) : std::string_view();
-  if (output_.count) {
-    if (output_.format != TokenizeFormat::Jsonl) return fmt::format("{}\n", e.size());
-    records::JsonLine j;
-    j.begin_object();
-    records::write_texts(j, rec);
-    j.field("count", e.size());
-    return std::string(j.end_object().line());
-  }
   if (output_.format == TokenizeFormat::Tokens || output_.format == TokenizeFormat::Ids) {
     std::string line;
     for (std::size_t i = 0; i < e.ids.size(); ++i) {
@@ -131,6 +150,8 @@ std::string TokenizeTask::render(const records::Record& rec, const tok::Encoding
     return line;
   }
   records::JsonLine j;
+  // About what the fields take a token (offsets the most), so a long line is not copied as it grows.
+  j.reserve(rec.text.size() + pair.size() + (e.size() + 1) * 48);
   j.begin_object();
   records::write_texts(j, rec);
   encoding_fields(j, tokenizer_, e, rec.text, pair, output_.char_offsets);
@@ -143,7 +164,8 @@ std::string TokenizeTask::render(const records::Record& rec, const tok::Encoding
     }
     j.end_array();
   }
-  return std::string(j.end_object().line());
+  j.end_object();
+  return j.take();
 }
 
 void TokenizeTask::write_tsv_row(const records::Record& rec, const tok::Encoding& e) {

@@ -32,21 +32,25 @@ std::vector<std::int32_t> parse_ids(std::string_view line);
 // Writes whole lines of its own (no echoed input beyond text and text_pair, no `truncated`).
 class TokenizeTask : public records::RecordTask {
  public:
-  TokenizeTask(const tok::Tokenizer& tokenizer, const TokenizeOutput& output) : tokenizer_(tokenizer), output_(output) {}
+  // `encode`: how records are encoded, for --count, which counts tokens without keeping them.
+  TokenizeTask(const tok::Tokenizer& tokenizer, const TokenizeOutput& output, const tok::EncodeOptions& encode)
+      : tokenizer_(tokenizer), output_(output), encode_(encode) {}
 
   std::vector<std::string> result_fields() const override { return {}; }
-  bool tokenizes() const override { return !output_.decode; }
+  bool tokenizes() const override { return !output_.decode && !output_.count; }
   void start(records::RecordOutput& out) override;
   void compute(const records::Batch& batch) override;
   void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
 
  private:
   std::string render(const records::Record& record, const tok::Encoding& e) const;
+  std::string render_count(const records::Record& record, std::size_t count) const;
   std::string decode(const records::Record& record) const;
   void write_tsv_row(const records::Record& record, const tok::Encoding& e);
 
   const tok::Tokenizer& tokenizer_;
   TokenizeOutput output_;
+  tok::EncodeOptions encode_;
   std::unique_ptr<records::TableWriter> table_;
   std::vector<std::string> rendered_;
 };

@@ -104,7 +104,7 @@ void ByteStream::skip_bom() {
   if (data().starts_with(kBom)) consume(kBom.size());
 }
 
-bool ByteStream::read_line(std::string& line, std::size_t limit, bool& too_long) {
+bool ByteStream::read_line(std::string& line, std::size_t limit, bool& too_long, bool stop_when_too_long) {
   line.clear();
   too_long = false;
   bool any = false;
@@ -115,7 +115,14 @@ bool ByteStream::read_line(std::string& line, std::size_t limit, bool& too_long)
     const void* nl = std::memchr(chunk.data(), '\n', chunk.size());
     std::size_t take = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - chunk.data()) : chunk.size();
     std::size_t room = limit - std::min(limit, line.size());
-    if (take > room) too_long = true;
+    if (take > room) {
+      too_long = true;
+      if (stop_when_too_long) {
+        line.append(chunk.data(), room);
+        consume(room);
+        return true;
+      }
+    }
     line.append(chunk.data(), std::min(take, room));
     consume(nl ? take + 1 : take);
     if (nl) return true;

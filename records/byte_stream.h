@@ -39,8 +39,9 @@ class ByteStream {
 
   // Reads up to the next '\n' (not included) into `line`, replacing its contents. Returns false at the
   // end of the input when no bytes are left. Bytes past `limit` are read but not kept, and `too_long`
-  // is set, so an oversized line costs no memory and the next line is still found.
-  bool read_line(std::string& line, std::size_t limit, bool& too_long);
+  // is set, so an oversized line costs no memory and the next line is still found; or, with
+  // `stop_when_too_long`, nothing more is read of it (the caller stops there).
+  bool read_line(std::string& line, std::size_t limit, bool& too_long, bool stop_when_too_long = false);
 
  private:
   // Reads the first bytes and decides what the input is; they become data() for text.

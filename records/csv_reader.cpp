@@ -38,7 +38,7 @@ void CsvReader::read_header(std::size_t i) {
   std::string& raw = first ? layout_.raw_header : raw_scratch_;
   if (!parser_.read(in, raw, names, info)) bad_input("{}: the input is empty, expected a header row", in.name());
   lines_[i] = info.lines;
-  if (info.too_long) bad_input("{}:1: the header row is longer than {} bytes", in.name(), options_.max_record_bytes);
+  if (info.too_long) bad_input("{}:1: the header row is longer than {} bytes (--max-line-bytes)", in.name(), options_.max_record_bytes);
   if (!info.error.empty()) bad_input("{}:1: {} in the header row", in.name(), info.error);
   if (raw.empty()) bad_input("{}:1: the header row is empty", in.name());
   if (!first && names != layout_.header)
@@ -73,7 +73,7 @@ bool CsvReader::next(Record& record) {
     lines_[current_] += info.lines;
     if (record.raw.empty() && !info.too_long) continue;  // a blank line
     if (info.too_long) {
-      reject(record, fmt::format("record longer than the limit of {} bytes", options_.max_record_bytes));
+      reject(record, fmt::format("record longer than the limit of {} bytes (--max-line-bytes)", options_.max_record_bytes));
     } else if (!info.error.empty()) {
       reject(record, info.error);
     } else if (record.fields.size() != layout_.header.size()) {

@@ -27,18 +27,6 @@ std::vector<tok::Encoding> tokenize_batch(const tok::Tokenizer& tokenizer, const
   return out;
 }
 
-bool was_truncated(const tok::Tokenizer& tokenizer, const TokenizeOptions& options, const TextInput& input,
-                   const tok::Encoding& encoding) {
-  const auto& truncation = options.encode.truncation;
-  if (!truncation || encoding.size() < truncation->max_length) return false;
-  if (!encoding.overflowing.empty()) return true;
-  // The slow-tokenizer profile keeps no overflow: an encoding of exactly max_length tokens (rare)
-  // is compared with the untruncated one.
-  tok::EncodeOptions whole = options.encode;
-  whole.truncation.reset();
-  return tokenizer.encode(input.text, input.pair, whole).size() > encoding.size();
-}
-
 EncodedRecords encode_records(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
                               std::span<const TextInput> inputs, bool check_truncation) {
   EncodedRecords out;
@@ -59,7 +47,7 @@ EncodedRecords encode_records(const tok::Tokenizer& tokenizer, const TokenizeOpt
   }
   if (!check_truncation) return out;
   for (std::size_t i = 0; i < inputs.size(); ++i)
-    if (!out.errors[i]) out.truncated[i] = was_truncated(tokenizer, options, inputs[i], out.encodings[i]) ? 1 : 0;
+    if (!out.errors[i]) out.truncated[i] = out.encodings[i].truncated ? 1 : 0;
   return out;
 }
 

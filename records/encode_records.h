@@ -41,8 +41,4 @@ struct EncodedRecords {
 EncodedRecords encode_records(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
                               std::span<const TextInput> inputs, bool check_truncation = true);
 
-// Whether `encoding` (made from `input` with `options`) lost tokens to truncation.
-bool was_truncated(const tok::Tokenizer& tokenizer, const TokenizeOptions& options, const TextInput& input,
-                   const tok::Encoding& encoding);
-
 }  // namespace bertkit::records

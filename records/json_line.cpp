@@ -142,6 +142,13 @@ std::string_view JsonLine::line() {
   return out_;
 }
 
+std::string JsonLine::take() {
+  line();
+  std::string out = std::move(out_);
+  clear();
+  return out;
+}
+
 void JsonLine::clear() {
   out_.clear();
   need_comma_ = false;

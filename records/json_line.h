@@ -55,6 +55,10 @@ class JsonLine {
 
   // The finished record with its line end; the builder starts over on the next begin_*.
   std::string_view line();
+  // The same, moved out (no copy of a record that may be hundreds of MB); the builder is then empty.
+  std::string take();
+  // Room for a record of about `bytes`, so a long one is not copied as its buffer doubles.
+  void reserve(std::size_t bytes) { out_.reserve(bytes); }
   void clear();
 
  private:

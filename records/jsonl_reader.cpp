@@ -54,7 +54,7 @@ bool JsonlReader::read(Record& record) {
     if (!too_long && blank(line_bytes_)) continue;
     start_record(record, line_source_, line_number_);
     if (too_long) {
-      reject(record, fmt::format("line longer than the limit of {} bytes", options_.max_record_bytes));
+      reject(record, fmt::format("line longer than the limit of {} bytes (--max-line-bytes)", options_.max_record_bytes));
       return true;
     }
     if (!set_text(record, line_bytes_, valid_)) return true;

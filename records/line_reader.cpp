@@ -13,7 +13,7 @@ bool LineReader::next(Record& record) {
   std::string& line = line_bytes_;
   start_record(record, line_source_, line_number_);
   if (too_long) {
-    reject(record, fmt::format("line longer than the limit of {} bytes", options_.max_record_bytes));
+    reject(record, fmt::format("line longer than the limit of {} bytes (--max-line-bytes)", options_.max_record_bytes));
     return true;
   }
   if (!line.empty() && line.back() == '\r') line.pop_back();

@@ -59,7 +59,7 @@ bool ReaderBase::next_line(bool& too_long) {
       started_ = true;
       line_number_ = 0;
     }
-    if (!in.read_line(line_bytes_, options_.max_record_bytes, too_long)) {
+    if (!in.read_line(line_bytes_, options_.max_record_bytes, too_long, options_.stop_at_long_line)) {
       inputs_.close(current_++);
       started_ = false;
       continue;

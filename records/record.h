@@ -10,9 +10,9 @@
 
 namespace bertkit::records {
 
-// Largest record a reader keeps. Lines of hundreds of MB are fine; beyond this a record is refused
-// with its file and line instead of exhausting memory.
-inline constexpr std::size_t kDefaultMaxRecordBytes = std::size_t{1} << 30;
+// Largest record a reader keeps (--max-line-bytes): beyond it a record is refused with its file and line
+// instead of exhausting memory. Tokenizing a line takes a few times its size, so a few GB at most.
+inline constexpr std::size_t kDefaultMaxRecordBytes = std::size_t{256} << 20;
 
 enum class OnBadRecord {
   Fail,  // throw a BadInput error "FILE:LINE: what is wrong"
@@ -25,6 +25,10 @@ struct ReaderOptions {
   // true: a record with invalid UTF-8 is bad ("FILE:LINE: invalid UTF-8").
   bool strict_utf8 = false;
   OnBadRecord on_bad_record = OnBadRecord::Fail;
+  // A line past max_record_bytes ends the reading there, for a run that stops at its first bad record:
+  // a line with no end (/dev/zero) would otherwise be read for ever. Read on, the rest of that line
+  // comes as the next one.
+  bool stop_at_long_line = false;
 };
 
 struct Record {

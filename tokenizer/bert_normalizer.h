@@ -25,6 +25,7 @@ class BertNormalizer : public Normalizer {
   // Appends the normalised form of `original` (valid UTF-8) to `out`; `base` is the byte offset of
   // `original` in the text that offsets refer to.
   void normalize(std::string_view original, std::uint32_t base, NormalizedText& out) const override;
+  bool independent_across_spaces() const override { return true; }
   const NormalizerOptions& options() const { return options_; }
 
  private:

@@ -22,6 +22,7 @@ class BertPreTokenizer : public PreTokenizer {
     split(text.text, from, to, words);
     return text;
   }
+  bool independent_across_spaces() const override { return true; }  // a space always ends a word
 
  private:
   const CharTable& table_;

@@ -13,6 +13,7 @@ void Encoding::clear() {
   special_mask.clear();
   attention_mask.clear();
   overflowing.clear();
+  truncated = false;
 }
 
 void Encoding::reserve(std::size_t n) {

@@ -20,6 +20,7 @@ struct Encoding {
   std::vector<std::uint8_t> special_mask;  // 1 for tokens added by the post-processor and padding
   std::vector<std::uint8_t> attention_mask;
   std::vector<Encoding> overflowing;
+  bool truncated = false;  // truncation removed tokens (kept in `overflowing` or not)
 
   std::size_t size() const { return ids.size(); }
   void clear();

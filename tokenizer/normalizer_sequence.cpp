@@ -1,5 +1,6 @@
 #include "tokenizer/normalizer_sequence.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -21,6 +22,11 @@ void SequenceNormalizer::normalize(std::string_view original, std::uint32_t base
     std::swap(done, next);
   }
   out.append_from(done, 0, done.text.size());
+}
+
+// Each step keeps a space a space, so the next one also sees the cut just before a space.
+bool SequenceNormalizer::independent_across_spaces() const {
+  return std::all_of(steps_.begin(), steps_.end(), [](const auto& step) { return step->independent_across_spaces(); });
 }
 
 }  // namespace bertkit::tok

@@ -12,6 +12,7 @@ class SequenceNormalizer : public Normalizer {
  public:
   explicit SequenceNormalizer(std::vector<std::unique_ptr<Normalizer>> steps) : steps_(std::move(steps)) {}
   void normalize(std::string_view original, std::uint32_t base, NormalizedText& out) const override;
+  bool independent_across_spaces() const override;
 
  private:
   std::vector<std::unique_ptr<Normalizer>> steps_;

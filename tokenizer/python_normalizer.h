@@ -10,6 +10,8 @@ class PythonBertNormalizer : public Normalizer {
  public:
   explicit PythonBertNormalizer(NormalizerOptions options);
   void normalize(std::string_view original, std::uint32_t base, NormalizedText& out) const override;
+  // NFC composes nothing with a space, and a space is a starter that ends every combining sequence.
+  bool independent_across_spaces() const override { return true; }
 
  private:
   void compose(const NormalizedText& in, NormalizedText& out) const;

@@ -143,6 +143,13 @@ Tokenizer::Tokenizer(TokenizerSpec spec)
   for (const AddedToken& t : spec_.added_tokens)
     if (t.special) special_ids_.push_back(t.id);
   std::sort(special_ids_.begin(), special_ids_.end());
+  // Added tokens matched in normalised text are matched piece by piece: none may span a space, or take
+  // the spaces after it (rstrip), which the next piece holds.
+  const bool added_fit_pieces = std::none_of(spec_.added_tokens.begin(), spec_.added_tokens.end(), [](const AddedToken& t) {
+    return t.normalized && (t.rstrip || t.content.find_first_of(" \t\n\r") != std::string::npos);
+  });
+  piecewise_ = added_fit_pieces && normalizer_->independent_across_spaces() &&
+               pre_tokenizer_->independent_across_spaces();
 }
 
 std::optional<std::int32_t> Tokenizer::token_id(std::string_view token) const { return spec_.vocab->find(token); }
@@ -205,36 +212,97 @@ void Tokenizer::encode_words(const NormalizedText& normalized_text, std::uint32_
   out.words.insert(out.words.end(), words, words + count);
 }
 
-void Tokenizer::encode_sequence(std::string_view text, int sequence_id, Encoding& out) const {
-  Scratch& s = t_scratch;
-  std::int32_t word = 0;
-  auto push_added = [&](const Segment& seg, Offsets off) {
-    out.push_text_token(added_.tokens()[static_cast<std::size_t>(seg.token)].id, off, word++);
-  };
-  s.raw_segments.clear();
-  added_.split(text, 0, static_cast<std::uint32_t>(text.size()), false, s.raw_segments);
-  for (const Segment& seg : s.raw_segments) {
+template <typename Added, typename Piece>
+void Tokenizer::walk(std::string_view text, Added&& added, Piece&& piece) const {
+  std::vector<Segment>& segments = t_scratch.raw_segments;
+  segments.clear();
+  added_.split(text, 0, static_cast<std::uint32_t>(text.size()), false, segments);
+  const std::size_t piece_bytes = std::max<std::size_t>(spec_.piece_bytes, 1);
+  for (const Segment& seg : segments) {
     if (seg.token >= 0) {
-      push_added(seg, {seg.begin, seg.end});
+      if (!added(seg)) return;
       continue;
     }
-    s.normalized.clear();
-    normalizer_->normalize(text.substr(seg.begin, seg.end - seg.begin), seg.begin, s.normalized);
-    auto n = static_cast<std::uint32_t>(s.normalized.text.size());
-    if (!added_.has(true)) {
-      encode_words(s.normalized, 0, n, word, out);
-      continue;
-    }
-    s.normalized_segments.clear();
-    added_.split(s.normalized.text, 0, n, true, s.normalized_segments);
-    for (const Segment& ns : s.normalized_segments) {
-      if (ns.token >= 0)
-        push_added(ns, {s.normalized.begin_of(ns.begin), s.normalized.end_of(ns.end - 1)});
-      else
-        encode_words(s.normalized, ns.begin, ns.end, word, out);
+    for (std::uint32_t from = seg.begin; from < seg.end;) {
+      std::uint32_t to = seg.end;
+      if (piecewise_ && to - from > piece_bytes) {
+        const void* space = std::memchr(text.data() + from + piece_bytes, ' ', to - from - piece_bytes);
+        if (space) to = static_cast<std::uint32_t>(static_cast<const char*>(space) - text.data());
+      }
+      if (!piece(from, to)) return;
+      from = to;
     }
   }
+}
+
+void Tokenizer::encode_piece(std::string_view text, std::uint32_t from, std::uint32_t to, std::int32_t& word,
+                             Encoding& out) const {
+  Scratch& s = t_scratch;
+  s.normalized.clear();
+  normalizer_->normalize(text.substr(from, to - from), from, s.normalized);
+  auto n = static_cast<std::uint32_t>(s.normalized.text.size());
+  if (!added_.has(true)) return encode_words(s.normalized, 0, n, word, out);
+  s.normalized_segments.clear();
+  added_.split(s.normalized.text, 0, n, true, s.normalized_segments);
+  for (const Segment& ns : s.normalized_segments) {
+    if (ns.token >= 0)
+      out.push_text_token(added_.tokens()[static_cast<std::size_t>(ns.token)].id,
+                          {s.normalized.begin_of(ns.begin), s.normalized.end_of(ns.end - 1)}, word++);
+    else
+      encode_words(s.normalized, ns.begin, ns.end, word, out);
+  }
+}
+
+void Tokenizer::encode_sequence(std::string_view text, int sequence_id, Encoding& out, std::size_t limit) const {
+  const std::size_t start = out.ids.size();
+  std::int32_t word = 0;
+  auto room = [&] { return out.ids.size() - start < limit; };
+  walk(
+      text,
+      [&](const Segment& seg) {
+        out.push_text_token(added_.tokens()[static_cast<std::size_t>(seg.token)].id, {seg.begin, seg.end}, word++);
+        return room();
+      },
+      [&](std::uint32_t from, std::uint32_t to) {
+        encode_piece(text, from, to, word, out);
+        return room();
+      });
+  if (out.ids.size() - start > limit) {
+    out.ids.resize(start + limit);
+    out.offsets.resize(start + limit);
+    out.words.resize(start + limit);
+  }
   out.finish_text_tokens(static_cast<std::int8_t>(sequence_id));
+}
+
+std::size_t Tokenizer::count_sequence(std::string_view text) const {
+  thread_local Encoding piece_tokens;
+  std::size_t count = 0;
+  std::int32_t word = 0;
+  walk(
+      text,
+      [&](const Segment&) {
+        ++count;
+        return true;
+      },
+      [&](std::uint32_t from, std::uint32_t to) {
+        piece_tokens.clear();
+        encode_piece(text, from, to, word, piece_tokens);
+        count += piece_tokens.ids.size();
+        return true;
+      });
+  return count;
+}
+
+std::size_t Tokenizer::count(std::string_view a, std::optional<std::string_view> b,
+                             const EncodeOptions& options) const {
+  if (options.truncation) {
+    EncodeOptions kept = options;
+    kept.keep_overflow = false;
+    return encode(a, b, kept).size();
+  }
+  const std::size_t added = options.add_special_tokens ? added_tokens(b.has_value()) : 0;
+  return added + count_sequence(a) + (b ? count_sequence(*b) : 0);
 }
 
 Encoding Tokenizer::encode(std::string_view a, std::optional<std::string_view> b,
@@ -250,6 +318,9 @@ void Tokenizer::encode(std::string_view a, std::optional<std::string_view> b, co
   if (options.truncation && options.truncation->max_length < added)
     usage_error("a maximum length of {} leaves no room beside the {} special tokens", options.truncation->max_length,
                 added);
+  if (options.truncation && !options.keep_overflow && options.truncation->side == Side::Right &&
+      encode_truncated(a, b, options, out))
+    return;
   // Most texts fit: build the final encoding in one pass, straight through the template.
   out.clear();
   out.reserve(added + (a.size() + (b ? b->size() : 0)) / 3 + 8);
@@ -259,16 +330,64 @@ void Tokenizer::encode(std::string_view a, std::optional<std::string_view> b, co
   if (!options.truncation || out.size() <= options.truncation->max_length) return;
 
   // Too long: encode each text on its own, truncate, then apply the template to every window.
-  const TruncationParams& t = *options.truncation;
   Encoding ea, eb;
   encode_sequence(a, 0, ea);
   if (b) encode_sequence(*b, 1, eb);
-  Encoding* pb = b ? &eb : nullptr;
+  truncate(ea, b ? &eb : nullptr, *options.truncation, added);
+  if (!options.keep_overflow) {
+    ea.overflowing.clear();
+    eb.overflowing.clear();
+  }
+  out = post_processor_.process(ea, b ? &eb : nullptr, options.add_special_tokens);
+  out.truncated = true;
+}
+
+void Tokenizer::truncate(Encoding& a, Encoding* b, const TruncationParams& t, std::size_t added) const {
   if (spec_.profile == UnicodeProfile::Rust)
-    truncate_rust(ea, pb, t.max_length - added, t);
+    truncate_rust(a, b, t.max_length - added, t);
   else
-    truncate_python(ea, pb, t.max_length - added, t);
-  out = post_processor_.process(ea, pb, options.add_special_tokens);
+    truncate_python(a, b, t.max_length - added, t);
+}
+
+bool Tokenizer::encode_truncated(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options,
+                                 Encoding& out) const {
+  const TruncationParams& t = *options.truncation;
+  const std::size_t added = options.add_special_tokens ? added_tokens(b.has_value()) : 0;
+  const std::size_t budget = t.max_length - added;
+  // A text truncation may cut is tokenized one token past the budget, which tells that it was cut; the
+  // text that only_first or only_second leaves whole is tokenized whole, as its length decides the cut.
+  const std::size_t cap = budget + 1, whole = std::numeric_limits<std::size_t>::max();
+  const std::size_t limit_a = b && t.strategy == TruncationStrategy::OnlySecond ? whole : cap;
+  const std::size_t limit_b = b && t.strategy == TruncationStrategy::OnlyFirst ? whole : cap;
+  out.clear();
+  out.reserve(std::min(t.max_length + 1, added + (a.size() + (b ? b->size() : 0)) / 3 + 8));
+  post_processor_.build(b.has_value(), options.add_special_tokens, out, [&](int sequence, Encoding& dst) {
+    encode_sequence(sequence == 0 ? a : *b, sequence, dst, sequence == 0 ? limit_a : limit_b);
+  });
+  if (out.size() <= t.max_length) return true;  // no text reached its cap: nothing to cut
+
+  Encoding ea, eb;
+  encode_sequence(a, 0, ea, limit_a);
+  if (b) encode_sequence(*b, 1, eb, limit_b);
+  if (b) {
+    Encoding& target = t.strategy == TruncationStrategy::OnlySecond ? eb : ea;
+    const Encoding& other = &target == &ea ? eb : ea;
+    // only_first/only_second refuses a cut that leaves its text nothing (except the fast tokenizer's cut
+    // of everything, to a budget of 0): the whole path says so with the text's true length.
+    const bool refused = other.size() >= budget && (budget > 0 || spec_.profile != UnicodeProfile::Rust);
+    if (t.strategy != TruncationStrategy::LongestFirst && refused) return false;
+    // Both cut: an odd budget's last token goes to the longer text (B on a tie), so that one decides.
+    if (ea.size() == cap && eb.size() == cap && count_sequence(a) > count_sequence(*b)) {
+      ea.clear();
+      encode_sequence(a, 0, ea, cap + 1);
+    }
+  }
+  truncate(ea, b ? &eb : nullptr, t, added);
+  ea.overflowing.clear();
+  eb.overflowing.clear();
+  out = post_processor_.process(ea, b ? &eb : nullptr, options.add_special_tokens);
+  out.truncated = true;
+  return true;
 }
 
 std::string Tokenizer::decode(std::span<const std::int32_t> ids, bool skip_special_tokens) const {
@@ -285,18 +404,21 @@ std::string Tokenizer::decode(std::span<const std::int32_t> ids, bool skip_speci
 
 void to_char_offsets(std::string_view text, std::span<Offsets> offsets) {
   if (ascii_prefix(text) == text.size()) return;
-  thread_local std::vector<std::uint32_t> chars_before;
-  chars_before.resize(text.size() + 1);
-  std::uint32_t count = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    chars_before[i] = count;
-    count += (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
-  }
-  chars_before[text.size()] = count;
+  // A cursor (byte, code points before it) moved to each offset in turn: tokens come in text order,
+  // so it walks the text about once, with no table a byte long (a 300 MB line would need 1.2 GB).
+  std::size_t byte = 0;
+  std::uint32_t chars = 0;
+  auto is_lead = [&](std::size_t i) { return (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80; };
+  auto to_chars = [&](std::uint32_t offset) {
+    const std::size_t target = std::min<std::size_t>(offset, text.size());
+    for (; byte < target; ++byte) chars += is_lead(byte);
+    for (; byte > target; --byte) chars -= is_lead(byte - 1);
+    return chars;
+  };
   for (Offsets& o : offsets) {
     if (o.begin == 0 && o.end == 0) continue;
-    o.begin = chars_before[std::min<std::size_t>(o.begin, text.size())];
-    o.end = chars_before[std::min<std::size_t>(o.end, text.size())];
+    o.begin = to_chars(o.begin);
+    o.end = to_chars(o.end);
   }
 }
 

@@ -10,6 +10,7 @@
 #include "tokenizer/vocab.h"
 #include "tokenizer/wordpiece_image.h"
 
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -37,6 +38,9 @@ struct TokenizerSpec {
   std::optional<std::size_t> model_max_length;
   UnicodeProfile profile = UnicodeProfile::Rust;
   std::shared_ptr<const WordPieceTables> compiled;  // WordPiece's tries as `convert` stored them, if any
+  // A long text is tokenized in pieces of this many bytes, each cut at the next space, where the
+  // pipeline allows it (the same tokens as the whole text: tests make pieces tiny to check that).
+  std::size_t piece_bytes = 64 * 1024;
 
   // The options of the pipeline's BertNormalizer, which transformers' tokenizer_config.json and
   // bertkit's flags (lower-casing, accents, Chinese characters) adjust: null when it has none.
@@ -48,6 +52,10 @@ struct TokenizerSpec {
 struct EncodeOptions {
   bool add_special_tokens = true;
   std::optional<TruncationParams> truncation;
+  // false: only the kept tokens are wanted (and Encoding::truncated), not the overflowing windows. With
+  // truncation on the right, the text past the budget is then never tokenized, so a 50 MB line costs
+  // what its first tokens cost.
+  bool keep_overflow = true;
 };
 
 class Tokenizer {
@@ -61,8 +69,13 @@ class Tokenizer {
   Encoding encode(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options) const;
   // The same into `out`, whose buffers are reused: a caller encoding many texts allocates nothing.
   void encode(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options, Encoding& out) const;
-  // Appends the tokens of one text, without special tokens or truncation, to `out` (type id 0).
-  void encode_sequence(std::string_view text, int sequence_id, Encoding& out) const;
+  // Appends the tokens of one text, without special tokens or truncation, to `out` (type id 0): all of
+  // them, or only the first `limit`.
+  void encode_sequence(std::string_view text, int sequence_id, Encoding& out,
+                       std::size_t limit = std::numeric_limits<std::size_t>::max()) const;
+  // The number of tokens encode() gives, special tokens included; without truncation no token is kept,
+  // so memory stays that of a piece of the text however long it is.
+  std::size_t count(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options) const;
 
   std::string decode(std::span<const std::int32_t> ids, bool skip_special_tokens) const;
   std::string_view token(std::int32_t id) const { return spec_.vocab->token(id); }
@@ -80,6 +93,19 @@ class Tokenizer {
  private:
   void encode_words(const NormalizedText& normalized, std::uint32_t from, std::uint32_t to, std::int32_t& word,
                     Encoding& out) const;
+  // Appends the tokens of text[from, to), a piece without added tokens of the raw text.
+  void encode_piece(std::string_view text, std::uint32_t from, std::uint32_t to, std::int32_t& word,
+                    Encoding& out) const;
+  std::size_t count_sequence(std::string_view text) const;
+  // Calls added(segment) for each added token of the raw text and piece(from, to) for the text between
+  // them, in order, cut into pieces where piecewise_ allows, while they return true.
+  template <typename Added, typename Piece>
+  void walk(std::string_view text, Added&& added, Piece&& piece) const;
+  // Right-side truncation without windows, tokenizing each text only as far as truncation can keep it.
+  // false: the whole path must do it (a cut only_first/only_second refuses).
+  bool encode_truncated(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options,
+                        Encoding& out) const;
+  void truncate(Encoding& a, Encoding* b, const TruncationParams& t, std::size_t added) const;
 
   TokenizerSpec spec_;
   std::unique_ptr<Normalizer> normalizer_;
@@ -92,7 +118,11 @@ class Tokenizer {
   std::int32_t mask_id_ = -1;
   std::vector<std::int32_t> special_ids_;  // sorted
   std::uint64_t serial_;                    // tells this tokenizer's cached words from another's
+  // Whether a long text may be tokenized a piece at a time, cut just before a space (no piece of the
+  // pipeline looks across one): memory then follows the piece, not the text.
+  bool piecewise_ = false;
 };
+
 
 // Converts byte offsets into `text` to code point offsets, in place.
 void to_char_offsets(std::string_view text, std::span<Offsets> offsets);

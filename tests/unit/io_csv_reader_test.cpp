@@ -185,7 +185,7 @@ TEST_CASE("csv reader: NUL bytes, and a record over the size limit") {
   auto records = read_all(reader);
   REQUIRE(records.size() == 3);
   CHECK(records[0].text == std::string("a\0b", 3));
-  CHECK(records[1].error == path.string() + ":3: record longer than the limit of 100 bytes");
+  CHECK(records[1].error == path.string() + ":3: record longer than the limit of 100 bytes (--max-line-bytes)");
   CHECK(records[2].text == "short");
   CHECK(records[2].line == 4);
 }

@@ -142,7 +142,7 @@ TEST_CASE("jsonl reader: a line over the record limit is refused with file and l
   auto records = read_all(reader);
   REQUIRE(records.size() == 3);
   CHECK(records[0].text == "a");
-  CHECK(records[1].error == path.string() + ":2: line longer than the limit of 50 bytes");
+  CHECK(records[1].error == path.string() + ":2: line longer than the limit of 50 bytes (--max-line-bytes)");
   CHECK(records[2].text == "b");
   CHECK(records[2].line == 3);
 }
