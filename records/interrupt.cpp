@@ -28,6 +28,11 @@ void on_sigint(int) {
   }
 }
 
+void raise_flag(int) { g_interrupted.store(true); }
+
+// The handler LineReadInterrupt replaced (one prompt reads at a time).
+struct sigaction g_before_line_read {};
+
 static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs lock-free flags");
 
 }  // namespace
@@ -44,6 +49,16 @@ InterruptGuard::InterruptGuard() {
 }
 
 InterruptGuard::~InterruptGuard() { ::sigaction(SIGINT, &g_previous, nullptr); }
+
+LineReadInterrupt::LineReadInterrupt() {
+  g_interrupted.store(false);
+  struct sigaction action {};
+  action.sa_handler = raise_flag;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, &g_before_line_read);
+}
+
+LineReadInterrupt::~LineReadInterrupt() { ::sigaction(SIGINT, &g_before_line_read, nullptr); }
 
 void set_output_consistent(bool consistent) { g_consistent.store(consistent); }
 
