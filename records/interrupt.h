@@ -18,7 +18,7 @@ class InterruptGuard {
 
 // While a prompt waits for a line: SIGINT interrupts the blocking read (no SA_RESTART) and only
 // raises the flag that interrupted() reports, so the prompt can drop the line and ask again as shells
-// do. The flag is cleared on entry; the previous handler comes back after.
+// do. The flag is cleared on entry; the previous handlers (SIGINT, SIGALRM) come back after.
 class LineReadInterrupt {
  public:
   LineReadInterrupt();
