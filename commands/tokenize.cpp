@@ -132,7 +132,7 @@ std::string TokenizeTask::render(const records::Record& rec, const tok::Encoding
     return std::string(j.end_object().line());
   }
   if (output_.format == TokenizeFormat::Tokens || output_.format == TokenizeFormat::Ids) {
-    // Each window is a line of its own, as a model would read it; the first is the record's own.
+    // With --stride each window is a line of its own, as a model would read it; the first is the record's.
     std::string lines = token_line(e);
     if (output_.windows)
       for (const auto& o : e.overflowing) lines += token_line(o);
