@@ -22,6 +22,7 @@ struct TokenizeOptions {
   bool decode = false;
   bool skip_special_tokens = false;
   std::size_t batch_size = 1024;
+  const CLI::Option* stride_flag = nullptr;
 };
 
 int run_tokenize(const TokenizeOptions& o) {
@@ -32,6 +33,7 @@ int run_tokenize(const TokenizeOptions& o) {
   output.count = o.count;
   output.decode = o.decode;
   output.skip_special_tokens = o.skip_special_tokens;
+  output.windows = o.stride_flag->count() > 0;
   output.pairs = o.input.pairs || !o.input.pair_column.empty() || !o.input.pair_field.empty();
 
   if (o.count && o.tokenizer.padding != "none")
@@ -65,6 +67,7 @@ Action add_tokenize(CLI::App& sub, const GlobalOptions&) {
                                   .one_file_per_input = true});
   sub.add_option("-o,--output", o->output, "Output file (- = stdout)")->capture_default_str();
   add_tokenizer_flags(sub, o->tokenizer);
+  o->stride_flag = sub.get_option("--stride");
   sub.add_option("--format", o->format, "jsonl, tokens, ids or tsv")->capture_default_str();
   sub.add_option("--offsets", o->offsets, "Offsets in chars (code points) or bytes (UTF-8)")->capture_default_str();
   sub.add_flag("--count", o->count, "Print only the number of tokens of each input");

@@ -1,6 +1,7 @@
 #include "commands/fill_mask_prompt.h"
 
 #include "commands/fill_mask_output.h"
+#include "records/interrupt.h"
 #include "records/line_editor.h"
 #include "core/error.h"
 #include "tokenizer/utf8.h"
@@ -29,7 +30,8 @@ void say(const std::string& text) {
 
 std::string help(const FillMaskPrompt& p) {
   return fmt::format(
-      "Type a sentence with {} (several are fine); :k N shows N predictions (now {}); Ctrl-D or :q leaves.\n",
+      "Type a sentence with {} (several are fine); :k N shows N predictions (now {}); Ctrl-C drops the line; "
+      "Ctrl-D or :q leaves.\n",
       p.tokenizer.spec().special.mask, p.options.top_k);
 }
 
@@ -69,6 +71,9 @@ void predict(FillMaskPrompt& p, std::string_view text) {
 
 int run_fill_mask_prompt(FillMaskPrompt p) {
   say(help(p));
+  // Ctrl-C while a line is typed drops it (LineEditor); while predicting, it ends the program as
+  // in any other run.
+  records::InterruptGuard interrupt;
   records::LineEditor editor;
   for (;;) {
     std::optional<std::string> line = editor.read("fill-mask> ");

@@ -113,7 +113,7 @@ void TokenizeTask::compute(const records::Batch& batch) {
 }
 
 void TokenizeTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
-  if (table_) return write_tsv_row(batch.records[i], batch.encodings[i]);
+  if (table_) return write_tsv_rows(batch.records[i], batch.encodings[i]);
   out.writer().write(rendered_[i]);
 }
 
@@ -137,17 +137,25 @@ std::string TokenizeTask::render_count(const records::Record& rec, std::size_t c
   return std::string(j.end_object().line());
 }
 
+std::string TokenizeTask::token_line(const tok::Encoding& e) const {
+  std::string line;
+  for (std::size_t i = 0; i < e.ids.size(); ++i) {
+    if (i) line += ' ';
+    if (output_.format == TokenizeFormat::Ids) line += std::to_string(e.ids[i]);
+    else line += tokenizer_.token(e.ids[i]);
+  }
+  line += '\n';
+  return line;
+}
+
 std::string TokenizeTask::render(const records::Record& rec, const tok::Encoding& e) const {
   std::string_view pair = rec.has_pair ? std::string_view(rec.text_pair) : std::string_view();
   if (output_.format == TokenizeFormat::Tokens || output_.format == TokenizeFormat::Ids) {
-    std::string line;
-    for (std::size_t i = 0; i < e.ids.size(); ++i) {
-      if (i) line += ' ';
-      if (output_.format == TokenizeFormat::Ids) line += std::to_string(e.ids[i]);
-      else line += tokenizer_.token(e.ids[i]);
-    }
-    line += '\n';
-    return line;
+    // With --stride each window is a line of its own, as a model would read it; the first is the record's.
+    std::string lines = token_line(e);
+    if (output_.windows)
+      for (const auto& o : e.overflowing) lines += token_line(o);
+    return lines;
   }
   records::JsonLine j;
   // About what the fields take a token (offsets the most), so a long line is not copied as it grows.
@@ -166,6 +174,12 @@ std::string TokenizeTask::render(const records::Record& rec, const tok::Encoding
   }
   j.end_object();
   return j.take();
+}
+
+void TokenizeTask::write_tsv_rows(const records::Record& rec, const tok::Encoding& e) {
+  write_tsv_row(rec, e);
+  if (output_.windows)
+    for (const auto& o : e.overflowing) write_tsv_row(rec, o);
 }
 
 void TokenizeTask::write_tsv_row(const records::Record& rec, const tok::Encoding& e) {

@@ -24,6 +24,9 @@ struct TokenizeOutput {
   bool decode = false;        // records are lines of ids: print their text
   bool skip_special_tokens = false;  // decode: leave out special tokens
   bool pairs = false;         // tsv: a text_pair column
+  // --stride was given: ids, tokens and tsv give every overflowing window a line of its own (without
+  // it they show the truncated text only, as a model would read it).
+  bool windows = false;
 };
 
 // Parses a line of ids ("101 7592 102", commas or a JSON array's brackets also accepted).
@@ -46,6 +49,9 @@ class TokenizeTask : public records::RecordTask {
   std::string render(const records::Record& record, const tok::Encoding& e) const;
   std::string render_count(const records::Record& record, std::size_t count) const;
   std::string decode(const records::Record& record) const;
+  std::string token_line(const tok::Encoding& e) const;  // ids or tokens of one window
+  // One row per window: the record's first, then each overflowing one, every row with the record's text.
+  void write_tsv_rows(const records::Record& record, const tok::Encoding& e);
   void write_tsv_row(const records::Record& record, const tok::Encoding& e);
 
   const tok::Tokenizer& tokenizer_;

@@ -1,6 +1,7 @@
 #include "records/interrupt.h"
 
 #include <signal.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -28,6 +29,27 @@ void on_sigint(int) {
   }
 }
 
+// A Ctrl-C that comes while the line editor is busy between two reads interrupts no read, and the
+// next one would wait for a key: SIGALRM every 20 ms interrupts whichever read comes next.
+void raise_flag(int) {
+  g_interrupted.store(true);
+  const itimerval every{{0, 20000}, {0, 20000}};
+  ::setitimer(ITIMER_REAL, &every, nullptr);
+}
+
+void wake(int) {}
+
+// The handlers LineReadInterrupt replaced (one prompt reads at a time).
+struct sigaction g_sigint_before_line_read {};
+struct sigaction g_sigalrm_before_line_read {};
+
+void install(int signal, void (*handler)(int), struct sigaction* previous) {
+  struct sigaction action {};
+  action.sa_handler = handler;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(signal, &action, previous);
+}
+
 static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs lock-free flags");
 
 }  // namespace
@@ -44,6 +66,19 @@ InterruptGuard::InterruptGuard() {
 }
 
 InterruptGuard::~InterruptGuard() { ::sigaction(SIGINT, &g_previous, nullptr); }
+
+LineReadInterrupt::LineReadInterrupt() {
+  g_interrupted.store(false);
+  install(SIGALRM, wake, &g_sigalrm_before_line_read);
+  install(SIGINT, raise_flag, &g_sigint_before_line_read);
+}
+
+LineReadInterrupt::~LineReadInterrupt() {
+  ::sigaction(SIGINT, &g_sigint_before_line_read, nullptr);
+  const itimerval off{};
+  ::setitimer(ITIMER_REAL, &off, nullptr);
+  ::sigaction(SIGALRM, &g_sigalrm_before_line_read, nullptr);
+}
 
 void set_output_consistent(bool consistent) { g_consistent.store(consistent); }
 

@@ -16,6 +16,17 @@ class InterruptGuard {
   InterruptGuard& operator=(const InterruptGuard&) = delete;
 };
 
+// While a prompt waits for a line: SIGINT interrupts the blocking read (no SA_RESTART) and only
+// raises the flag that interrupted() reports, so the prompt can drop the line and ask again as shells
+// do. The flag is cleared on entry; the previous handlers (SIGINT, SIGALRM) come back after.
+class LineReadInterrupt {
+ public:
+  LineReadInterrupt();
+  ~LineReadInterrupt();
+  LineReadInterrupt(const LineReadInterrupt&) = delete;
+  LineReadInterrupt& operator=(const LineReadInterrupt&) = delete;
+};
+
 // Whether the output is consistent now (SIGINT may end the program on the spot).
 void set_output_consistent(bool consistent);
 bool interrupted();

@@ -1,5 +1,7 @@
 #include "records/line_editor.h"
 
+#include "records/interrupt.h"
+
 #include <dlfcn.h>
 #include <editline/readline.h>  // the functions' types, checked against what dlsym finds
 
@@ -25,6 +27,21 @@ LineEditor::LineEditor(std::initializer_list<const char*> libraries, std::FILE* 
 }
 
 std::optional<std::string> LineEditor::read(const char* prompt) {
+  for (;;) {
+    std::optional<std::string> line;
+    {
+      LineReadInterrupt ctrl_c;
+      line = read_once(prompt);
+    }
+    if (!interrupted()) return line;
+    // Ctrl-C drops the line as shells do: it stays on the screen, a fresh prompt comes below it.
+    std::clearerr(in_);
+    std::fputs("\n", out_);
+    std::fflush(out_);
+  }
+}
+
+std::optional<std::string> LineEditor::read_once(const char* prompt) {
   if (readline_) {
     std::unique_ptr<char, decltype(&std::free)> line(readline_(prompt), &std::free);
     if (!line) return std::nullopt;

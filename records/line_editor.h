@@ -17,11 +17,14 @@ class LineEditor {
   explicit LineEditor(std::initializer_list<const char*> libraries = {"libedit.so.2", "libedit.so"}, std::FILE* in = stdin,
                       std::FILE* out = stdout);
   bool editing() const { return readline_ != nullptr; }
-  // The next line, without its newline; nullopt at the end of input (Ctrl-D).
+  // The next line, without its newline; nullopt at the end of input (Ctrl-D). Ctrl-C drops the line
+  // being typed and prompts again.
   std::optional<std::string> read(const char* prompt);
   void remember(const std::string& line);  // for the history (up arrow)
 
  private:
+  std::optional<std::string> read_once(const char* prompt);
+
   char* (*readline_)(const char*) = nullptr;
   int (*add_history_)(const char*) = nullptr;
   std::FILE* in_;

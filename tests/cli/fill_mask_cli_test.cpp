@@ -202,6 +202,29 @@ TEST_CASE("fill-mask: the interactive prompt on a terminal") {
   CHECK(child.exit_code() == 0);
 }
 
+TEST_CASE("fill-mask: Ctrl-C at the prompt drops the line being typed, as shells do; Ctrl-D leaves") {
+  json g = bktest::fixture_goldens("bert-uncased-mlm");
+  const json& one = pipeline_record(g, "mlm-01");
+  const json& expected = one.at("output");
+  PtyChild child({"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm")});
+  // The help line's newline comes before the first prompt; the dropped line's before the next one.
+  const std::string fresh_prompt = "\r\nfill-mask> ";
+  REQUIRE(child.wait_for(fresh_prompt));
+  child.type("words to drop");
+  REQUIRE(child.wait_for("words to drop"));
+  child.type("\x03");  // Ctrl-C
+  REQUIRE_MESSAGE(child.wait_for(fresh_prompt, 2), child.seen());
+  // Had the dropped words stayed, they would begin every predicted sequence.
+  child.type(one.at("input").get<std::string>() + "\r");
+  for (const json& prediction : expected)
+    REQUIRE_MESSAGE(child.wait_for(prediction.at("sequence").get<std::string>()), child.seen());
+  CHECK(child.seen().find("error") == std::string::npos);
+  child.type("\x04");  // Ctrl-D on the empty line
+  child.wait_for("\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n", 1);  // drain until the terminal closes
+  CHECK(child.exit_code() == 0);
+  CHECK(child.seen().find("interrupted") == std::string::npos);
+}
+
 TEST_CASE("fill-mask: a mask past the model's token limit is reported as such, with where it is (issue 19, item 17)") {
   const auto model = bktest::shared("fixtures/models/bert-uncased-mlm").string();
   std::string text;

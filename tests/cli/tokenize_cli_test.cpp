@@ -233,7 +233,10 @@ TEST_CASE("tokenize: --max-length, --truncation, --stride with overflowing windo
   r = run_bertkit({"tokenize", "--pairs", "--max-length", "10", "--truncation", "only_second", "--stride", "2",
                    "--format", "tokens"},
                   "red green blue\t" + kTen + "\n");
-  CHECK(r.out == "[CLS] red green blue [SEP] one two three four [SEP]\n");
+  CHECK(r.out == "[CLS] red green blue [SEP] one two three four [SEP]\n"
+                 "[CLS] red green blue [SEP] three four five six [SEP]\n"
+                 "[CLS] red green blue [SEP] five six seven eight [SEP]\n"
+                 "[CLS] red green blue [SEP] seven eight nine ten [SEP]\n");
   r = run_bertkit({"tokenize", "--pairs", "--max-length", "10", "--truncation", "only_second", "--stride", "2"},
                   "red green blue\t" + kTen + "\n");
   CHECK(bktest::json_lines(r.out).at(0)["overflowing"].size() == 3);
@@ -251,6 +254,47 @@ TEST_CASE("tokenize: --max-length, --truncation, --stride with overflowing windo
   r = run_bertkit({"tokenize", "--max-length", "abc", kTen});
   CHECK(r.exit_code == 2);
   CHECK(r.out.empty());
+}
+
+// Every window a model would see is in every format: JSONL nests them under "overflowing", the line
+// formats give each its own line (row), right after the input's first window.
+TEST_CASE("tokenize: --stride windows are lines of their own in ids, tokens and tsv") {
+  const std::vector<std::string> stride{"tokenize", "--max-length", "6", "--stride", "2"};
+  const std::string input = kTen + "\nshort one\n";
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = stride;
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = run_bertkit(args, input);
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.empty());
+    return r.out;
+  };
+  CHECK(with({"--format", "tokens"}) ==
+        "[CLS] one two three four [SEP]\n"
+        "[CLS] three four five six [SEP]\n"
+        "[CLS] five six seven eight [SEP]\n"
+        "[CLS] seven eight nine ten [SEP]\n"
+        "[CLS] short one [SEP]\n");
+  CHECK(with({"--format", "tsv"}) ==
+        "text\tids\ttokens\toffsets\n" +
+            kTen + "\t101 2028 2048 2093 2176 102\t[CLS] one two three four [SEP]\t0:0 0:3 4:7 8:13 14:18 0:0\n" +
+            kTen + "\t101 2093 2176 2274 2416 102\t[CLS] three four five six [SEP]\t0:0 8:13 14:18 19:23 24:27 0:0\n" +
+            kTen + "\t101 2274 2416 2698 2809 102\t[CLS] five six seven eight [SEP]\t0:0 19:23 24:27 28:33 34:39 0:0\n" +
+            kTen + "\t101 2698 2809 3157 2702 102\t[CLS] seven eight nine ten [SEP]\t0:0 28:33 34:39 40:44 45:48 0:0\n" +
+            "short one\t101 2460 2028 102\t[CLS] short one [SEP]\t0:0 0:5 6:9 0:0\n");
+  // The ids lines are the windows JSONL holds, in the same order.
+  std::string want;
+  auto add = [&](const json& window) {
+    std::string line;
+    for (const auto& id : window["ids"]) line += (line.empty() ? "" : " ") + std::to_string(id.get<int>());
+    want += line + "\n";
+  };
+  for (const json& record : bktest::json_lines(with({}))) {
+    add(record);
+    for (const json& window : record.value("overflowing", json::array())) add(window);
+  }
+  CHECK(bktest::count_lines(want) == 5);
+  CHECK(with({"--format", "ids"}) == want);
 }
 
 TEST_CASE("tokenize: --padding longest (within a batch) and max_length, right or left") {

@@ -3,10 +3,15 @@
 #include "records/line_editor.h"
 
 #include <doctest/doctest.h>
+#include <pthread.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 
 using bertkit::records::LineEditor;
 
@@ -29,4 +34,31 @@ TEST_CASE("line editor: without libedit, plain lines, the prompt before each, en
   char shown[64] = {};
   CHECK(std::fread(shown, 1, sizeof shown - 1, out.get()) == 8);
   CHECK(std::string(shown) == "> > > > ");
+}
+
+TEST_CASE("line editor: without libedit, Ctrl-C drops what was read of the line and prompts again") {
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  std::unique_ptr<std::FILE, decltype(&std::fclose)> in(fdopen(fds[0], "r"), &std::fclose), out(std::tmpfile(), &std::fclose);
+  REQUIRE(in);
+  REQUIRE(out);
+  LineEditor editor({"libbertkit-no-such-library.so"}, in.get(), out.get());
+  const pthread_t reader = pthread_self();
+  // SIGINT goes to the reading thread, as a terminal's Ctrl-C reaches a program blocked reading it;
+  // the pauses let the reader block on the rest of the line first.
+  std::thread typist([&] {
+    CHECK(write(fds[1], "words to drop", 13) == 13);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    pthread_kill(reader, SIGINT);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    CHECK(write(fds[1], "kept line\n", 10) == 10);
+    close(fds[1]);
+  });
+  CHECK(editor.read("> ") == "kept line");
+  CHECK_FALSE(editor.read("> ").has_value());
+  typist.join();
+  std::rewind(out.get());
+  char shown[64] = {};
+  CHECK(std::fread(shown, 1, sizeof shown - 1, out.get()) == 7);
+  CHECK(std::string(shown) == "> \n> > ");
 }
