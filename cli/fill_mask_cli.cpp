@@ -61,6 +61,9 @@ int run_fill_mask(const FillMaskOptions& o) {
     fo.targets = targets.ids;
   }
   records::PipelineOptions options = pipeline_options(o.task, model);
+  // A mask the limit cut off is reported with where it is (token, byte), which the windows tell: so
+  // fill-mask tokenizes the whole text, unlike the other model commands.
+  options.tokenize.encode.keep_overflow = true;
 
   if (o.task.dry_run) {
     Settings s = common_settings(o.task, model);
