@@ -7,24 +7,27 @@ namespace bertkit::records {
 
 inline constexpr int kInterruptedExitCode = 130;  // 128 + SIGINT, as shells report it
 
+// The signal handlers below are process-wide: a guard is neither copied nor moved.
+struct SignalScope {
+  SignalScope() = default;
+  SignalScope(const SignalScope&) = delete;
+  SignalScope& operator=(const SignalScope&) = delete;
+};
+
 // Installs the handler for its lifetime (the previous one comes back after).
-class InterruptGuard {
+class InterruptGuard : SignalScope {
  public:
   InterruptGuard();
   ~InterruptGuard();
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
 };
 
 // While a prompt waits for a line: SIGINT interrupts the blocking read (no SA_RESTART) and only
 // raises the flag that interrupted() reports, so the prompt can drop the line and ask again as shells
 // do. The flag is cleared on entry; the previous handlers (SIGINT, SIGALRM) come back after.
-class LineReadInterrupt {
+class LineReadInterrupt : SignalScope {
  public:
   LineReadInterrupt();
   ~LineReadInterrupt();
-  LineReadInterrupt(const LineReadInterrupt&) = delete;
-  LineReadInterrupt& operator=(const LineReadInterrupt&) = delete;
 };
 
 // Whether the output is consistent now (SIGINT may end the program on the spot).

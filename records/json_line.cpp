@@ -84,7 +84,8 @@ JsonLine& JsonLine::value(std::string_view s) {
   return *this;
 }
 
-JsonLine& JsonLine::value(float x) {
+template <typename Float>
+JsonLine& JsonLine::floating(Float x) {
   separate();
   if (std::isfinite(x))
     append_float(out_, x);
@@ -93,14 +94,8 @@ JsonLine& JsonLine::value(float x) {
   return *this;
 }
 
-JsonLine& JsonLine::value(double x) {
-  separate();
-  if (std::isfinite(x))
-    append_float(out_, x);
-  else
-    out_ += "null";
-  return *this;
-}
+JsonLine& JsonLine::value(float x) { return floating(x); }
+JsonLine& JsonLine::value(double x) { return floating(x); }
 
 void JsonLine::append_integer(std::int64_t x) { fmt::format_to(std::back_inserter(out_), "{}", x); }
 void JsonLine::append_integer(std::uint64_t x) { fmt::format_to(std::back_inserter(out_), "{}", x); }

@@ -63,6 +63,8 @@ class JsonLine {
 
  private:
   void separate();
+  template <typename Float>
+  JsonLine& floating(Float x);
   JsonLine& open(char bracket);
   JsonLine& close(char bracket);
   void append_integer(std::int64_t x);

@@ -31,6 +31,12 @@ const json& pipeline_record(const json& goldens, const std::string& case_id, boo
   throw std::logic_error("unreachable");
 }
 
+// The one-mask case of bert-uncased-mlm's goldens, which the prompt tests type.
+const json& one_mask_case() {
+  static const json goldens = bktest::fixture_goldens("bert-uncased-mlm");
+  return pipeline_record(goldens, "mlm-01");
+}
+
 void check_list(const json& got, const json& expected) {
   REQUIRE(got.size() == expected.size());
   for (std::size_t i = 0; i < got.size(); ++i) {
@@ -173,8 +179,7 @@ TEST_CASE("fill-mask: CSV output, a line without a mask, usage errors") {
 }
 
 TEST_CASE("fill-mask: the interactive prompt on a terminal") {
-  json g = bktest::fixture_goldens("bert-uncased-mlm");
-  const json& one = pipeline_record(g, "mlm-01");
+  const json& one = one_mask_case();
   const json& expected = one.at("output");
   PtyChild child({"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm")});
   const std::string prompt = "fill-mask> ";
@@ -203,8 +208,7 @@ TEST_CASE("fill-mask: the interactive prompt on a terminal") {
 }
 
 TEST_CASE("fill-mask: Ctrl-C at the prompt drops the line being typed, as shells do; Ctrl-D leaves") {
-  json g = bktest::fixture_goldens("bert-uncased-mlm");
-  const json& one = pipeline_record(g, "mlm-01");
+  const json& one = one_mask_case();
   const json& expected = one.at("output");
   PtyChild child({"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm")});
   // The help line's newline comes before the first prompt; the dropped line's before the next one.

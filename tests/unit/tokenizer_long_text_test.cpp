@@ -12,19 +12,15 @@
 #include <filesystem>
 #include <limits>
 
-using bertkit::tok::EncodeOptions;
-using bertkit::tok::Encoding;
-using bertkit::tok::Side;
-using bertkit::tok::Tokenizer;
-using bertkit::tok::TruncationParams;
-using bertkit::tok::TruncationStrategy;
-using bertkit::tok::UnicodeProfile;
+namespace tok = bertkit::tok;
+using tok::EncodeOptions, tok::Encoding, tok::Tokenizer, tok::TruncationParams, tok::TruncationStrategy;
+using tok::UnicodeProfile;
 
 namespace {
 
 std::unique_ptr<Tokenizer> with_pieces(const std::string& model, UnicodeProfile profile, std::size_t piece_bytes) {
-  auto spec = bertkit::tok::build_tokenizer_spec(
-      bertkit::tok::read_tokenizer_files(bktest::shared("vocab/" + model + "/tokenizer.json")));
+  auto spec = tok::build_tokenizer_spec(
+      tok::read_tokenizer_files(bktest::shared("vocab/" + model + "/tokenizer.json")));
   spec.profile = profile;
   spec.piece_bytes = piece_bytes;
   return std::make_unique<Tokenizer>(std::move(spec));
@@ -49,7 +45,7 @@ std::vector<std::string> corpus_texts() {
     if (entry.path().extension() != ".txt") continue;
     for (const auto& line : bktest::read_lines(entry.path())) {
       std::string valid;
-      bertkit::tok::repair_utf8(line, valid);
+      tok::repair_utf8(line, valid);
       texts.push_back(std::move(valid));
     }
   }
@@ -84,7 +80,7 @@ TEST_CASE("long texts: tokenized in pieces cut before spaces, exactly the tokens
         all += ' ';
       }
       // One long text of every line, in pieces of the default size.
-      auto defaults = with_pieces(model, profile, bertkit::tok::TokenizerSpec{}.piece_bytes);
+      auto defaults = with_pieces(model, profile, tok::TokenizerSpec{}.piece_bytes);
       const Encoding one = whole->encode(all, std::nullopt, {});
       check_same(defaults->encode(all, std::nullopt, {}), one);
       CHECK(defaults->count(all, std::nullopt, {}) == one.size());
@@ -97,8 +93,8 @@ TEST_CASE("long texts: an added token matched after normalisation that takes the
     CAPTURE(rstrip);
     auto make = [&](std::size_t piece_bytes) {
       return bktest::tokenizer_from_vocab({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world", "<x>"},
-                                          [&](bertkit::tok::TokenizerSpec& spec) {
-                                            bertkit::tok::AddedToken t;
+                                          [&](tok::TokenizerSpec& spec) {
+                                            tok::AddedToken t;
                                             t.content = "<x>";
                                             t.id = 7;
                                             t.normalized = true;
@@ -198,7 +194,7 @@ TEST_CASE("truncation without windows: the first window, `truncated` and errors 
 
 TEST_CASE("truncation on the left keeps its windows' path: the same first window without windows") {
   const Tokenizer& tok = bktest::shared_tokenizer("bert-base-uncased");
-  check_without_windows(tok, words(30, "hello") + " world", std::nullopt, TruncationParams{8, TruncationStrategy::LongestFirst, 0, Side::Left});
+  check_without_windows(tok, words(30, "hello") + " world", std::nullopt, TruncationParams{8, TruncationStrategy::LongestFirst, 0, tok::Side::Left});
 }
 
 TEST_CASE("count: the size of the encoding, with and without special tokens and truncation") {
