@@ -93,7 +93,11 @@ Action add_ner(CLI::App& sub, const GlobalOptions&) {
       ->capture_default_str();
   o->ignore_labels_flag = sub.add_option("--ignore-labels", o->ignore_labels,
                                          "Labels left out, comma-separated, repeatable (default: O; '' keeps every "
-                                         "label)");
+                                         "label)")
+                              // One list per flag: texts after it stay texts.
+                              ->allow_extra_args(false)
+                              ->expected(1)
+                              ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub.add_option("--stride", o->stride,
                  "Read a long text in windows overlapping by N tokens, and merge their entities (needs "
                  "--aggregation other than none)")
