@@ -1,6 +1,7 @@
 // `bertkit ner` (alias token-classification): the entities of texts, each token's label or words and
 // entities grouped as --aggregation says, offsets into the original text.
 #include "cli/app.h"
+#include "cli/list_flags.h"
 #include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
@@ -30,12 +31,7 @@ struct NerOptions {
 std::vector<std::string> split_labels(const std::vector<std::string>& lists) {
   std::vector<std::string> labels;
   for (const std::string& list : lists)
-    for (std::size_t from = 0; from < list.size();) {
-      std::size_t comma = list.find(',', from);
-      if (comma == std::string::npos) comma = list.size();
-      if (comma > from) labels.push_back(list.substr(from, comma - from));
-      from = comma + 1;
-    }
+    for (std::string& label : split_comma_list(list)) labels.push_back(std::move(label));
   return labels;
 }
 
