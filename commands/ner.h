@@ -11,6 +11,8 @@
 
 #include <memory>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace bertkit::cmd {
