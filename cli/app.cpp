@@ -55,7 +55,10 @@ std::vector<std::string> help_as_flag(int argc, char** argv) {
   if (!args.empty() && args.front() == "help") {
     args.erase(args.begin());
     const bool command = args.empty() || std::any_of(subcommands().begin(), subcommands().end(),
-                                                     [&](const Subcommand& entry) { return args.front() == entry.name; });
+                                                     [&](const Subcommand& entry) {
+                                                       return args.front() == entry.name ||
+                                                              (entry.alias && args.front() == entry.alias);
+                                                     });
     // `help NAME` of no command is reported as NAME is: unknown, with the nearest command.
     if (command) args.insert(args.begin() + (args.empty() ? 0 : 1), "--help");
   }
@@ -129,6 +132,7 @@ int run(int argc, char** argv) {
   for (const Subcommand& entry : subcommands()) {
     CLI::App* sub = app.add_subcommand(entry.name, entry.summary);
     sub->fallthrough();
+    if (entry.alias) sub->alias(entry.alias);
     actions[sub] = entry.add(*sub, global);
   }
   keep_arguments_literal(app);

@@ -22,6 +22,7 @@ struct Subcommand {
   const char* name;
   const char* summary;
   Registrar add;
+  const char* alias = nullptr;  // a second name (transformers' task name)
 };
 
 // The table lives in subcommands.cpp: one line per subcommand.

@@ -1,6 +1,7 @@
 // `bertkit fill-mask`: the likeliest tokens for the mask token(s) of every text, or an interactive
 // prompt on a terminal.
 #include "cli/app.h"
+#include "cli/list_flags.h"
 #include "commands/fill_mask_prompt.h"
 #include "records/log.h"
 #include "records/record_writer.h"
@@ -28,17 +29,7 @@ struct FillMaskOptions {
 };
 
 std::vector<std::string> split_targets(const std::string& list) {
-  std::vector<std::string> out;
-  std::size_t from = 0;
-  for (;;) {
-    std::size_t comma = list.find(',', from);
-    std::string item = list.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
-    // Surrounding spaces are a typing habit ("a, b"), not part of the word.
-    auto first = item.find_first_not_of(' '), last = item.find_last_not_of(' ');
-    if (first != std::string::npos) out.push_back(item.substr(first, last - first + 1));
-    if (comma == std::string::npos) break;
-    from = comma + 1;
-  }
+  std::vector<std::string> out = split_comma_list(list);
   if (out.empty()) usage_error("--targets needs at least one word");
   return out;
 }

@@ -10,6 +10,7 @@ Action add_info(CLI::App& sub, const GlobalOptions& global);
 Action add_classify(CLI::App& sub, const GlobalOptions& global);
 Action add_fill_mask(CLI::App& sub, const GlobalOptions& global);
 Action add_qa(CLI::App& sub, const GlobalOptions& global);
+Action add_ner(CLI::App& sub, const GlobalOptions& global);
 Action add_bench(CLI::App& sub, const GlobalOptions& global);
 
 const std::vector<Subcommand>& subcommands() {
@@ -19,6 +20,8 @@ const std::vector<Subcommand>& subcommands() {
       {"similarity", "Similarity of text pairs, or the nearest corpus lines of queries (semantic search)", add_similarity},
       {"classify", "Labels and scores of texts or text pairs (sentiment, NLI, cross-encoder relevance)", add_classify},
       {"fill-mask", "The likeliest tokens for [MASK] in a text, or an interactive prompt", add_fill_mask},
+      {"ner", "Named entities: the label of every token, or entities grouped from words (token classification)",
+       add_ner, "token-classification"},
       {"qa", "Extractive question answering: the span of a context that answers a question", add_qa},
       {"convert", "Convert a checkpoint into one memory-mapped bertkit file (f32, f16, bf16 or int8)", add_convert},
       {"info", "Show what bertkit detects in a model and where each part came from", add_info},

@@ -78,6 +78,9 @@ class Tokenizer {
   std::size_t count(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options) const;
 
   std::string decode(std::span<const std::int32_t> ids, bool skip_special_tokens) const;
+  // transformers' convert_tokens_to_string: the decoder alone, without the clean-up of the whole text
+  // that decode() adds (clean_up_tokenization_spaces).
+  std::string tokens_to_string(const std::vector<std::string>& tokens) const;
   std::string_view token(std::int32_t id) const { return spec_.vocab->token(id); }
   std::optional<std::int32_t> token_id(std::string_view token) const;
 

@@ -19,11 +19,11 @@ std::set<std::string> long_flags(const std::string& help) {
 }
 
 std::vector<std::string> subcommands(const std::string& help) {
-  // CLI11 lists them under "Subcommands:" as "  name   summary".
+  // CLI11 lists them under "Subcommands:" as "  name   summary", or "  name, alias   summary".
   std::vector<std::string> out;
   auto at = help.find("Subcommands:");
   REQUIRE(at != std::string::npos);
-  std::regex row(R"(\n  ([a-z][a-z-]*)\s)");
+  std::regex row(R"(\n  ([a-z][a-z-]*)[\s,])");
   std::string rest = help.substr(at);
   for (std::sregex_iterator it(rest.begin(), rest.end(), row), end; it != end; ++it) out.push_back((*it)[1]);
   return out;
@@ -99,6 +99,7 @@ std::vector<std::string> examples(const std::string& page) {
   return out;
 }
 
+// `fixture`: a folder of fixtures/models, or ../models2/NAME for the later families and tasks.
 void link_model(const fs::path& at, const std::string& fixture) {
   fs::create_directories(at.parent_path());
   fs::create_directory_symlink(bktest::shared("fixtures/models/" + fixture), at);
@@ -129,14 +130,16 @@ class ExampleFolder {
                                  {"e5-small", "minilm-embed"}, {"bert-base-uncased", "bert-uncased-mlm"},
                                  {"squad-model", "bert-uncased-qa"}, {"ms-marco-MiniLM-L6-cross", "bert-chinese-cross"},
                                  {"models/all-MiniLM-L6-v2", "minilm-embed"},
-                                 {"models/bert-base-uncased", "bert-uncased-mlm"}})
+                                 {"models/bert-base-uncased", "bert-uncased-mlm"},
+                                 {"ner-model", "../models2/bert-cased-ner"}})
       link_model(dir_ / name, fixture);
     const fs::path hub = dir_ / ".cache/huggingface/hub";
     for (auto [id, fixture] : {std::pair{"sentence-transformers/all-MiniLM-L6-v2", "minilm-embed"},
                                {"bert-base-uncased", "bert-uncased-mlm"},
                                {"distilbert-base-uncased-finetuned-sst-2-english", "distilbert-uncased-cls"},
                                {"distilbert-base-cased-distilled-squad", "distilbert-uncased-qa"},
-                               {"cross-encoder/ms-marco-MiniLM-L-6-v2", "bert-chinese-cross"}})
+                               {"cross-encoder/ms-marco-MiniLM-L-6-v2", "bert-chinese-cross"},
+                               {"dslim/bert-base-NER", "../models2/bert-cased-ner"}})
       cache_model(hub, id, fixture);
     write_inputs();
   }
@@ -255,6 +258,15 @@ TEST_CASE("bertkit-fill-mask(1): every example runs as printed") {
 }
 
 TEST_CASE("bertkit-info(1): every example runs as printed") { run_examples("bertkit-info.1", 2); }
+
+TEST_CASE("bertkit-ner(1): every example runs as printed") {
+  run_examples("bertkit-ner.1", 4, [](const std::string& example, const ExampleFolder& folder) {
+    if (has(example, "entities.csv"))  // every column kept, two added
+      CHECK(bktest::read_lines(folder / "entities.csv").at(0) == "id,text,entities,truncated");
+    if (has(example, "--stride"))  // every line of long_texts.txt read whole
+      for (const auto& record : bktest::json_lines(folder.out())) CHECK_FALSE(record.contains("truncated"));
+  });
+}
 
 TEST_CASE("bertkit-qa(1): every example runs as printed") {
   run_examples("bertkit-qa.1", 4, [](const std::string& example, const ExampleFolder& folder) {

@@ -1,10 +1,13 @@
 // The task heads against transformers: MLM top-10 and logits, classification logits and labels, QA
-// start/end logits (also on the pipelines' padded and unpadded windows), sentence embeddings. Each at
+// start/end logits (also on the pipelines' padded and unpadded windows), token-classification logits
+// (the NER fixtures of models2), sentence embeddings. Each at
 // batch size 1 and with all inputs in one batch.
 #include "core/model/classification_head.h"
+#include "core/model/family_spec.h"
 #include "core/model/mlm_head.h"
 #include "core/model/pooling.h"
 #include "core/model/qa_head.h"
+#include "core/model/token_classification_head.h"
 #include "golden/encoder_fixtures.h"
 #include "support.h"
 
@@ -193,6 +196,35 @@ TEST_CASE("heads: MLM, classification and QA outputs match transformers for ever
       case HeadKind::NextSentencePrediction: FAIL("no fixture of models/ has this head"); break;
     }
   }
+}
+
+TEST_CASE("heads: token-classification logits of every token match transformers (NER fixtures of models2)") {
+  std::size_t fixtures = 0;
+  for (const auto& name : bktest::fixture_model_names("models2")) {
+    auto config = bktest::read_json(bktest::shared("fixtures/models2/" + name + "/config.json"));
+    const auto architecture = config.at("architectures").at(0).get<std::string>();
+    // Fixtures of families bertkit has, so that each family that lands is checked here too.
+    if (!architecture.ends_with("ForTokenClassification") || !find_family(config.at("model_type").get<std::string>()))
+      continue;
+    INFO("model " << name);
+    auto f = bktest::load_fixture(name, "models2");
+    Encoder encoder(f.model.config, f.weights);
+    TokenClassificationHead head(f.model.config, *f.weights);
+    const auto labels = static_cast<std::size_t>(head.num_labels());
+    CHECK(labels == f.model.config.id2label.size());
+    const auto& cases = f.goldens.at("cases");
+    std::vector<float> logits;
+    at_batch_one_and_all(encoder, case_tokens(cases), [&](const EncoderOutput& out, std::size_t s, std::size_t i) {
+      head.forward(out, logits);
+      REQUIRE(logits.size() == static_cast<std::size_t>(out.tokens()) * labels);
+      const auto first = static_cast<std::size_t>(out.offsets[s]), length = static_cast<std::size_t>(out.length(s));
+      INFO("case " << cases[i].at("id").get<std::string>());
+      CHECK(bktest::max_abs_diff(std::span(logits).subspan(first * labels, length * labels),
+                                 bktest::flatten(cases[i].at("logits"))) <= kTolerance);
+    });
+    ++fixtures;
+  }
+  CHECK(fixtures >= 3);  // bert-cased-ner, distilbert-uncased-ner, electra-ner
 }
 
 TEST_CASE("pooling: sentence embeddings match sentence-transformers' recipe (mean, normalised)") {

@@ -1,0 +1,108 @@
+// `bertkit ner` (alias token-classification): the entities of texts, each token's label or words and
+// entities grouped as --aggregation says, offsets into the original text.
+#include "cli/app.h"
+#include "cli/list_flags.h"
+#include "cli/number_flags.h"
+#include "cli/task_flags.h"
+#include "cli/task_model.h"
+#include "commands/ner.h"
+#include "core/error.h"
+#include "records/record_writer.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bertkit::cli {
+
+namespace {
+
+struct NerOptions {
+  TaskFlags task;
+  std::string aggregation = "none";
+  std::vector<std::string> ignore_labels;  // as given: comma-separated lists; none given: O
+  CLI::Option* ignore_labels_flag = nullptr;
+  std::optional<std::size_t> stride;
+  std::string offsets = "chars";
+};
+
+std::vector<std::string> split_labels(const std::vector<std::string>& lists) {
+  std::vector<std::string> labels;
+  for (const std::string& list : lists)
+    for (std::string& label : split_comma_list(list)) labels.push_back(std::move(label));
+  return labels;
+}
+
+int run_ner(const NerOptions& o) {
+  result_format(o.task);
+  cmd::NerSettings settings;
+  settings.aggregation = cmd::parse_aggregation(o.aggregation);
+  if (o.ignore_labels_flag->count() > 0) settings.ignore_labels = split_labels(o.ignore_labels);
+  if (o.offsets != "chars" && o.offsets != "bytes") usage_error("--offsets must be chars or bytes, not '{}'", o.offsets);
+  // The pipeline refuses a stride without aggregation: the tokens of overlapping windows would repeat.
+  if (o.stride && settings.aggregation == cmd::Aggregation::None)
+    usage_error("--stride needs an --aggregation other than none (simple, first, average or max)");
+
+  TaskModel model = load_task_model(o.task);
+  cmd::TokenClassifier classifier(model.loaded.config, model.weights);
+  records::PipelineOptions options = pipeline_options(o.task, model);
+  if (o.stride) {
+    const std::size_t room = model.max_length - model.tokenizer->added_tokens(false);
+    if (*o.stride >= room)
+      usage_error("--stride {} must be less than the {} text tokens of a window (max length {})", *o.stride, room,
+                  model.max_length);
+    options.tokenize.encode.truncation->stride = *o.stride;
+    options.tokenize.encode.keep_overflow = true;
+    options.mark_truncated = false;  // the text past a window is read in the next one
+    options.refuse_truncated = false;
+  }
+
+  if (o.task.dry_run) {
+    Settings s = common_settings(o.task, model);
+    if (o.stride)
+      s.set("truncation", fmt::format("none (a text longer than max length is read in windows overlapping by {} "
+                                      "tokens)", *o.stride));
+    s.add("aggregation", o.aggregation);
+    s.add("ignored labels", settings.ignore_labels.empty() ? "none" : fmt::format("{}", fmt::join(settings.ignore_labels, ",")));
+    s.add("offsets", o.offsets == "chars" ? "chars (code points)" : "bytes (UTF-8)");
+    records::RecordWriter out("-");
+    out.write(s.text());
+    return 0;
+  }
+
+  cmd::NerTask task(classifier, *model.tokenizer, std::move(settings), o.offsets == "bytes", options.limits);
+  return run_task(o.task, options, *model.tokenizer, task);
+}
+
+}  // namespace
+
+Action add_ner(CLI::App& sub, const GlobalOptions&) {
+  auto o = std::make_shared<NerOptions>();
+  add_task_flags(sub, o->task, {.texts_help = "Texts to tag (default: one per line from -i files or stdin)",
+                                .pairs = false,
+                                .formats = {"jsonl", "tsv", "csv"}});
+  sub.add_option("--aggregation", o->aggregation,
+                 "none (every token and its label), simple (tokens grouped into entities), or first, average or "
+                 "max (words labelled by their first token, their tokens' mean scores or best token, then grouped)")
+      ->capture_default_str();
+  o->ignore_labels_flag = sub.add_option("--ignore-labels", o->ignore_labels,
+                                         "Labels left out, comma-separated, repeatable (default: O; '' keeps every "
+                                         "label)")
+                              // One list per flag: texts after it stay texts.
+                              ->allow_extra_args(false)
+                              ->expected(1)
+                              ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sub.add_option("--stride", o->stride,
+                 "Read a long text in windows overlapping by N tokens, and merge their entities (needs "
+                 "--aggregation other than none)")
+      ->check(whole_number(0, 1 << 20));
+  sub.add_option("--offsets", o->offsets, "start and end in chars (code points) or bytes (UTF-8)")->capture_default_str();
+  return [o] { return run_ner(*o); };
+}
+
+}  // namespace bertkit::cli
