@@ -11,8 +11,8 @@ namespace bertkit::cmd {
 namespace {
 
 const core::ModelConfig& with_classifier(const core::ModelConfig& config) {
-  if (config.head != core::HeadKind::SequenceClassification)
-    usage_error("classify needs a sequence-classification model; {} has a {} head", config.architecture,
+  if (!core::has_sequence_head(config))
+    usage_error("classify needs a sequence-classification or next-sentence-prediction model; {} has a {} head", config.architecture,
                 core::head_name(config.head));
   return config;
 }
@@ -56,7 +56,7 @@ std::vector<LabelScore> rank_labels(std::span<const float> logits, core::ScoreFu
 }
 
 Classifier::Classifier(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights)
-    : encoder_(with_classifier(config), weights), head_(config, *weights) {}
+    : encoder_(with_classifier(config), weights), head_(config, *weights), labels_(core::sequence_labels(config)) {}
 
 std::vector<float> Classifier::logits(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits) {
   const std::size_t labels = num_labels();
@@ -78,7 +78,7 @@ std::vector<std::string> ClassifyTask::result_fields() const {
 
 void ClassifyTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
   const std::size_t labels = classifier_.num_labels();
-  const auto& names = classifier_.config().id2label;
+  const auto& names = classifier_.labels();
   auto ranked = rank_labels(std::span(logits_).subspan(i * labels, labels), function_);
   records::ResultWriter& results = out.results();
   results.begin(batch.records[i], batch.truncated[i]).field("label", names[ranked[0].label]).field("score", ranked[0].score);

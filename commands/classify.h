@@ -1,7 +1,7 @@
 #pragma once
 // `bertkit classify`: sequence classification of texts or pairs, scored as transformers'
 // text-classification pipeline scores them (labels from id2label, its default score function, labels
-// sorted by score with ties in label order).
+// sorted by score with ties in label order); BERT's next-sentence head scored the same way.
 #include "commands/encoder_batches.h"
 #include "core/model/classification_head.h"
 #include "core/model/encoder.h"
@@ -34,7 +34,7 @@ std::vector<LabelScore> rank_labels(std::span<const float> logits, core::ScoreFu
 
 class Classifier {
  public:
-  // Refuses (usage error) a model without a sequence-classification head.
+  // Refuses (usage error) a model without a sequence-classification or next-sentence head.
   Classifier(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights);
 
   // Raw logits of each encoding, [encodings.size() * num_labels()], in input order.
@@ -42,10 +42,12 @@ class Classifier {
 
   std::size_t num_labels() const { return static_cast<std::size_t>(head_.num_labels()); }
   const core::ModelConfig& config() const { return encoder_.config(); }
+  const std::vector<std::string>& labels() const { return labels_; }  // by label index
 
  private:
   core::Encoder encoder_;
   core::ClassificationHead head_;
+  std::vector<std::string> labels_;
 };
 
 // Each record's best `label` and its `score`, and with `listed` > 0 the best `listed` labels as `scores`.

@@ -2,6 +2,7 @@
 
 #include "core/checkpoint/converted_file.h"
 #include "core/json.h"
+#include "core/model/family_spec.h"
 #include "tokenizer/wordpiece_image.h"
 
 #include <fmt/format.h>
@@ -27,6 +28,16 @@ void add_list(Fields& out, std::string key, const std::vector<std::string>& item
   out.push_back({std::move(key), items.empty() ? "none" : fmt::format("{}", fmt::join(items, " ")), items});
 }
 
+
+// A checkpoint with more than one head (BertForPreTraining): each, under the name `head` would give it
+// alone; fill-mask uses the masked-LM head, classify the next-sentence one.
+std::vector<std::string> heads(const core::ModelConfig& c) {
+  const core::ArchitectureSpec& a = core::architecture_spec(c);
+  std::vector<std::string> out;
+  if (a.mlm) out.emplace_back(core::head_name(core::HeadKind::MaskedLM));
+  if (a.nsp) out.emplace_back(core::head_name(core::HeadKind::NextSentencePrediction));
+  return out;
+}
 
 // Whether WordPiece's tables come compiled: a file converted by another bertkit version still works,
 // but builds them at every start.
@@ -68,6 +79,7 @@ Fields model_info(const core::LoadedModel& m) {
   add(out, "architecture", c.architecture);
   add(out, "model_type", std::string(core::family_name(c.family)));
   add(out, "head", std::string(core::head_name(c.head)));
+  if (auto both = heads(c); both.size() > 1) add_list(out, "heads", both);
   add(out, "vocab_size", c.vocab_size);
   add(out, "hidden_size", c.hidden_size);
   add(out, "num_layers", c.num_layers);

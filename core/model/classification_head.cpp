@@ -9,10 +9,29 @@
 
 namespace bertkit::core {
 
+namespace {
+
+// Next-sentence prediction is the head only where the checkpoint has no sequence classifier.
+bool next_sentence_head(const ModelConfig& config) {
+  return config.head != HeadKind::SequenceClassification && architecture_spec(config).nsp;
+}
+
+}  // namespace
+
+bool has_sequence_head(const ModelConfig& config) {
+  return config.head == HeadKind::SequenceClassification || next_sentence_head(config);
+}
+
+std::vector<std::string> sequence_labels(const ModelConfig& config) {
+  if (next_sentence_head(config)) return {"IsNext", "NotNext"};
+  return config.id2label;
+}
+
 ScoreFunction default_score_function(const ModelConfig& config) {
   if (config.problem_type == ProblemType::MultiLabel || config.num_labels == 1) return ScoreFunction::Sigmoid;
   if (config.num_labels > 1) return ScoreFunction::Softmax;
-  return ScoreFunction::None;
+  // The next-sentence head's two labels are not in config.json.
+  return config.num_labels == 0 && next_sentence_head(config) ? ScoreFunction::Softmax : ScoreFunction::None;
 }
 
 void apply_score_function(ScoreFunction function, std::span<float> logits) {
@@ -28,6 +47,10 @@ void apply_score_function(ScoreFunction function, std::span<float> logits) {
 ClassificationHead::ClassificationHead(const ModelConfig& config, const Weights& weights) {
   const std::int64_t h = config.hidden_size, labels = config.num_labels;
   if (architecture_spec(config).pooler != PoolerUse::None) pooler_.emplace(config, weights);
+  if (next_sentence_head(config)) {
+    classifier_ = Linear(linear_weight(weights, "nsp.weight", 2, h), weights.require("nsp.bias", {2}).f32(), 2, h);
+    return;
+  }
   if (const auto activation = config.family->classifier.dense)
     dense_.emplace(linear_weight(weights, "classifier.dense.weight", h, h),
                    weights.require("classifier.dense.bias", {h}).f32(), h, h, *activation);

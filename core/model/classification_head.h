@@ -1,8 +1,9 @@
 #pragma once
 // Sequence classification on [CLS], as the family's ClassifierSpec builds it: through BERT's pooler
 // when the architecture has one, then an optional dense + activation (DistilBERT's pre_classifier +
-// ReLU, ELECTRA's dense + GELU), then the output projection. Plus the score function transformers'
-// pipeline applies.
+// ReLU, ELECTRA's dense + GELU), then the output projection. BERT's next-sentence head (BertOnlyNSPHead,
+// also in BertForPreTraining) is the same computation: the pooler, then nsp onto its two labels. Plus
+// the score function transformers' pipeline applies.
 #include "core/checkpoint/weights.h"
 #include "core/model/bert_pooler.h"
 #include "core/model/config.h"
@@ -12,14 +13,23 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace bertkit::core {
 
 enum class ScoreFunction { None, Sigmoid, Softmax };
 
+// Whether the model has a head that scores a whole sequence: a sequence classifier, or a next-sentence
+// head (which classify uses also where the checkpoint has an MLM head beside it).
+bool has_sequence_head(const ModelConfig& config);
+
+// The names of the head's labels: id2label; for the next-sentence head, which config.json gives no
+// labels, the BERT paper's IsNext (index 0: B continues A) and NotNext.
+std::vector<std::string> sequence_labels(const ModelConfig& config);
+
 // transformers' default function_to_apply: sigmoid for multi-label problems or a single label,
-// softmax for several labels.
+// softmax for several labels (the next-sentence head's two included).
 ScoreFunction default_score_function(const ModelConfig& config);
 
 // One row of logits to scores, in place.

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -131,7 +132,8 @@ class ExampleFolder {
                                  {"squad-model", "bert-uncased-qa"}, {"ms-marco-MiniLM-L6-cross", "bert-chinese-cross"},
                                  {"models/all-MiniLM-L6-v2", "minilm-embed"},
                                  {"models/bert-base-uncased", "bert-uncased-mlm"},
-                                 {"ner-model", "../models2/bert-cased-ner"}})
+                                 {"ner-model", "../models2/bert-cased-ner"},
+                                 {"pretraining-model", "../models2/bert-uncased-pretraining"}})
       link_model(dir_ / name, fixture);
     const fs::path hub = dir_ / ".cache/huggingface/hub";
     for (auto [id, fixture] : {std::pair{"sentence-transformers/all-MiniLM-L6-v2", "minilm-embed"},
@@ -236,8 +238,10 @@ TEST_CASE("bertkit-classify(1): every example runs as printed") {
   run_examples("bertkit-classify.1", 4, [](const std::string& example, const ExampleFolder& folder) {
     if (has(example, "scored.csv"))  // every column kept, three added
       CHECK(bktest::read_lines(folder / "scored.csv").at(0) == "id,text,label,score,truncated");
-    if (has(example, "--top-k all"))
+    if (has(example, "--top-k all") && !has(example, "pretraining-model"))
       for (const char* label : {"negative", "neutral", "positive"}) CHECK(has(folder.out(), label));
+    if (has(example, "pretraining-model"))  // the next-sentence head's two labels
+      for (const char* label : {"IsNext", "NotNext"}) CHECK(has(folder.out(), label));
   });
 }
 
@@ -263,6 +267,11 @@ TEST_CASE("bertkit-ner(1): every example runs as printed") {
   run_examples("bertkit-ner.1", 4, [](const std::string& example, const ExampleFolder& folder) {
     if (has(example, "entities.csv"))  // every column kept, two added
       CHECK(bktest::read_lines(folder / "entities.csv").at(0) == "id,text,entities,truncated");
+    if (has(example, "tagged.conll")) {  // a blank line after each of the three reviews
+      const auto lines = bktest::read_lines(folder / "tagged.conll");
+      CHECK(std::count(lines.begin(), lines.end(), "") == 3);
+    }
+    if (has(example, "--format inline")) CHECK(bktest::count_lines(folder.out()) == 1);
     if (has(example, "--stride"))  // every line of long_texts.txt read whole
       for (const auto& record : bktest::json_lines(folder.out())) CHECK_FALSE(record.contains("truncated"));
   });

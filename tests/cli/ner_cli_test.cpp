@@ -18,12 +18,6 @@ namespace {
 
 using bktest::kTolerance;
 
-std::string ner_fixture(const std::string& name) { return bktest::shared("fixtures/models2/" + name).string(); }
-
-json ner_goldens(const std::string& name) {
-  return bktest::read_json(bktest::shared("fixtures/models2/" + name + "/goldens.json"));
-}
-
 // The records of one call, as {text: output}.
 std::map<std::string, json> records_of(const json& goldens, const std::string& tag, const json& call) {
   std::map<std::string, json> out;
@@ -56,11 +50,11 @@ void check_entities(const json& got, const json& expected, const char* label_key
 
 TEST_CASE("ner: JSONL in and out, every aggregation strategy, as the pipeline") {
   for (const char* name : {"bert-cased-ner", "electra-ner"}) {
-    const json goldens = ner_goldens(name);
+    const json goldens = bktest::models2_goldens(name);
     for (const char* strategy : {"none", "simple", "first", "average", "max"}) {
       INFO(name << " " << strategy);
       const auto records = records_of(goldens, "strategy", {{"aggregation_strategy", strategy}});
-      const auto lines = bktest::run_jsonl({"ner", "-m", ner_fixture(name), "--jsonl", "--aggregation", strategy},
+      const auto lines = bktest::run_jsonl({"ner", "-m", bktest::models2_path(name), "--jsonl", "--aggregation", strategy},
                                            jsonl_texts(records));
       REQUIRE(lines.size() == records.size());
       for (const json& line : lines) {
@@ -73,10 +67,10 @@ TEST_CASE("ner: JSONL in and out, every aggregation strategy, as the pipeline") 
 }
 
 TEST_CASE("ner: --stride reads a long text in windows and merges their entities; without, it is truncated") {
-  const json goldens = ner_goldens("bert-cased-ner");
+  const json goldens = bktest::models2_goldens("bert-cased-ner");
   const json& stride = goldens.at("spec").at("ner").at("strides").back();
   const auto records = records_of(goldens, "stride", {{"aggregation_strategy", "simple"}, {"stride", stride}});
-  const auto lines = bktest::run_jsonl({"ner", "-m", ner_fixture("bert-cased-ner"), "--jsonl", "--aggregation",
+  const auto lines = bktest::run_jsonl({"ner", "-m", bktest::models2_path("bert-cased-ner"), "--jsonl", "--aggregation",
                                         "simple", "--stride", stride.dump()},
                                        jsonl_texts(records));
   REQUIRE(lines.size() == records.size());
@@ -84,13 +78,13 @@ TEST_CASE("ner: --stride reads a long text in windows and merges their entities;
     CHECK_FALSE(line.contains("truncated"));
     check_entities(line.at("entities"), records.at(line.at("text").get<std::string>()), "entity_group");
   }
-  const auto cut = bktest::run_jsonl({"ner", "-m", ner_fixture("bert-cased-ner"), "--jsonl", "--aggregation", "simple"},
+  const auto cut = bktest::run_jsonl({"ner", "-m", bktest::models2_path("bert-cased-ner"), "--jsonl", "--aggregation", "simple"},
                                      jsonl_texts(records));
   for (const json& line : cut) CHECK(line.value("truncated", false));
 }
 
 TEST_CASE("ner: CSV out keeps the input columns and writes the entities as a JSON cell") {
-  const json goldens = ner_goldens("distilbert-uncased-ner");
+  const json goldens = bktest::models2_goldens("distilbert-uncased-ner");
   const auto records = records_of(goldens, "ignore_labels", {{"aggregation_strategy", "first"}, {"ignore_labels", json::array()}});
   // A text with entities, so that the cell needs quoting.
   const auto record = std::find_if(records.begin(), records.end(), [](const auto& r) { return !r.second.empty(); });
@@ -98,7 +92,7 @@ TEST_CASE("ner: CSV out keeps the input columns and writes the entities as a JSO
   const std::string& text = record->first;
   bktest::TempDir dir;
   bktest::write_file(dir / "in.csv", "id,text\n7," + bktest::csv_quote(text) + "\n");
-  auto r = run_bertkit({"ner", "-m", ner_fixture("distilbert-uncased-ner"), "-i", (dir / "in.csv").string(), "--column",
+  auto r = run_bertkit({"ner", "-m", bktest::models2_path("distilbert-uncased-ner"), "-i", (dir / "in.csv").string(), "--column",
                         "text", "--aggregation", "first", "--ignore-labels", "", "--format", "csv"});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   const std::string header = "id,text,entities,truncated\n";
@@ -119,7 +113,7 @@ TEST_CASE("ner: CSV out keeps the input columns and writes the entities as a JSO
 
 TEST_CASE("ner: --offsets bytes counts UTF-8 bytes, the default code points") {
   const std::string text = "Zoë Saldaña lives in Köln.";
-  const std::string m = ner_fixture("bert-cased-ner");
+  const std::string m = bktest::models2_path("bert-cased-ner");
   const auto chars = bktest::run_jsonl({"ner", "-m", m, "--ignore-labels", "", text});
   const auto bytes = bktest::run_jsonl({"ner", "-m", m, "--ignore-labels", "", "--offsets", "bytes", text});
   const json& c = chars.at(0).at("entities");
@@ -141,7 +135,7 @@ TEST_CASE("ner: --offsets bytes counts UTF-8 bytes, the default code points") {
 }
 
 TEST_CASE("ner: refusals are usage errors (exit 2) with one line") {
-  const std::string m = ner_fixture("bert-cased-ner");
+  const std::string m = bktest::models2_path("bert-cased-ner");
   auto wrong_head = run_bertkit({"ner", "-m", bktest::fixture_path("bert-cased-cls"), "text"});
   CHECK(wrong_head.exit_code == 2);
   CHECK(wrong_head.err == "bertkit: error: ner needs a token-classification model; BertForSequenceClassification has a "

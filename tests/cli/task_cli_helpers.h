@@ -17,6 +17,13 @@ inline nlohmann::json fixture_goldens(const std::string& name) {
   return read_json(shared("fixtures/models/" + name + "/goldens.json"));
 }
 
+// The same for the later families and tasks (fixtures/models2).
+inline std::string models2_path(const std::string& name) { return shared("fixtures/models2/" + name).string(); }
+
+inline nlohmann::json models2_goldens(const std::string& name) {
+  return read_json(shared("fixtures/models2/" + name + "/goldens.json"));
+}
+
 // Runs bertkit, requires success, and returns its JSON lines.
 inline std::vector<nlohmann::json> run_jsonl(const std::vector<std::string>& args, const std::string& input = "") {
   auto r = run_bertkit(args, input);
