@@ -1,16 +1,19 @@
 // `bertkit ner` (alias token-classification): the entities of texts, each token's label or words and
-// entities grouped as --aggregation says, offsets into the original text.
+// entities grouped as --aggregation says, offsets into the original text; or CoNLL or inline text; or
+// an interactive prompt on a terminal.
 #include "cli/app.h"
 #include "cli/list_flags.h"
 #include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
 #include "commands/ner.h"
+#include "commands/ner_prompt.h"
 #include "core/error.h"
 #include "records/record_writer.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <memory>
 #include <optional>
@@ -29,6 +32,7 @@ struct NerOptions {
   CLI::Option* ignore_labels_flag = nullptr;
   std::optional<std::size_t> stride;
   std::string offsets = "chars";
+  bool interactive = false;
 };
 
 std::vector<std::string> split_labels(const std::vector<std::string>& lists) {
@@ -40,6 +44,9 @@ std::vector<std::string> split_labels(const std::vector<std::string>& lists) {
 
 int run_ner(const NerOptions& o) {
   result_format(o.task);
+  const bool interactive = o.interactive || (o.task.texts.empty() && o.task.inputs.empty() && ::isatty(0) == 1);
+  if (o.interactive && (!o.task.texts.empty() || !o.task.inputs.empty()))
+    usage_error("--interactive reads sentences from the terminal: give no texts and no -i");
   cmd::NerSettings settings;
   settings.aggregation = cmd::parse_aggregation(o.aggregation);
   if (o.ignore_labels_flag->count() > 0) settings.ignore_labels = split_labels(o.ignore_labels);
@@ -70,12 +77,17 @@ int run_ner(const NerOptions& o) {
     s.add("aggregation", o.aggregation);
     s.add("ignored labels", settings.ignore_labels.empty() ? "none" : fmt::format("{}", fmt::join(settings.ignore_labels, ",")));
     s.add("offsets", o.offsets == "chars" ? "chars (code points)" : "bytes (UTF-8)");
+    s.add("mode", interactive ? "interactive prompt" : "records");
     records::RecordWriter out("-");
     out.write(s.text());
     return 0;
   }
 
-  cmd::NerTask task(classifier, *model.tokenizer, std::move(settings), o.offsets == "bytes", options.limits);
+  if (interactive)
+    return cmd::run_ner_prompt({classifier, *model.tokenizer, options.tokenize, options.limits, std::move(settings)});
+
+  const cmd::NerOutput output{cmd::parse_ner_layout(output_format(o.task)), o.offsets == "bytes"};
+  cmd::NerTask task(classifier, *model.tokenizer, std::move(settings), output, options.limits);
   return run_task(o.task, options, *model.tokenizer, task);
 }
 
@@ -83,9 +95,10 @@ int run_ner(const NerOptions& o) {
 
 Action add_ner(CLI::App& sub, const GlobalOptions&) {
   auto o = std::make_shared<NerOptions>();
-  add_task_flags(sub, o->task, {.texts_help = "Texts to tag (default: one per line from -i files or stdin)",
+  add_task_flags(sub, o->task, {.texts_help = "Texts to tag (default: one per line from -i files or stdin; an "
+                                              "interactive prompt on a terminal)",
                                 .pairs = false,
-                                .formats = {"jsonl", "tsv", "csv"}});
+                                .formats = {"jsonl", "tsv", "csv", "conll", "inline"}});
   sub.add_option("--aggregation", o->aggregation,
                  "none (every token and its label), simple (tokens grouped into entities), or first, average or "
                  "max (words labelled by their first token, their tokens' mean scores or best token, then grouped)")
@@ -102,6 +115,7 @@ Action add_ner(CLI::App& sub, const GlobalOptions&) {
                  "--aggregation other than none)")
       ->check(whole_number(0, 1 << 20));
   sub.add_option("--offsets", o->offsets, "start and end in chars (code points) or bytes (UTF-8)")->capture_default_str();
+  sub.add_flag("--interactive", o->interactive, "Prompt for sentences (the default when stdin is a terminal)");
   return [o] { return run_ner(*o); };
 }
 

@@ -1,6 +1,7 @@
 #include "commands/fill_mask_prompt.h"
 
 #include "commands/fill_mask_output.h"
+#include "commands/prompt_io.h"
 #include "records/interrupt.h"
 #include "records/line_editor.h"
 #include "core/error.h"
@@ -9,24 +10,12 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <cstdio>
 #include <optional>
 #include <string>
 
 namespace bertkit::cmd {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-void say(const std::string& text) {
-  std::fputs(text.c_str(), stdout);
-  std::fflush(stdout);
-}
 
 std::string help(const FillMaskPrompt& p) {
   return fmt::format(
@@ -37,10 +26,10 @@ std::string help(const FillMaskPrompt& p) {
 
 // A `:` command; false when it asks to leave.
 bool command(FillMaskPrompt& p, std::string_view line) {
-  std::string_view rest = trim(line.substr(1));
+  std::string_view rest = trim_line(line.substr(1));
   if (rest == "q" || rest == "quit") return false;
   if (rest.starts_with("k")) {
-    std::string_view number = trim(rest.substr(1));
+    std::string_view number = trim_line(rest.substr(1));
     std::size_t k = 0;
     auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), k);
     if (ec == std::errc() && end == number.data() + number.size() && k > 0 && k <= 1000) {
@@ -81,7 +70,7 @@ int run_fill_mask_prompt(FillMaskPrompt p) {
       say("\n");
       return 0;
     }
-    std::string_view text = trim(*line);
+    std::string_view text = trim_line(*line);
     if (text.empty()) continue;
     editor.remember(*line);
     if (text.front() == ':') {

@@ -1,5 +1,6 @@
 #include "commands/ner.h"
 
+#include "commands/ner_layouts.h"
 #include "core/error.h"
 
 #include <utility>
@@ -16,6 +17,12 @@ const core::ModelConfig& with_token_classifier(const core::ModelConfig& config) 
 }
 
 }  // namespace
+
+NerLayout parse_ner_layout(std::string_view format) {
+  if (format == "conll") return NerLayout::Conll;
+  if (format == "inline") return NerLayout::Inline;
+  return NerLayout::Records;
+}
 
 TokenClassifier::TokenClassifier(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights)
     : encoder_(with_token_classifier(config), weights), head_(config, *weights) {}
@@ -37,6 +44,18 @@ std::vector<std::vector<float>> TokenClassifier::logits(std::span<const tok::Enc
   return all;
 }
 
+NerTask::NerTask(TokenClassifier& classifier, const tok::Tokenizer& tokenizer, NerSettings settings, NerOutput output,
+                 const core::BatchLimits& limits)
+    : classifier_(classifier), tokenizer_(tokenizer), settings_(std::move(settings)), output_(output), limits_(limits) {
+  if (output_.layout == NerLayout::Inline && settings_.aggregation == Aggregation::None)
+    settings_.aggregation = Aggregation::First;
+}
+
+std::vector<std::string> NerTask::result_fields() const {
+  if (output_.layout != NerLayout::Records) return {};
+  return {"entities"};
+}
+
 void NerTask::compute(const records::Batch& batch) {
   // Every window of every record through the model together.
   std::vector<const tok::Encoding*> windows;
@@ -48,15 +67,28 @@ void NerTask::compute(const records::Batch& batch) {
   }
   first[batch.size()] = windows.size();
   const std::vector<std::vector<float>> logits = classifier_.logits(windows, limits_);
-  entities_.resize(batch.size());
+  const auto& id2label = classifier_.config().id2label;
+  const bool conll = output_.layout == NerLayout::Conll;
+  entities_.assign(conll ? 0 : batch.size(), {});
+  words_.assign(conll ? batch.size() : 0, {});
   for (std::size_t i = 0; i < batch.size(); ++i) {
     const std::size_t n = first[i + 1] - first[i];
-    entities_[i] = text_entities(tokenizer_, batch.records[i].text, std::span(windows).subspan(first[i], n),
-                                 std::span(logits).subspan(first[i], n), classifier_.config().id2label, settings_);
+    const auto record_windows = std::span(windows).subspan(first[i], n);
+    const auto record_logits = std::span(logits).subspan(first[i], n);
+    if (conll) words_[i] = text_words(record_windows, record_logits, id2label, settings_);
+    else entities_[i] = text_entities(tokenizer_, batch.records[i].text, record_windows, record_logits, id2label, settings_);
   }
 }
 
 void NerTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
+  switch (output_.layout) {
+    case NerLayout::Records: return write_entities(batch, i, out);
+    case NerLayout::Conll: return out.writer().write(conll_lines(batch.records[i].text, words_[i]));
+    case NerLayout::Inline: return out.writer().write(inline_line(batch.records[i].text, entities_[i]));
+  }
+}
+
+void NerTask::write_entities(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
   const bool none = settings_.aggregation == Aggregation::None;
   out.results()
       .begin(batch.records[i], batch.truncated[i])
@@ -67,8 +99,8 @@ void NerTask::write(const records::Batch& batch, std::size_t i, records::RecordO
                   j.begin_object().field(none ? "entity" : "entity_group", e.label).field("score", e.score);
                   if (none) j.field("index", e.index);
                   j.field("word", e.word)
-                      .field("start", byte_offsets_ ? e.byte_start : e.start)
-                      .field("end", byte_offsets_ ? e.byte_end : e.end)
+                      .field("start", output_.byte_offsets ? e.byte_start : e.start)
+                      .field("end", output_.byte_offsets ? e.byte_end : e.end)
                       .end_object();
                 }
                 j.end_array();

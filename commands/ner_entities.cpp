@@ -22,11 +22,6 @@ struct PreEntity {
   tok::Offsets chars, bytes;
 };
 
-std::size_t argmax(std::span<const float> scores) {
-  // numpy's argmax: the first maximum.
-  return static_cast<std::size_t>(std::max_element(scores.begin(), scores.end()) - scores.begin());
-}
-
 std::vector<PreEntity> gather_pre_entities(const tok::Tokenizer& tokenizer, std::string_view text,
                                            const tok::Encoding& window, std::span<const tok::Offsets> chars,
                                            std::span<const float> probabilities, std::size_t labels) {
@@ -55,31 +50,21 @@ std::vector<PreEntity> gather_pre_entities(const tok::Tokenizer& tokenizer, std:
 }
 
 Entity token_entity(const PreEntity& p, std::span<const std::string> id2label) {
-  const std::size_t best = argmax(p.scores);
+  const std::size_t best = best_label(p.scores);
   return {id2label[best], p.scores[best], p.index, p.word, p.chars.begin, p.chars.end, p.bytes.begin, p.bytes.end};
 }
 
 // aggregate_word: one word's label from its tokens.
 Entity word_entity(std::span<const PreEntity> tokens, Aggregation aggregation, std::span<const std::string> id2label,
                    const tok::Tokenizer& tokenizer) {
-  std::span<const float> scores = tokens.front().scores;
-  std::vector<float> mean;
-  if (aggregation == Aggregation::Max) {
-    float best = *std::max_element(scores.begin(), scores.end());
-    for (const PreEntity& t : tokens) {
-      const float top = *std::max_element(t.scores.begin(), t.scores.end());
-      if (top > best) best = top, scores = t.scores;
-    }
-  } else if (aggregation == Aggregation::Average) {
-    mean.assign(scores.size(), 0.0f);
-    for (const PreEntity& t : tokens)
-      for (std::size_t k = 0; k < mean.size(); ++k) mean[k] += t.scores[k];
-    for (float& m : mean) m /= static_cast<float>(tokens.size());
-    scores = mean;
-  }
+  std::vector<std::span<const float>> token_scores;
   std::vector<std::string> words;
-  for (const PreEntity& t : tokens) words.push_back(t.word);
-  const std::size_t best = argmax(scores);
+  for (const PreEntity& t : tokens) {
+    token_scores.push_back(t.scores);
+    words.push_back(t.word);
+  }
+  const std::vector<float> scores = word_probabilities(token_scores, aggregation);
+  const std::size_t best = best_label(scores);
   return {id2label[best],        scores[best],          -1, tokenizer.tokens_to_string(words), tokens.front().chars.begin,
           tokens.back().chars.end, tokens.front().bytes.begin, tokens.back().bytes.end};
 }
@@ -147,9 +132,7 @@ std::vector<Entity> window_entities(const tok::Tokenizer& tokenizer, std::string
   const std::size_t labels = id2label.size();
   if (logits.size() != window.size() * labels)
     throw std::logic_error("ner: logits do not match the window and the labels");
-  std::vector<float> probabilities(logits.begin(), logits.end());
-  for (std::size_t i = 0; i < window.size(); ++i)
-    core::softmax_row(probabilities.data() + i * labels, static_cast<std::int64_t>(labels));
+  const std::vector<float> probabilities = label_probabilities(logits, labels);
   const std::vector<PreEntity> tokens = gather_pre_entities(tokenizer, text, window, chars, probabilities, labels);
 
   std::vector<Entity> units;
@@ -191,6 +174,35 @@ std::vector<Entity> merge_overlapping(std::vector<Entity> entities) {
 }
 
 }  // namespace
+
+std::vector<float> label_probabilities(std::span<const float> logits, std::size_t labels) {
+  std::vector<float> probabilities(logits.begin(), logits.end());
+  for (std::size_t at = 0; at + labels <= probabilities.size(); at += labels)
+    core::softmax_row(probabilities.data() + at, static_cast<std::int64_t>(labels));
+  return probabilities;
+}
+
+std::vector<float> word_probabilities(std::span<const std::span<const float>> tokens, Aggregation aggregation) {
+  std::span<const float> scores = tokens.front();
+  if (aggregation == Aggregation::Max) {
+    float best = *std::max_element(scores.begin(), scores.end());
+    for (std::span<const float> t : tokens) {
+      const float top = *std::max_element(t.begin(), t.end());
+      if (top > best) best = top, scores = t;
+    }
+  } else if (aggregation == Aggregation::Average) {
+    std::vector<float> mean(scores.size(), 0.0f);
+    for (std::span<const float> t : tokens)
+      for (std::size_t k = 0; k < mean.size(); ++k) mean[k] += t[k];
+    for (float& m : mean) m /= static_cast<float>(tokens.size());
+    return mean;
+  }
+  return {scores.begin(), scores.end()};
+}
+
+std::size_t best_label(std::span<const float> scores) {
+  return static_cast<std::size_t>(std::max_element(scores.begin(), scores.end()) - scores.begin());
+}
 
 Aggregation parse_aggregation(std::string_view name) {
   if (name == "none") return Aggregation::None;

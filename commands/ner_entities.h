@@ -34,6 +34,16 @@ struct NerSettings {
   std::vector<std::string> ignore_labels{"O"};
 };
 
+// A window's label probabilities: the softmax of each token's row of logits [window size, labels].
+std::vector<float> label_probabilities(std::span<const float> logits, std::size_t labels);
+
+// aggregate_word's probabilities of one word from its tokens': the first token's (first), their mean
+// (average) or those of the token with the best score (max).
+std::vector<float> word_probabilities(std::span<const std::span<const float>> tokens, Aggregation aggregation);
+
+// numpy's argmax: the first maximum.
+std::size_t best_label(std::span<const float> scores);
+
 // The entities of a text read in `windows` (encodings of `text`, byte offsets), each window's raw
 // logits [window size, labels] in `logits`; labels named by id2label.
 std::vector<Entity> text_entities(const tok::Tokenizer& tokenizer, std::string_view text,

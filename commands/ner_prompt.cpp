@@ -1,0 +1,74 @@
+#include "commands/ner_prompt.h"
+
+#include "commands/ner_layouts.h"
+#include "commands/prompt_io.h"
+#include "core/error.h"
+#include "records/interrupt.h"
+#include "records/line_editor.h"
+#include "tokenizer/utf8.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+namespace bertkit::cmd {
+
+namespace {
+
+// The text with its entities marked (not for tokens: --aggregation none), then a line per entity.
+std::string entity_table(std::string_view text, const std::vector<Entity>& entities, Aggregation aggregation) {
+  if (entities.empty()) return "(no entities)\n";
+  std::string out = aggregation == Aggregation::None ? "" : inline_line(text, entities);
+  std::size_t width = 0;
+  for (const Entity& e : entities) width = std::max(width, tok::count_code_points(e.label));
+  for (const Entity& e : entities) {
+    const std::size_t pad = width - tok::count_code_points(e.label);
+    out += fmt::format("  {}{}  {:.4f}  {}  ({}-{})\n", e.label, std::string(pad, ' '), e.score,
+                       std::string_view(text).substr(e.byte_start, e.byte_end - e.byte_start), e.start, e.end);
+  }
+  return out;
+}
+
+void tag(NerPrompt& p, std::string_view line) {
+  try {
+    std::string text;
+    tok::repair_utf8(line, text);
+    tok::Encoding encoding = p.tokenizer.encode(text, std::nullopt, p.tokenize.encode);
+    std::vector<const tok::Encoding*> windows{&encoding};
+    for (const tok::Encoding& o : encoding.overflowing) windows.push_back(&o);
+    const auto logits = p.classifier.logits(windows, p.limits);
+    const auto entities = text_entities(p.tokenizer, text, windows, logits, p.classifier.config().id2label, p.settings);
+    say(entity_table(text, entities, p.settings.aggregation));
+    if (encoding.truncated && encoding.overflowing.empty())
+      say("(the text past the model's maximum length was not read: --stride reads it)\n");
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::BadInput) throw;
+    say(fmt::format("error: {}\n", e.what()));
+  }
+}
+
+}  // namespace
+
+int run_ner_prompt(NerPrompt p) {
+  say("Type a sentence to see its entities; Ctrl-C drops the line; Ctrl-D or :q leaves.\n");
+  // Ctrl-C while a line is typed drops it (LineEditor); while tagging, it ends the program as in any
+  // other run.
+  records::InterruptGuard interrupt;
+  records::LineEditor editor;
+  for (;;) {
+    std::optional<std::string> line = editor.read("ner> ");
+    if (!line) {  // Ctrl-D
+      say("\n");
+      return 0;
+    }
+    std::string_view text = trim_line(*line);
+    if (text.empty()) continue;
+    editor.remember(*line);
+    if (text == ":q" || text == ":quit") return 0;
+    tag(p, text);
+  }
+}
+
+}  // namespace bertkit::cmd
