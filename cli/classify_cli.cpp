@@ -7,6 +7,7 @@
 #include "core/error.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdint>
 #include <memory>
@@ -33,6 +34,8 @@ int run_classify(const ClassifyOptions& o) {
 
   if (o.task.dry_run) {
     Settings s = common_settings(o.task, model);
+    // The next-sentence head's labels are not config.json's.
+    s.set("labels", fmt::format("{}", fmt::join(classifier.labels(), ", ")));
     s.add("score function", fmt::format("{}{}", cmd::score_function_name(function),
                                         o.function == "auto" ? " (the model's default)" : ""));
     s.add("scores", listed == 0          ? "the best label only"

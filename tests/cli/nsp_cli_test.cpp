@@ -1,6 +1,7 @@
 // `bertkit classify --pairs` on BERT's next-sentence head end to end: IsNext/NotNext with the softmax of
 // the fixtures' recorded logits, --function none for the logits themselves; on BertForPreTraining,
-// fill-mask takes the MLM head and classify the next-sentence head, and info lists both.
+// fill-mask takes the MLM head and classify the next-sentence head (--dry-run names its labels), and
+// info lists both.
 #include "cli/task_cli_helpers.h"
 
 #include <cmath>
@@ -56,6 +57,9 @@ TEST_CASE("classify and fill-mask on BertForPreTraining: each its own head; info
   auto info = bktest::run_bertkit({"info", "--json", bktest::models2_path("bert-uncased-pretraining")});
   REQUIRE_MESSAGE(info.exit_code == 0, info.err);
   CHECK(json::parse(info.out).at("heads") == json::array({"masked-lm", "next-sentence-prediction"}));
+  auto dry = bktest::run_bertkit({"classify", "-m", bktest::models2_path("bert-uncased-pretraining"), "--dry-run", "x"});
+  CHECK(dry.out.find("IsNext, NotNext") != std::string::npos);
+  CHECK(dry.out.find("softmax (the model's default)") != std::string::npos);
 }
 
 TEST_CASE("classify: a checkpoint with neither a classifier nor a next-sentence head is a usage error") {
