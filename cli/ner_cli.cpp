@@ -42,6 +42,15 @@ std::vector<std::string> split_labels(const std::vector<std::string>& lists) {
   return labels;
 }
 
+// What --dry-run says of the output.
+std::string mode(bool interactive, const std::string& format, const std::string& aggregation) {
+  if (interactive) return "interactive prompt";
+  if (format == "conll") return "conll (a word and its label per line; none and simple label words as first)";
+  if (format == "inline")
+    return aggregation == "none" ? "inline (the entities of first marked in the text)" : "inline (entities marked in the text)";
+  return "records";
+}
+
 int run_ner(const NerOptions& o) {
   result_format(o.task);
   const bool interactive = o.interactive || (o.task.texts.empty() && o.task.inputs.empty() && ::isatty(0) == 1);
@@ -77,7 +86,7 @@ int run_ner(const NerOptions& o) {
     s.add("aggregation", o.aggregation);
     s.add("ignored labels", settings.ignore_labels.empty() ? "none" : fmt::format("{}", fmt::join(settings.ignore_labels, ",")));
     s.add("offsets", o.offsets == "chars" ? "chars (code points)" : "bytes (UTF-8)");
-    s.add("mode", interactive ? "interactive prompt" : "records");
+    s.add("mode", mode(interactive, output_format(o.task), o.aggregation));
     records::RecordWriter out("-");
     out.write(s.text());
     return 0;

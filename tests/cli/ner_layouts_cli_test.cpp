@@ -152,4 +152,7 @@ TEST_CASE("ner --format conll: ignored labels are written O; -o FILE.conll picks
   const std::string file = (dir.path() / "out.conll").string();
   run_ok({"ner", "-m", bktest::models2_path("bert-cased-ner"), "-o", file, "--ignore-labels", "", text}, "");
   CHECK(bktest::read_file(file) == all);
+  // --dry-run says which layout, and that none labels words as first does.
+  const std::string dry = run_ok({"ner", "-m", bktest::models2_path("bert-cased-ner"), "--format", "inline", "--dry-run", text}, "");
+  CHECK(dry.find("inline (the entities of first marked in the text)") != std::string::npos);
 }
