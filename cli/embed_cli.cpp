@@ -1,11 +1,14 @@
 // `bertkit embed`: sentence embeddings (or per-token vectors) of every input record.
 #include "cli/app.h"
+#include "cli/number_flags.h"
 #include "records/record_writer.h"
 #include "cli/switch_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
 #include "commands/embed.h"
 #include "core/error.h"
+#include "core/model/quantization.h"
+#include "records/npy_reader.h"
 
 #include <fmt/format.h>
 
@@ -21,8 +24,25 @@ struct EmbedOptions {
   std::string pooling;
   std::optional<bool> normalize;
   std::optional<std::string> prefix, prompt;
+  std::optional<std::int64_t> truncate_dim;
+  std::string precision = "float32";
+  std::string calibration;  // an .npy of float32 embeddings: the int8/uint8 ranges
   bool token_embeddings = false;
 };
+
+// --precision and --calibration, checked against the format and the embedding dimension.
+std::optional<core::Ranges> calibration_ranges(const EmbedOptions& o, core::Precision precision, std::int64_t dim) {
+  const bool ranged = precision == core::Precision::Int8 || precision == core::Precision::Uint8;
+  if (o.calibration.empty()) return std::nullopt;
+  if (!ranged) usage_error("--calibration gives the ranges of --precision int8 or uint8");
+  records::FloatMatrix m = records::read_npy_f32(o.calibration);
+  if (m.rows == 0) bad_input("{}: no calibration embeddings", o.calibration);
+  if (m.cols != static_cast<std::size_t>(dim))
+    bad_input("{}: calibration embeddings of {} dimensions, the model's embeddings have {}", o.calibration, m.cols, dim);
+  core::Ranges ranges(m.cols);
+  ranges.add(m.values);
+  return ranges;
+}
 
 int run_embed(const EmbedOptions& o) {
   const records::ResultFormat format = result_format(o.task);
@@ -31,17 +51,30 @@ int run_embed(const EmbedOptions& o) {
     usage_error("--token-embeddings gives a list of vectors per input: use --format jsonl, tsv or csv");
   if (vectors && o.task.output == "-" && format == records::ResultFormat::Npy)
     usage_error("--format npy needs an output file (-o FILE): its header is completed after the last row");
+  const core::Precision precision = core::parse_precision(o.precision);
+  if (precision != core::Precision::Float32) {
+    if (o.token_embeddings) usage_error("--precision quantises sentence embeddings, not --token-embeddings");
+    if (format == records::ResultFormat::F32) usage_error("--format f32 holds float32: use --format npy with --precision {}", o.precision);
+    // Integer rows have no NaN to hold the place of a skipped record.
+    if (vectors && o.task.on_error == "skip") usage_error("--on-error skip needs float32 rows in --format npy: drop --precision");
+  }
 
   cmd::EmbedOptions eo;
   if (!o.pooling.empty()) eo.pooling = cmd::parse_pooling_mode(o.pooling);
   eo.normalize = o.normalize;
   eo.prefix = o.prefix;
   eo.prompt = o.prompt;
+  eo.truncate_dim = o.truncate_dim;
+  if (o.token_embeddings && o.truncate_dim) usage_error("--truncate-dim truncates sentence embeddings, not --token-embeddings");
 
   TaskModel model = load_task_model(o.task);
   cmd::EmbedPlan plan = cmd::plan_embedding(model.loaded, eo);
   cmd::Embedder embedder(model.loaded.config, model.weights, plan);
   records::PipelineOptions options = pipeline_options(o.task, model);
+  std::optional<core::Ranges> calibration = calibration_ranges(o, precision, embedder.dimension());
+  options.output.vector_type = precision == core::Precision::Float32 ? records::VectorType::F32
+                               : core::is_signed(precision)          ? records::VectorType::I8
+                                                                     : records::VectorType::U8;
 
   if (o.task.dry_run) {
     Settings s = common_settings(o.task, model);
@@ -50,7 +83,14 @@ int run_embed(const EmbedOptions& o) {
     } else {
       s.add("pooling", plan.pooling_text);
       s.add("normalization", plan.normalize_text);
-      s.add("dimension", fmt::format("{}", embedder.dimension()));
+      s.add("precision", precision == core::Precision::Float32 ? std::string("float32")
+                         : calibration ? fmt::format("{} (ranges of {})", o.precision, o.calibration)
+                         : precision == core::Precision::Int8 || precision == core::Precision::Uint8
+                             ? fmt::format("{} (ranges of all the embeddings: every record is kept until the end)", o.precision)
+                             : o.precision);
+      s.add("dimension", plan.truncate_dim ? fmt::format("{} (the first of each embedding, {})", embedder.dimension(),
+                                                           plan.truncate_from)
+                                           : fmt::format("{}", embedder.dimension()));
     }
     s.add("prompt", plan.prompt_text);
     s.add("lower-case text", plan.lower_case ? "yes (do_lower_case of sentence_bert_config.json)" : "no");
@@ -60,6 +100,7 @@ int run_embed(const EmbedOptions& o) {
   }
 
   cmd::EmbedTask task(embedder, plan, *model.tokenizer, options.limits, o.token_embeddings);
+  task.quantize(precision, std::move(calibration));
   return run_task(o.task, options, *model.tokenizer, task);
 }
 
@@ -77,6 +118,15 @@ Action add_embed(CLI::App& sub, const GlobalOptions&) {
                                        "Text put before every input (e.g. \"query: \")");
   sub.add_option_function<std::string>("--prompt", [o](const std::string& p) { o->prompt = p; },
                                        "A prompt name of config_sentence_transformers.json");
+  // The upper bound is the model's dimension, checked once it is loaded.
+  sub.add_option_function<std::int64_t>("--truncate-dim", [o](std::int64_t n) { o->truncate_dim = n; },
+                                        "Keep the first N dimensions (Matryoshka; default: the model's truncate_dim)")
+      ->check(whole_number(0, 1 << 24));
+  sub.add_option("--precision", o->precision,
+                 "float32, int8, uint8, binary or ubinary (sentence-transformers' quantize_embeddings)")
+      ->capture_default_str();
+  sub.add_option("--calibration", o->calibration,
+                 "An .npy of float32 embeddings [n, dim] whose ranges int8/uint8 use (default: the input's)");
   sub.add_flag("--token-embeddings", o->token_embeddings,
                "Per-token vectors (last hidden state, special tokens included) instead of one per input");
   return [o] { return run_embed(*o); };

@@ -25,6 +25,7 @@ struct SimilarityOptions {
   std::vector<std::string> queries;  // --query
   std::string queries_file, corpus;
   std::size_t top_k = 10;
+  std::optional<std::int64_t> truncate_dim;
 };
 
 bool search_mode(const SimilarityOptions& o) { return !o.queries.empty() || !o.queries_file.empty() || !o.corpus.empty(); }
@@ -63,6 +64,7 @@ int run_similarity(SimilarityOptions& o) {
   core::ScoreFunction function = core::ScoreFunction::None;
   std::string metric_from;
   if (cmd::is_cross_encoder(model.loaded.config)) {
+    if (o.truncate_dim) usage_error("--truncate-dim truncates embeddings; this model is a cross-encoder and scores pairs itself");
     if (!o.metric.empty()) usage_error("--metric compares embeddings; this model is a cross-encoder and scores pairs itself");
     if (o.function != "auto" && o.function != "sigmoid" && o.function != "none")
       usage_error("unknown --function '{}' (expected auto, sigmoid or none)", o.function);
@@ -76,7 +78,9 @@ int run_similarity(SimilarityOptions& o) {
     const bool named = o.metric.empty() && st && st->similarity_fn_name;
     metric_from = !o.metric.empty() ? "" : named ? " (similarity_fn_name of config_sentence_transformers.json)" : " (the default)";
     scorer.metric = core::parse_metric(!o.metric.empty() ? o.metric : named ? *st->similarity_fn_name : "cosine");
-    scorer.plan = cmd::plan_embedding(model.loaded, {});
+    cmd::EmbedOptions embed;
+    embed.truncate_dim = o.truncate_dim;
+    scorer.plan = cmd::plan_embedding(model.loaded, embed);
     scorer.embedder = std::make_unique<cmd::Embedder>(model.loaded.config, model.weights, *scorer.plan);
     options.separate_pairs = true;
   }
@@ -93,6 +97,9 @@ int run_similarity(SimilarityOptions& o) {
       s.add("scoring", fmt::format("bi-encoder: {} of the two embeddings{}", core::metric_name(scorer.metric), metric_from));
       s.add("pooling", scorer.plan->pooling_text);
       s.add("normalization", scorer.plan->normalize_text);
+      if (scorer.plan->truncate_dim)
+        s.add("dimension", fmt::format("{} (the first of each embedding, {})", scorer.embedder->dimension(),
+                                       scorer.plan->truncate_from));
       s.add("prompt", scorer.plan->prompt_text);
     }
     if (search_mode(o)) {
@@ -131,6 +138,11 @@ Action add_similarity(CLI::App& sub, const GlobalOptions&) {
   sub.add_option("--queries", o->queries_file, "A file of queries, one per record");
   sub.add_option("--corpus", o->corpus, "The file to search: one text per record");
   sub.add_option("--top-k", o->top_k, "Corpus texts per query")->check(whole_number(1, 1 << 20))->capture_default_str();
+  // The upper bound is the model's dimension, checked once it is loaded.
+  sub.add_option_function<std::int64_t>("--truncate-dim", [o](std::int64_t n) { o->truncate_dim = n; },
+                                        "Score the first N dimensions of the embeddings (Matryoshka; default: the "
+                                        "model's truncate_dim)")
+      ->check(whole_number(0, 1 << 24));
   return [o] { return run_similarity(*o); };
 }
 

@@ -75,6 +75,20 @@ EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& opt
   }
   plan.normalize_text = fmt::format("{} ({})", plan.modules.normalize ? "L2" : "none", normalize_from);
 
+  plan.truncate_dim = options.truncate_dim ? options.truncate_dim : st ? st->truncate_dim : std::nullopt;
+  if (plan.truncate_dim) {
+    plan.truncate_from = options.truncate_dim ? "--truncate-dim" : "truncate_dim of config_sentence_transformers.json";
+    if (options.normalize.value_or(false)) {
+      // The checkpoint's Normalize module still runs before truncation; --normalize acts after it.
+      plan.modules.normalize = st && st->normalize;
+      plan.normalize_truncated = true;
+      plan.normalize_text = fmt::format("{}L2 of the truncated embedding (--normalize)",
+                                        plan.modules.normalize ? "L2 (modules.json), then " : "");
+    } else if (plan.modules.normalize) {
+      plan.normalize_text += ", before truncation: the truncated embeddings are not unit length";
+    }
+  }
+
   if (options.prefix && options.prompt) usage_error("give --prefix or --prompt, not both");
   std::optional<std::string> prompt = options.prompt;
   if (!prompt && !options.prefix && st && st->default_prompt_name) prompt = st->default_prompt_name;
@@ -112,17 +126,31 @@ std::string model_text(const EmbedPlan& plan, std::string_view text) {
 }
 
 Embedder::Embedder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights, const EmbedPlan& plan)
-    : encoder_(config, weights), pooler_(plan.modules, config.hidden_size, *weights) {}
+    : encoder_(config, weights),
+      pooler_(plan.modules, config.hidden_size, *weights),
+      dimension_(pooler_.dimension()),
+      normalize_truncated_(plan.normalize_truncated) {
+  if (!plan.truncate_dim) return;
+  if (*plan.truncate_dim < 1 || *plan.truncate_dim > dimension_) {
+    if (plan.truncate_from == "--truncate-dim")
+      usage_error("--truncate-dim must be 1..{} (the model's dimension), not {}", dimension_, *plan.truncate_dim);
+    bad_input("{} {} is more than the model's dimension {}", plan.truncate_from, *plan.truncate_dim, dimension_);
+  }
+  dimension_ = *plan.truncate_dim;
+}
 
 void Embedder::sentence_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
                                    std::vector<float>& rows) {
   const auto dim = static_cast<std::size_t>(dimension());
+  const auto full = static_cast<std::size_t>(pooler_.dimension());
   rows.resize(encodings.size() * dim);
   run_encoder(encoder_, encodings, limits, [&](std::span<const std::size_t> indices, const core::EncoderOutput& out) {
     pooler_.forward(out, pooled_);
-    for (std::size_t k = 0; k < indices.size(); ++k)
-      std::copy_n(pooled_.begin() + static_cast<std::ptrdiff_t>(k * dim), dim,
-                  rows.begin() + static_cast<std::ptrdiff_t>(indices[k] * dim));
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      float* row = rows.data() + indices[k] * dim;
+      std::copy_n(pooled_.begin() + static_cast<std::ptrdiff_t>(k * full), dim, row);
+      if (normalize_truncated_) core::l2_normalize(row, static_cast<std::int64_t>(dim));
+    }
   });
 }
 
@@ -155,12 +183,52 @@ void EmbedTask::compute(const records::Batch& batch) {
   else embedder_.sentence_embeddings(batch.encodings, limits_, rows_);
 }
 
+void EmbedTask::quantize(core::Precision precision, std::optional<core::Ranges> calibration) {
+  precision_ = precision;
+  ranges_ = std::move(calibration);
+  keep_all_ = (precision == core::Precision::Int8 || precision == core::Precision::Uint8) && !ranges_;
+}
+
 void EmbedTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
   if (token_embeddings_) return write_tokens(batch, i, out.results());
   const auto dim = static_cast<std::size_t>(embedder_.dimension());
   std::span<const float> row(rows_.data() + i * dim, dim);
-  if (out.vectors()) return out.vector(row);
-  out.results().begin(batch.records[i], batch.truncated[i]).field("embedding", row).end();
+  if (!keep_all_) return write_row(batch.records[i], batch.truncated[i], row, out);
+  kept_.push_back(batch.records[i]);
+  kept_truncated_.push_back(batch.truncated[i]);
+  kept_rows_.insert(kept_rows_.end(), row.begin(), row.end());
+}
+
+void EmbedTask::finish(records::RecordOutput& out) {
+  if (!keep_all_ || kept_.empty()) return;
+  const auto dim = static_cast<std::size_t>(embedder_.dimension());
+  ranges_.emplace(dim);
+  ranges_->add(kept_rows_);
+  for (std::size_t i = 0; i < kept_.size(); ++i)
+    write_row(kept_[i], kept_truncated_[i], std::span<const float>(kept_rows_.data() + i * dim, dim), out);
+  out.end_batch();
+}
+
+void EmbedTask::write_row(const records::Record& record, bool truncated, std::span<const float> row,
+                          records::RecordOutput& out) {
+  if (precision_ == core::Precision::Float32) {
+    if (out.vectors()) return out.vector(row);
+    out.results().begin(record, truncated).field("embedding", row).end();
+    return;
+  }
+  bytes_.resize(core::quantized_width(precision_, row.size()));
+  core::quantize_row(precision_, row, ranges_ ? &*ranges_ : nullptr, bytes_);
+  if (out.vectors()) return out.vector(std::span<const std::uint8_t>(bytes_));
+  const bool is_signed = core::is_signed(precision_);
+  out.results()
+      .begin(record, truncated)
+      .nested("embedding",
+              [&](records::JsonLine& j) {
+                j.begin_array();
+                for (std::uint8_t b : bytes_) is_signed ? j.value(static_cast<std::int8_t>(b)) : j.value(b);
+                j.end_array();
+              })
+      .end();
 }
 
 void EmbedTask::write_tokens(const records::Batch& batch, std::size_t i, records::ResultWriter& results) {

@@ -5,6 +5,7 @@
 #include "core/model/batching.h"
 #include "core/model/encoder.h"
 #include "core/model/pooling.h"
+#include "core/model/quantization.h"
 #include "records/record_pipeline.h"
 #include "tokenizer/encoding.h"
 
@@ -25,6 +26,7 @@ struct EmbedOptions {
   std::optional<bool> normalize;       // unset: the checkpoint's (a Normalize module), else no
   std::optional<std::string> prefix;   // prepended to every text
   std::optional<std::string> prompt;   // a prompt name of config_sentence_transformers.json
+  std::optional<std::int64_t> truncate_dim;  // unset: the checkpoint's truncate_dim, else all
 };
 
 PoolingMode parse_pooling_mode(std::string_view name);  // cls, mean or max; Usage error otherwise
@@ -35,8 +37,13 @@ struct EmbedPlan {
   std::string prefix;                       // the prompt's text, or --prefix
   std::string prompt_name;                  // empty: no named prompt
   bool lower_case = false;                  // sentence_bert_config.json do_lower_case
+  // Matryoshka: the first truncate_dim values are kept after the modules ran (a Normalize module
+  // included); normalize_truncated (--normalize) L2-normalises what is kept, as
+  // sentence-transformers' normalize_embeddings=True does after truncation.
+  std::optional<std::int64_t> truncate_dim;
+  bool normalize_truncated = false;
   // For --dry-run: what each setting is and where it came from.
-  std::string pooling_text, normalize_text, prompt_text;
+  std::string pooling_text, normalize_text, prompt_text, truncate_from;
 };
 
 EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& options);
@@ -49,7 +56,8 @@ class Embedder {
  public:
   Embedder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights, const EmbedPlan& plan);
 
-  std::int64_t dimension() const { return pooler_.dimension(); }
+  // Values per sentence embedding: the modules' output, or as many as truncate_dim keeps.
+  std::int64_t dimension() const { return dimension_; }
   std::int64_t hidden_size() const { return encoder_.config().hidden_size; }
 
   // One row of dimension() values per encoding, in input order.
@@ -62,11 +70,15 @@ class Embedder {
  private:
   core::Encoder encoder_;
   core::SentencePooler pooler_;
+  std::int64_t dimension_;
+  bool normalize_truncated_;
   std::vector<float> pooled_;
 };
 
 // The records' embeddings: one `embedding` per record (or an npy/f32 row), or with `token_embeddings`
-// the record's `tokens` and their vectors.
+// the record's `tokens` and their vectors. A --precision other than float32 writes integers: int8 and
+// uint8 quantise with the calibration ranges, or without them (as quantize_embeddings does) with the
+// ranges of all the embeddings, so every record is kept and written at finish().
 class EmbedTask : public records::RecordTask {
  public:
   EmbedTask(Embedder& embedder, const EmbedPlan& plan, const tok::Tokenizer& tokenizer, const core::BatchLimits& limits,
@@ -74,13 +86,20 @@ class EmbedTask : public records::RecordTask {
       : embedder_(embedder), plan_(plan), tokenizer_(tokenizer), limits_(limits), token_embeddings_(token_embeddings) {}
 
   std::vector<std::string> result_fields() const override;
-  std::size_t vector_width() const override { return static_cast<std::size_t>(embedder_.dimension()); }
+  std::size_t vector_width() const override {
+    return core::quantized_width(precision_, static_cast<std::size_t>(embedder_.dimension()));
+  }
   records::TextInput model_input(const records::Record& record, std::string& text, std::string& pair) override;
   void compute(const records::Batch& batch) override;
   void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
+  void finish(records::RecordOutput& out) override;
+
+  // `calibration`: int8/uint8 ranges; without them, those of every embedding of the input.
+  void quantize(core::Precision precision, std::optional<core::Ranges> calibration);
 
  private:
   void write_tokens(const records::Batch& batch, std::size_t i, records::ResultWriter& results);
+  void write_row(const records::Record& record, bool truncated, std::span<const float> row, records::RecordOutput& out);
 
   Embedder& embedder_;
   const EmbedPlan& plan_;
@@ -89,6 +108,13 @@ class EmbedTask : public records::RecordTask {
   bool token_embeddings_;
   std::vector<float> rows_;
   std::vector<std::vector<float>> states_;
+  core::Precision precision_ = core::Precision::Float32;
+  std::optional<core::Ranges> ranges_;
+  bool keep_all_ = false;  // int8/uint8 without calibration: write at finish()
+  std::vector<records::Record> kept_;
+  std::vector<std::uint8_t> kept_truncated_;
+  std::vector<float> kept_rows_;
+  std::vector<std::uint8_t> bytes_;
 };
 
 }  // namespace bertkit::cmd

@@ -7,7 +7,7 @@ namespace bertkit::records {
 RecordOutput::RecordOutput(const OutputSpec& spec, const TableLayout* input, std::vector<std::string> fields,
                            std::size_t vector_width)
     : out_(spec.path), input_(input), vector_width_(vector_width) {
-  if (spec.format == ResultFormat::Npy) npy_ = std::make_unique<NpyWriter>(out_, vector_width);
+  if (spec.format == ResultFormat::Npy) npy_ = std::make_unique<NpyWriter>(out_, vector_width, spec.vector_type);
   else if (spec.format == ResultFormat::F32) raw_ = std::make_unique<RawF32Writer>(out_, vector_width);
   else if (!fields.empty())
     results_ = std::make_unique<ResultWriter>(out_, spec.format, input, spec.pairs, std::move(fields), spec.names,
@@ -18,6 +18,8 @@ void RecordOutput::vector(std::span<const float> row) {
   if (npy_) return npy_->append(row);
   raw_->append(row);
 }
+
+void RecordOutput::vector(std::span<const std::uint8_t> row) { npy_->append(row); }
 
 void RecordOutput::missing_vector() {
   const std::vector<float> nan(vector_width_, std::numeric_limits<float>::quiet_NaN());

@@ -7,6 +7,7 @@
 #include "records/result_writer.h"
 #include "records/vector_writers.h"
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -23,6 +24,8 @@ struct OutputSpec {
   EchoNames names;
   // Put before every output field's name (--output-prefix), so none is named like an input field.
   std::string field_prefix;
+  // npy: the element type of its rows (int8/uint8 for quantised embeddings).
+  VectorType vector_type = VectorType::F32;
 };
 
 class RecordOutput {
@@ -38,7 +41,9 @@ class RecordOutput {
   bool vectors() const { return npy_ || raw_; }
   ResultWriter& results() { return *results_; }
   void vector(std::span<const float> row);
-  // The row of a record left out (--on-error skip): NaN, so row i stays input record i.
+  void vector(std::span<const std::uint8_t> row);  // an int8/uint8 npy row
+  // The row of a record left out (--on-error skip): NaN, so row i stays input record i (float32 only:
+  // integer rows have no NaN, so commands refuse skip there).
   void missing_vector();
   // Every record of the batch written: out to the file (npy: its header counts them).
   void end_batch();

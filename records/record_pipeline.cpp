@@ -254,7 +254,9 @@ int run_records(RecordReader& reader, RecordOutput& out, const tok::Tokenizer& t
                 const PipelineOptions& options, RecordTask& task) {
   PipelineReport report;
   InterruptGuard interrupt;
-  return Runner(reader, tokenizer, options, task, out, report).run();
+  const int status = Runner(reader, tokenizer, options, task, out, report).run();
+  task.finish(out);
+  return status;
 }
 
 int run_records(const PipelineOptions& options, const tok::Tokenizer& tokenizer, RecordTask& task) {

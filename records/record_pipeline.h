@@ -89,6 +89,8 @@ class RecordTask {
   virtual void compute(const Batch& batch) = 0;
   // Writes result i of the last compute().
   virtual void write(const Batch& batch, std::size_t i, RecordOutput& out) = 0;
+  // After the last record (also when Ctrl-C stopped the run): results that need every record first.
+  virtual void finish(RecordOutput&) {}
 };
 
 // Opens options.input (checking its structure first), then options.output, and runs the whole

@@ -26,14 +26,18 @@ void append_le(std::string& out, std::span<const float> row) {
   }
 }
 
-void check_width(std::span<const float> row, std::size_t dim) {
+std::size_t element_size(VectorType type) { return type == VectorType::F32 ? sizeof(float) : 1; }
+
+template <typename T>
+void check_width(std::span<const T> row, std::size_t dim) {
   if (row.size() != dim) runtime_error("internal error: a vector of {} values in an output of width {}", row.size(), dim);
 }
 
 }  // namespace
 
-std::string NpyWriter::header(std::uint64_t rows, std::size_t dim) {
-  std::string dict = fmt::format("{{'descr': '<f4', 'fortran_order': False, 'shape': ({}, {}), }}", rows, dim);
+std::string NpyWriter::header(std::uint64_t rows, std::size_t dim, VectorType type) {
+  const char* descr = type == VectorType::F32 ? "<f4" : type == VectorType::I8 ? "|i1" : "|u1";
+  std::string dict = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}, {}), }}", descr, rows, dim);
   std::string out = "\x93NUMPY\x01";
   out += '\0';
   std::size_t len = kNpyHeaderBytes - 10;  // after magic, version and the length itself
@@ -45,11 +49,11 @@ std::string NpyWriter::header(std::uint64_t rows, std::size_t dim) {
   return out;
 }
 
-NpyWriter::NpyWriter(RecordWriter& out, std::size_t dim) : out_(out), dim_(dim) {
+NpyWriter::NpyWriter(RecordWriter& out, std::size_t dim, VectorType type) : out_(out), dim_(dim), type_(type) {
   if (dim_ == 0) runtime_error("internal error: an npy output of width 0");
   if (out_.is_stdout())
     usage_error("--format npy needs an output file (-o FILE): its header is completed after the last row");
-  out_.write(header(0, dim_));
+  out_.write(header(0, dim_, type_));
   out_.flush();
 }
 
@@ -62,10 +66,18 @@ NpyWriter::~NpyWriter() {
 }
 
 void NpyWriter::append(std::span<const float> row) {
+  if (type_ != VectorType::F32) runtime_error("internal error: float32 values in an integer npy output");
   check_width(row, dim_);
   bytes_.clear();
   append_le(bytes_, row);
   out_.write(bytes_);
+  ++rows_;
+}
+
+void NpyWriter::append(std::span<const std::uint8_t> row) {
+  if (type_ == VectorType::F32) runtime_error("internal error: bytes in a float32 npy output");
+  check_width(row, dim_);
+  out_.write(std::string_view(reinterpret_cast<const char*>(row.data()), row.size()));
   ++rows_;
 }
 
@@ -78,9 +90,9 @@ void NpyWriter::flush() {
   } catch (...) {
     failed = std::current_exception();
   }
-  std::uint64_t rows = (out_.committed() - kNpyHeaderBytes) / (dim_ * sizeof(float));
+  std::uint64_t rows = (out_.committed() - kNpyHeaderBytes) / (dim_ * element_size(type_));
   if (rows != rows_in_header_) {
-    out_.patch(0, header(rows, dim_));
+    out_.patch(0, header(rows, dim_, type_));
     rows_in_header_ = rows;
   }
   if (failed) std::rethrow_exception(failed);

@@ -178,6 +178,11 @@ fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConf
         bad_input("{}: similarity_fn_name {} is not one of cosine, dot, euclidean, manhattan", prompts.string(), it->dump());
       st.similarity_fn_name = it->get<std::string>();
     }
+    if (auto it = j.find("truncate_dim"); it != j.end() && !it->is_null()) {
+      if (!it->is_number_integer() || it->get<std::int64_t>() <= 0)
+        bad_input("{}: truncate_dim {} is not a positive integer", prompts.string(), it->dump());
+      st.truncate_dim = it->get<std::int64_t>();
+    }
     origins.emplace_back("sentence-transformers config", prompts.string());
   }
   return *transformer;

@@ -5,6 +5,7 @@
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -49,6 +50,8 @@ struct SentenceTransformerConfig {
   std::optional<std::string> default_prompt_name;
   // similarity_fn_name of config_sentence_transformers.json: cosine, dot, euclidean or manhattan.
   std::optional<std::string> similarity_fn_name;
+  // truncate_dim of config_sentence_transformers.json: the Matryoshka dimensions kept (positive).
+  std::optional<std::int64_t> truncate_dim;
 };
 
 struct LoadedModel {

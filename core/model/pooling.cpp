@@ -48,15 +48,14 @@ void pool_sequence(const Pooling& p, const float* rows, std::int64_t length, std
   if (p.last_token) std::copy(row(length - 1), row(length - 1) + h, out);
 }
 
+}  // namespace
+
 void l2_normalize(float* v, std::int64_t n) {
   double squares = 0;
   for (std::int64_t j = 0; j < n; ++j) squares += double(v[j]) * v[j];
-  // torch.nn.functional.normalize divides by max(norm, 1e-12).
   const double scale = 1.0 / std::max(std::sqrt(squares), 1e-12);
   for (std::int64_t j = 0; j < n; ++j) v[j] = static_cast<float>(v[j] * scale);
 }
-
-}  // namespace
 
 SentencePooler::SentencePooler(const SentenceTransformerConfig& config, std::int64_t hidden_size,
                                const Weights& weights)

@@ -12,6 +12,9 @@
 
 namespace bertkit::core {
 
+// v / max(|v|, 1e-12), as torch.nn.functional.normalize (and sentence-transformers' Normalize).
+void l2_normalize(float* v, std::int64_t n);
+
 class SentencePooler {
  public:
   // Dense module K reads dense.K.weight / dense.K.bias from `weights`.

@@ -116,20 +116,6 @@ TEST_CASE("similarity --dry-run in search mode: the input is the queries and the
   CHECK(r.out.find("stdin") == std::string::npos);
 }
 
-namespace {
-// A copy of a fixture folder whose `file` (a JSON object) gets `key` = `value`.
-std::string fixture_with(const bktest::TempDir& dir, const std::string& fixture, const std::string& file,
-                         const std::string& key, const nlohmann::json& value) {
-  const auto to = dir / fixture;
-  std::filesystem::copy(bktest::shared("fixtures/models/" + fixture), to, std::filesystem::copy_options::recursive);
-  auto j = bktest::read_json(to / file);
-  j[key] = value;
-  std::filesystem::permissions(to / file, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
-  bktest::write_file(to / file, j.dump());
-  return to.string();
-}
-}  // namespace
-
 TEST_CASE("similarity: a cross-encoder's activation is the checkpoint's; --function overrides it (issue 19, item 3)") {
   const auto stock = bktest::shared("fixtures/models/bert-chinese-cross").string();
   auto score = [](const std::vector<std::string>& args) {
@@ -142,7 +128,7 @@ TEST_CASE("similarity: a cross-encoder's activation is the checkpoint's; --funct
   CHECK(sigmoid == doctest::Approx(1 / (1 + std::exp(-raw))).epsilon(1e-6));
   {
     bktest::TempDir dir;
-    auto m = fixture_with(dir, "bert-chinese-cross", "config.json", "sbert_ce_default_activation_function",
+    auto m = bktest::fixture_with(dir, "bert-chinese-cross", "config.json", "sbert_ce_default_activation_function",
                           "torch.nn.modules.linear.Identity");
     CHECK(score({"similarity", "-m", m, "a", "b"}) == raw);
     CHECK(score({"similarity", "-m", m, "--function", "sigmoid", "a", "b"}) == sigmoid);
@@ -151,7 +137,7 @@ TEST_CASE("similarity: a cross-encoder's activation is the checkpoint's; --funct
   }
   {
     bktest::TempDir dir;  // the newer key wins over the older one
-    auto m = fixture_with(dir, "bert-chinese-cross", "config.json", "sbert_ce_default_activation_function",
+    auto m = bktest::fixture_with(dir, "bert-chinese-cross", "config.json", "sbert_ce_default_activation_function",
                           "torch.nn.modules.linear.Identity");
     auto j = bktest::read_json(std::filesystem::path(m) / "config.json");
     j["sentence_transformers"] = {{"activation_fn", "torch.nn.modules.activation.Sigmoid"}};
@@ -171,7 +157,7 @@ TEST_CASE("similarity: a cross-encoder's activation is the checkpoint's; --funct
 
 TEST_CASE("similarity: similarity_fn_name of config_sentence_transformers.json is the default metric (issue 19, item 4)") {
   bktest::TempDir dir;
-  auto m = fixture_with(dir, "minilm-embed", "config_sentence_transformers.json", "similarity_fn_name", "dot");
+  auto m = bktest::fixture_with(dir, "minilm-embed", "config_sentence_transformers.json", "similarity_fn_name", "dot");
   auto score = [](const std::vector<std::string>& args) {
     auto r = bktest::run_bertkit(args);
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
@@ -190,7 +176,7 @@ TEST_CASE("similarity: similarity_fn_name of config_sentence_transformers.json i
   CHECK(score({"similarity", "-m", file, a, b}) == score({"similarity", "-m", m, a, b}));
   // A name sentence-transformers does not have is bad input naming the file.
   bktest::TempDir other;
-  auto bad = fixture_with(other, "minilm-embed", "config_sentence_transformers.json", "similarity_fn_name", "jaccard");
+  auto bad = bktest::fixture_with(other, "minilm-embed", "config_sentence_transformers.json", "similarity_fn_name", "jaccard");
   auto r = bktest::run_bertkit({"similarity", "-m", bad, a, b});
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("config_sentence_transformers.json: similarity_fn_name \"jaccard\" is not one of cosine, dot, "

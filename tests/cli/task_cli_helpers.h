@@ -1,10 +1,11 @@
 #pragma once
-// What the classify, fill-mask and qa end-to-end tests share: files in, JSON lines out, fixture paths.
+// What the task end-to-end tests share: files in, JSON lines out, fixture paths and altered copies.
 #include "support.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -30,6 +31,18 @@ inline std::vector<nlohmann::json> run_jsonl(const std::vector<std::string>& arg
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   return json_lines(r.out);
+}
+
+// A copy of a fixture folder whose `file` (a JSON object) gets `key` = `value`.
+inline std::string fixture_with(const TempDir& dir, const std::string& fixture, const std::string& file,
+                                const std::string& key, const nlohmann::json& value) {
+  const auto to = dir / fixture;
+  std::filesystem::copy(shared("fixtures/models/" + fixture), to, std::filesystem::copy_options::recursive);
+  auto j = read_json(to / file);
+  j[key] = value;
+  std::filesystem::permissions(to / file, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+  write_file(to / file, j.dump());
+  return to.string();
 }
 
 }  // namespace bktest

@@ -1,0 +1,40 @@
+#pragma once
+// Embedding quantisation as sentence-transformers' quantize_embeddings: int8/uint8 map each dimension's
+// range [min, max] onto 256 buckets; binary/ubinary keep the sign bit (x > 0), eight dimensions a byte.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace bertkit::core {
+
+enum class Precision { Float32, Int8, Uint8, Binary, Ubinary };
+
+// float32, int8, uint8, binary or ubinary; a usage error naming --precision otherwise.
+Precision parse_precision(std::string_view name);
+std::string_view precision_name(Precision p);
+bool is_signed(Precision p);  // int8 and binary hold signed bytes
+
+// Bytes per quantised row of `dim` values: dim, or ceil(dim / 8) for binary and ubinary.
+std::size_t quantized_width(Precision p, std::size_t dim);
+
+// Per dimension, the minimum and the maximum over the rows seen (the `ranges` of int8/uint8).
+class Ranges {
+ public:
+  explicit Ranges(std::size_t dim) : dim_(dim) {}
+  void add(std::span<const float> rows);  // rows of dim values
+  bool empty() const { return mins_.empty(); }
+  std::span<const float> mins() const { return mins_; }
+  std::span<const float> maxs() const { return maxs_; }
+
+ private:
+  std::size_t dim_;
+  std::vector<float> mins_, maxs_;
+};
+
+// Quantises one row into quantized_width(p, row.size()) bytes (int8 and binary as two's complement).
+// int8/uint8 need `ranges`; float32 is not quantised.
+void quantize_row(Precision p, std::span<const float> row, const Ranges* ranges, std::span<std::uint8_t> out);
+
+}  // namespace bertkit::core
