@@ -2,15 +2,12 @@
 
 #include "commands/fill_mask_output.h"
 #include "commands/prompt_io.h"
-#include "records/interrupt.h"
-#include "records/line_editor.h"
 #include "core/error.h"
 #include "tokenizer/utf8.h"
 
 #include <fmt/format.h>
 
 #include <charconv>
-#include <optional>
 #include <string>
 
 namespace bertkit::cmd {
@@ -60,25 +57,11 @@ void predict(FillMaskPrompt& p, std::string_view text) {
 
 int run_fill_mask_prompt(FillMaskPrompt p) {
   say(help(p));
-  // Ctrl-C while a line is typed drops it (LineEditor); while predicting, it ends the program as
-  // in any other run.
-  records::InterruptGuard interrupt;
-  records::LineEditor editor;
-  for (;;) {
-    std::optional<std::string> line = editor.read("fill-mask> ");
-    if (!line) {  // Ctrl-D
-      say("\n");
-      return 0;
-    }
-    std::string_view text = trim_line(*line);
-    if (text.empty()) continue;
-    editor.remember(*line);
-    if (text.front() == ':') {
-      if (!command(p, text)) return 0;
-      continue;
-    }
+  return run_prompt("fill-mask> ", [&](std::string_view text) {
+    if (text.front() == ':') return command(p, text);
     predict(p, text);
-  }
+    return true;
+  });
 }
 
 }  // namespace bertkit::cmd

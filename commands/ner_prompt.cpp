@@ -3,14 +3,11 @@
 #include "commands/ner_layouts.h"
 #include "commands/prompt_io.h"
 #include "core/error.h"
-#include "records/interrupt.h"
-#include "records/line_editor.h"
 #include "tokenizer/utf8.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <optional>
 #include <string>
 
 namespace bertkit::cmd {
@@ -53,22 +50,11 @@ void tag(NerPrompt& p, std::string_view line) {
 
 int run_ner_prompt(NerPrompt p) {
   say("Type a sentence to see its entities; Ctrl-C drops the line; Ctrl-D or :q leaves.\n");
-  // Ctrl-C while a line is typed drops it (LineEditor); while tagging, it ends the program as in any
-  // other run.
-  records::InterruptGuard interrupt;
-  records::LineEditor editor;
-  for (;;) {
-    std::optional<std::string> line = editor.read("ner> ");
-    if (!line) {  // Ctrl-D
-      say("\n");
-      return 0;
-    }
-    std::string_view text = trim_line(*line);
-    if (text.empty()) continue;
-    editor.remember(*line);
-    if (text == ":q" || text == ":quit") return 0;
+  return run_prompt("ner> ", [&](std::string_view text) {
+    if (text == ":q" || text == ":quit") return false;
     tag(p, text);
-  }
+    return true;
+  });
 }
 
 }  // namespace bertkit::cmd
