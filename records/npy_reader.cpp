@@ -4,6 +4,7 @@
 #include "core/files.h"
 
 #include <bit>
+#include <charconv>
 #include <cstring>
 #include <regex>
 #include <string>
@@ -11,9 +12,24 @@
 
 namespace bertkit::records {
 
+namespace {
+
+std::size_t shape_number(const std::ssub_match& digits, const std::string& name) {
+  const std::string text = digits.str();
+  std::size_t n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size()) bad_input("{}: a shape of {} is too large", name, text);
+  return n;
+}
+
+}  // namespace
+
 FloatMatrix read_npy_f32(const std::filesystem::path& path) {
-  const std::string bytes = core::read_text_file(path);
-  const std::string name = path.string();
+  return parse_npy_f32(core::read_text_file(path), path.string());
+}
+
+FloatMatrix parse_npy_f32(std::string_view file, const std::string& name) {
+  const std::string bytes(file);
   if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) bad_input("{}: not a .npy file", name);
   const auto byte = [&](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(bytes[i])); };
   const std::size_t major = byte(6);
@@ -32,8 +48,8 @@ FloatMatrix read_npy_f32(const std::filesystem::path& path) {
   if (!std::regex_search(header, shape, std::regex(R"('shape':\s*\((\d+),\s*(\d+),?\))")))
     bad_input("{}: expected a 2-D array of shape (rows, dimension)", name);
   FloatMatrix m;
-  m.rows = std::stoull(shape[1]);
-  m.cols = std::stoull(shape[2]);
+  m.rows = shape_number(shape[1], name);
+  m.cols = shape_number(shape[2], name);
   const std::size_t data = bytes.size() - start - header_len;
   if (m.cols == 0 || data / sizeof(float) / m.cols != m.rows || data != m.rows * m.cols * sizeof(float))
     bad_input("{}: {} bytes of data for shape ({}, {})", name, data, m.rows, m.cols);
