@@ -22,17 +22,26 @@ class Decoder {
  public:
   virtual ~Decoder() = default;
   virtual std::string decode(const std::vector<std::string>& tokens) const = 0;
+  // transformers' convert_tokens_to_string: the tokens joined, without the clean-up of the whole text
+  // that decode() may add (clean_up_tokenization_spaces).
+  virtual std::string join(const std::vector<std::string>& tokens) const = 0;
 };
 
 class WordPieceDecoder : public Decoder {
  public:
-  WordPieceDecoder(DecoderOptions options, UnicodeProfile profile) : options_(std::move(options)), profile_(profile) {}
+  WordPieceDecoder(DecoderOptions options, UnicodeProfile profile)
+      : options_(std::move(options)), join_options_(options_), profile_(profile) {
+    join_options_.clean_up_tokenization_spaces = false;
+  }
   std::string decode(const std::vector<std::string>& tokens) const override {
     return decode_wordpiece(tokens, options_, profile_);
   }
+  std::string join(const std::vector<std::string>& tokens) const override {
+    return decode_wordpiece(tokens, join_options_, profile_);
+  }
 
  private:
-  DecoderOptions options_;
+  DecoderOptions options_, join_options_;
   UnicodeProfile profile_;
 };
 

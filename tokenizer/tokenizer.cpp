@@ -402,11 +402,7 @@ std::string Tokenizer::decode(std::span<const std::int32_t> ids, bool skip_speci
   return decoder_->decode(tokens);
 }
 
-std::string Tokenizer::tokens_to_string(const std::vector<std::string>& tokens) const {
-  DecoderOptions options = std::get<DecoderOptions>(spec_.decoder);
-  options.clean_up_tokenization_spaces = false;
-  return decode_wordpiece(tokens, options, spec_.profile);
-}
+std::string Tokenizer::tokens_to_string(const std::vector<std::string>& tokens) const { return decoder_->join(tokens); }
 
 void to_char_offsets(std::string_view text, std::span<Offsets> offsets) {
   if (ascii_prefix(text) == text.size()) return;
