@@ -11,10 +11,8 @@ namespace bertkit::cmd {
 namespace {
 
 const core::ModelConfig& with_classifier(const core::ModelConfig& config) {
-  if (!core::has_sequence_head(config))
-    usage_error("classify needs a sequence-classification or next-sentence-prediction model; {} has a {} head", config.architecture,
-                core::head_name(config.head));
-  return config;
+  return core::require_head(config, core::has_sequence_head(config), "classify",
+                            "sequence-classification or next-sentence-prediction");
 }
 
 }  // namespace

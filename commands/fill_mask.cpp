@@ -19,9 +19,7 @@ namespace {
 constexpr std::size_t kPositionsPerHeadCall = 64;
 
 const core::ModelConfig& with_mlm_head(const core::ModelConfig& config, const tok::Tokenizer& tokenizer) {
-  if (!core::architecture_spec(config).mlm)
-    usage_error("fill-mask needs a masked-language model; {} has a {} head", config.architecture,
-                core::head_name(config.head));
+  core::require_head(config, core::architecture_spec(config).mlm, "fill-mask", "masked-language");
   if (tokenizer.mask_id() < 0) usage_error("the tokenizer has no mask token ({})", tokenizer.spec().special.mask);
   return config;
 }

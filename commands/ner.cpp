@@ -10,10 +10,7 @@ namespace bertkit::cmd {
 namespace {
 
 const core::ModelConfig& with_token_classifier(const core::ModelConfig& config) {
-  if (config.head != core::HeadKind::TokenClassification)
-    usage_error("ner needs a token-classification model; {} has a {} head", config.architecture,
-                core::head_name(config.head));
-  return config;
+  return core::require_head(config, config.head == core::HeadKind::TokenClassification, "ner", "token-classification");
 }
 
 }  // namespace

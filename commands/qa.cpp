@@ -11,10 +11,7 @@ namespace bertkit::cmd {
 namespace {
 
 const core::ModelConfig& with_qa_head(const core::ModelConfig& config) {
-  if (config.head != core::HeadKind::QuestionAnswering)
-    usage_error("qa needs a question-answering model; {} has a {} head", config.architecture,
-                core::head_name(config.head));
-  return config;
+  return core::require_head(config, config.head == core::HeadKind::QuestionAnswering, "qa", "question-answering");
 }
 
 std::size_t chars_before(std::string_view text, std::size_t byte) { return tok::count_code_points(text.substr(0, byte)); }

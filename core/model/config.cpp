@@ -193,6 +193,13 @@ std::string_view head_name(HeadKind head) {
   return "?";
 }
 
+const ModelConfig& require_head(const ModelConfig& config, bool has_head, std::string_view command,
+                                std::string_view wanted) {
+  if (!has_head)
+    usage_error("{} needs a {} model; {} has a {} head", command, wanted, config.architecture, head_name(config.head));
+  return config;
+}
+
 std::string_view problem_type_name(ProblemType type) {
   switch (type) {
     case ProblemType::Auto: return "auto";

@@ -65,4 +65,8 @@ std::string_view activation_name(Activation act);        // "gelu", "gelu_new", 
 std::string_view head_name(HeadKind head);               // "none", "masked-lm", ...
 std::string_view problem_type_name(ProblemType type);    // "auto", "single_label_classification", ...
 
+// `config` when `has_head`, else the usage error "COMMAND needs a WANTED model; ARCH has a HEAD head".
+const ModelConfig& require_head(const ModelConfig& config, bool has_head, std::string_view command,
+                                std::string_view wanted);
+
 }  // namespace bertkit::core
