@@ -55,7 +55,7 @@ FloatMatrix parse_npy_f32(std::string_view file, const std::string& name) {
     bad_input("{}: {} bytes of data for shape ({}, {})", name, data, m.rows, m.cols);
   m.values.resize(m.rows * m.cols);
   auto* out = reinterpret_cast<unsigned char*>(m.values.data());
-  std::memcpy(out, bytes.data() + start + header_len, data);
+  if (data) std::memcpy(out, bytes.data() + start + header_len, data);  // (0, n) has no buffer to copy to
   if constexpr (std::endian::native == std::endian::big)
     for (std::size_t i = 0; i < data; i += 4) std::swap(out[i], out[i + 3]), std::swap(out[i + 1], out[i + 2]);
   return m;

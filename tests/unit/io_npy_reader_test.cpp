@@ -31,6 +31,10 @@ TEST_CASE("npy reader: a float32 matrix is read whole, row-major") {
   CHECK(m.rows == 2);
   CHECK(m.cols == 3);
   CHECK(m.values == std::vector<float>{1, 2, 3, 4, 5, -6});
+  // No rows: read as such (embed refuses it as calibration, naming the file).
+  const auto none = bertkit::records::parse_npy_f32(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (0, 3), }", {}), "c.npy");
+  CHECK(none.rows == 0);
+  CHECK(none.values.empty());
 }
 
 TEST_CASE("npy reader: another type, too little data and a shape past 64 bits are bad input naming the file") {
