@@ -44,6 +44,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
 
+  // A header that is one empty name is, written as TSV, a blank line: no table (see blank_in_tsv).
+  if (table.delimiter == ',' && header.size() == 1 && header[0].empty()) return 0;
+
   // Round trip through the writer, with the other delimiter so every field is quoted anew.
   bkfuzz::MemoryFile output(nullptr, 0);
   {
