@@ -86,6 +86,7 @@ void run_verify(const ConvertOptions& o, const TaskModel& reference, const std::
   print_agreement("fill-mask (middle token masked)", report.fill_mask);
   print_agreement("classification", report.classification);
   print_agreement("qa (start and end)", report.qa);
+  print_agreement("token labels (every token)", report.token_classification);
 }
 
 // Where DST names a folder, the file goes inside it under SRC's name, as cp does; checked before the

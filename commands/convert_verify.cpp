@@ -10,6 +10,7 @@
 #include "core/model/pooling.h"
 #include "core/model/qa_head.h"
 #include "core/model/similarity.h"
+#include "core/model/token_classification_head.h"
 
 #include <algorithm>
 #include <cmath>
@@ -39,6 +40,9 @@ constexpr const char* kDefaultTexts[] = {
 // One input's outputs in one compute type.
 struct Outputs {
   std::vector<std::vector<float>> embedding, classification, fill_mask, qa;
+  // One row per token of the text (special tokens left out, as the ner pipeline drops them), all
+  // inputs' tokens one after another.
+  std::vector<std::vector<float>> token_labels;
 };
 
 Outputs run(const core::LoadedModel& model, std::shared_ptr<const core::Weights> weights,
@@ -59,6 +63,12 @@ Outputs run(const core::LoadedModel& model, std::shared_ptr<const core::Weights>
   if (config.head == core::HeadKind::QuestionAnswering) {
     qa.emplace(config, *weights);
     o.qa.resize(n);
+  }
+  std::optional<core::TokenClassificationHead> tagger;
+  std::vector<std::vector<std::vector<float>>> token_rows;  // per input, so the order is the input's
+  if (config.head == core::HeadKind::TokenClassification) {
+    tagger.emplace(config, *weights);
+    token_rows.resize(n);
   }
   std::vector<float> values;
   core::SpanLogits spans;
@@ -82,7 +92,22 @@ Outputs run(const core::LoadedModel& model, std::shared_ptr<const core::Weights>
         row.insert(row.end(), spans.end.begin() + from, spans.end.begin() + to);
       }
     }
+    if (tagger) {
+      tagger->forward(out, values);
+      const std::size_t labels = static_cast<std::size_t>(tagger->num_labels());
+      for (std::size_t k = 0; k < indices.size(); ++k) {
+        const tok::Encoding& e = encodings[indices[k]];
+        const auto length = static_cast<std::size_t>(out.length(k));
+        for (std::size_t t = 0; t < length; ++t) {
+          if (t < e.special_mask.size() && e.special_mask[t]) continue;
+          auto row = values.begin() + static_cast<std::ptrdiff_t>((static_cast<std::size_t>(out.offsets[k]) + t) * labels);
+          token_rows[indices[k]].emplace_back(row, row + static_cast<std::ptrdiff_t>(labels));
+        }
+      }
+    }
   });
+  for (auto& rows : token_rows)
+    for (auto& row : rows) o.token_labels.push_back(std::move(row));
   if (!masked.empty()) {
     core::MlmHead mlm(config, *weights);
     o.fill_mask.resize(n);
@@ -179,6 +204,7 @@ VerifyReport verify_reduced(const core::LoadedModel& model, std::shared_ptr<cons
   if (!a.classification.empty()) r.classification = compare(a.classification, b.classification, false);
   if (!a.fill_mask.empty()) r.fill_mask = compare(a.fill_mask, b.fill_mask, false);
   if (!a.qa.empty()) r.qa = compare(a.qa, b.qa, true);
+  if (!a.token_labels.empty()) r.token_classification = compare(a.token_labels, b.token_labels, false);
   return r;
 }
 

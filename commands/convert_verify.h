@@ -18,7 +18,7 @@ namespace bertkit::cmd {
 std::span<const char* const> default_verify_texts();
 
 struct HeadAgreement {
-  std::size_t agree = 0, total = 0;  // inputs whose top-1 (argmax of the logits) is the same
+  std::size_t agree = 0, total = 0;  // inputs (tokens, for token labels) whose top-1 (argmax of the logits) is the same
   double max_abs_diff = 0;           // of any logit
   // How close the f32 top-1 was to its runner-up (top-1 minus top-2 logit; QA: the smaller of start and
   // end): a top-1 can only change where this margin is under twice the logit difference, so these say
@@ -33,6 +33,7 @@ struct VerifyReport {
   std::optional<HeadAgreement> fill_mask;       // the middle token of each text masked
   std::optional<HeadAgreement> classification;
   std::optional<HeadAgreement> qa;              // top-1: both the start and the end token
+  std::optional<HeadAgreement> token_classification;  // per token of the texts: its label
 };
 
 // `reference` and `reduced` are the same model (config, sentence-transformers modules) with weights in

@@ -5,7 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
 #include <map>
+#include <sstream>
 
 #include <signal.h>
 #include <spawn.h>
@@ -355,4 +357,37 @@ TEST_CASE("convert --check and info count the same tensors; info lists int8 scal
   CHECK(count(info_folder.out, "\ntensors: ") == tensors);
   CHECK(count(info_file.out, "\nint8_scales: ") > 0);
   CHECK(info_folder.out.find("int8_scales") == std::string::npos);
+}
+
+TEST_CASE("convert --verify on a token-classification model compares every token's label") {
+  const auto folder = bktest::shared("fixtures/models2/bert-cased-ner");
+  if (!fs::exists(folder)) FAIL("missing " << folder);
+  bktest::TempDir dir;
+  const auto corpus = (dir / "corpus.txt").string();
+  bktest::write_file(corpus, "Angela Merkel met Emmanuel Macron in Paris.\nThe United Nations is in New York.\n");
+  SUBCASE("f32 against f32 agrees on every token exactly") {
+    auto r = bktest::run_bertkit({"-q", "convert", "--verify", "--corpus", corpus, folder.string(), (dir / "ner.bk").string()});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    // Both texts' tokens, [CLS] and [SEP] left out: counted with the tokenizer itself.
+    auto count = bktest::run_bertkit({"tokenize", "-m", folder.string(), "--count", "--no-special-tokens",
+                                      "--format", "ids", "-i", corpus});
+    REQUIRE_MESSAGE(count.exit_code == 0, count.err);
+    unsigned tokens = 0, n = 0;
+    std::istringstream lines(count.out);
+    while (lines >> n) tokens += n;
+    REQUIRE(tokens > 10);
+    CHECK(r.out.find(fmt::format("token labels (every token) top-1 agreement: {}/{} (100.0%), max |logit difference| 0\n", tokens, tokens)) != std::string::npos);
+  }
+  SUBCASE("int8: the tokens that differ are near-ties") {
+    auto r = bktest::run_bertkit({"convert", "--verify", "--dtype", "int8", "--corpus", corpus, folder.string()});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    unsigned agree = 0, total = 0;
+    double max_diff = 0;
+    const auto line = r.out.find("token labels (every token) top-1 agreement: ");
+    REQUIRE(line != std::string::npos);
+    REQUIRE(std::sscanf(r.out.c_str() + line, "token labels (every token) top-1 agreement: %u/%u (%*f%%), max |logit difference| %lf", &agree, &total, &max_diff) == 3);
+    CHECK(total > 10);
+    CHECK(max_diff > 0);
+    CHECK(max_diff < 0.5);
+  }
 }
