@@ -63,6 +63,18 @@ int run_ner(const NerOptions& o) {
   // The pipeline refuses a stride without aggregation: the tokens of overlapping windows would repeat.
   if (o.stride && settings.aggregation == cmd::Aggregation::None)
     usage_error("--stride needs an --aggregation other than none (simple, first, average or max)");
+  // transformers' slow tokenizer gives no offsets, so its pipeline refuses what needs them.
+  settings.slow_tokenizer = o.task.compat == "python";
+  if (settings.slow_tokenizer) {
+    const std::string format = output_format(o.task);
+    if (settings.aggregation != cmd::Aggregation::None && settings.aggregation != cmd::Aggregation::Simple)
+      usage_error("--compat python (the pipeline's slow-tokenizer path) has no offsets to find words with: "
+                  "--aggregation {} needs the fast tokenizer; use none or simple", o.aggregation);
+    if (o.stride) usage_error("--compat python (the pipeline's slow-tokenizer path) cannot read windows: --stride needs the fast tokenizer");
+    if (format == "conll" || format == "inline" || interactive)
+      usage_error("--compat python (the pipeline's slow-tokenizer path) has no offsets: {} needs the fast tokenizer",
+                  interactive ? "the prompt" : "--format " + format);
+  }
 
   TaskModel model = load_task_model(o.task);
   cmd::TokenClassifier classifier(model.loaded.config, model.weights);

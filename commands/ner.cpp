@@ -95,10 +95,14 @@ void NerTask::write_entities(const records::Batch& batch, std::size_t i, records
                 for (const Entity& e : entities_[i]) {
                   j.begin_object().field(none ? "entity" : "entity_group", e.label).field("score", e.score);
                   if (none) j.field("index", e.index);
-                  j.field("word", e.word)
-                      .field("start", output_.byte_offsets ? e.byte_start : e.start)
-                      .field("end", output_.byte_offsets ? e.byte_end : e.end)
-                      .end_object();
+                  j.field("word", e.word);
+                  if (settings_.slow_tokenizer) {
+                    j.key("start").null().key("end").null();
+                  } else {
+                    j.field("start", output_.byte_offsets ? e.byte_start : e.start)
+                        .field("end", output_.byte_offsets ? e.byte_end : e.end);
+                  }
+                  j.end_object();
                 }
                 j.end_array();
               })

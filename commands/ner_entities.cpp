@@ -24,7 +24,8 @@ struct PreEntity {
 
 std::vector<PreEntity> gather_pre_entities(const tok::Tokenizer& tokenizer, std::string_view text,
                                            const tok::Encoding& window, std::span<const tok::Offsets> chars,
-                                           std::span<const float> probabilities, std::size_t labels) {
+                                           std::span<const float> probabilities, std::size_t labels,
+                                           bool slow_tokenizer) {
   const std::optional<std::int32_t> unk = tokenizer.token_id(tokenizer.spec().special.unk);
   std::vector<PreEntity> out;
   for (std::size_t i = 0; i < window.size(); ++i) {
@@ -35,7 +36,9 @@ std::vector<PreEntity> gather_pre_entities(const tok::Tokenizer& tokenizer, std:
     p.bytes = window.offsets[i];
     p.chars = chars[i];
     const std::string_view original = text.substr(p.bytes.begin, p.bytes.end - p.bytes.begin);
-    if (unk && window.ids[i] == *unk) {
+    if (slow_tokenizer) {
+      p.word = tokenizer.token(window.ids[i]);
+    } else if (unk && window.ids[i] == *unk) {
       p.word = original;
     } else {
       // The pipeline's rule for a tokenizer with a continuing-subword prefix: a token whose string is
@@ -133,7 +136,7 @@ std::vector<Entity> window_entities(const tok::Tokenizer& tokenizer, std::string
   if (logits.size() != window.size() * labels)
     throw std::logic_error("ner: logits do not match the window and the labels");
   const std::vector<float> probabilities = label_probabilities(logits, labels);
-  const std::vector<PreEntity> tokens = gather_pre_entities(tokenizer, text, window, chars, probabilities, labels);
+  const std::vector<PreEntity> tokens = gather_pre_entities(tokenizer, text, window, chars, probabilities, labels, settings.slow_tokenizer);
 
   std::vector<Entity> units;
   if (settings.aggregation == Aggregation::None || settings.aggregation == Aggregation::Simple) {

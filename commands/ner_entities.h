@@ -32,6 +32,9 @@ struct Entity {
 struct NerSettings {
   Aggregation aggregation = Aggregation::None;
   std::vector<std::string> ignore_labels{"O"};
+  // The pipeline's slow-tokenizer path (--compat python): it has no offsets, so no token is a subword,
+  // an unknown token's word is the token itself, and start and end are written as null.
+  bool slow_tokenizer = false;
 };
 
 // A window's label probabilities: the softmax of each token's row of logits [window size, labels].

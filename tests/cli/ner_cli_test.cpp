@@ -150,3 +150,32 @@ TEST_CASE("ner: refusals are usage errors (exit 2) with one line") {
   CHECK(too_wide.exit_code == 2);
   CHECK(run_bertkit({"token-classification", "-m", m, "text"}).exit_code == 0);
 }
+
+TEST_CASE("ner --compat python: the pipeline's slow-tokenizer records, start and end null; what needs offsets refused") {
+  const std::string name = "bert-cased-ner";
+  const json goldens = bktest::models2_goldens(name);
+  std::size_t checked = 0;
+  for (const json& p : goldens.at("pipelines")) {
+    if (p.at("init").value("use_fast", true)) continue;
+    const std::string strategy = p.at("call").at("aggregation_strategy").get<std::string>();
+    INFO(p.at("case") << " " << strategy);
+    const auto lines = bktest::run_jsonl({"ner", "-m", bktest::models2_path(name), "--jsonl", "--compat", "python",
+                                          "--aggregation", strategy},
+                                         json{{"text", p.at("input")}}.dump() + "\n");
+    REQUIRE(lines.size() == 1);
+    check_entities(lines[0].at("entities"), p.at("output"), strategy == "none" ? "entity" : "entity_group");
+    ++checked;
+  }
+  CHECK(checked > 0);
+  const std::string m = bktest::models2_path(name);
+  for (const auto& args : {std::vector<std::string>{"--aggregation", "first"}, {"--aggregation", "simple", "--stride", "4"},
+                           {"--format", "conll"}, {"--format", "inline"}}) {
+    std::vector<std::string> call{"ner", "-m", m, "--compat", "python"};
+    call.insert(call.end(), args.begin(), args.end());
+    call.push_back("Angela Merkel");
+    auto r = run_bertkit(call);
+    INFO(args[0] << " " << args[1]);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.starts_with("bertkit: error: --compat python (the pipeline's slow-tokenizer path)"));
+  }
+}
