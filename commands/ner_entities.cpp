@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 
 namespace bertkit::cmd {
 
@@ -22,11 +23,24 @@ struct PreEntity {
   tok::Offsets chars, bytes;
 };
 
+// Whether the tokenizer model marks the tokens that continue a word, as WordPiece's "##" does: the
+// pipeline asks the model for a continuing_subword_prefix; byte-level BPE (unless its file sets one)
+// and Unigram have none.
+bool marks_subwords(const tok::TokenizerSpec& spec) {
+  return std::visit(
+      [](const auto& model) {
+        if constexpr (requires { model.continuing_subword_prefix; }) return !model.continuing_subword_prefix.empty();
+        return false;
+      },
+      spec.model);
+}
+
 std::vector<PreEntity> gather_pre_entities(const tok::Tokenizer& tokenizer, std::string_view text,
                                            const tok::Encoding& window, std::span<const tok::Offsets> chars,
                                            std::span<const float> probabilities, std::size_t labels,
                                            bool slow_tokenizer) {
   const std::optional<std::int32_t> unk = tokenizer.token_id(tokenizer.spec().special.unk);
+  const bool word_aware = marks_subwords(tokenizer.spec());
   std::vector<PreEntity> out;
   for (std::size_t i = 0; i < window.size(); ++i) {
     if (window.special_mask[i]) continue;
@@ -40,12 +54,19 @@ std::vector<PreEntity> gather_pre_entities(const tok::Tokenizer& tokenizer, std:
       p.word = tokenizer.token(window.ids[i]);
     } else if (unk && window.ids[i] == *unk) {
       p.word = original;
-    } else {
+    } else if (word_aware) {
       // The pipeline's rule for a tokenizer with a continuing-subword prefix: a token whose string is
       // not as long as its span ("##" tokens, and words whose span holds characters the normaliser
       // removed) continues the previous word.
       p.word = tokenizer.token(window.ids[i]);
       p.is_subword = tok::count_code_points(p.word) != p.chars.end - p.chars.begin;
+    } else {
+      // Its fallback for the others: a token continues a word unless it starts the text or a space is
+      // just before it or is its first character (text[start-1:start+1]). A space is one byte, and no
+      // byte of a longer character is 0x20, so bytes answer what the pipeline asks of characters.
+      p.word = tokenizer.token(window.ids[i]);
+      const std::size_t at = p.bytes.begin;
+      p.is_subword = at > 0 && text[at - 1] != ' ' && (at >= text.size() || text[at] != ' ');
     }
     out.push_back(std::move(p));
   }
