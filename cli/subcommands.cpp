@@ -11,6 +11,7 @@ Action add_classify(CLI::App& sub, const GlobalOptions& global);
 Action add_fill_mask(CLI::App& sub, const GlobalOptions& global);
 Action add_qa(CLI::App& sub, const GlobalOptions& global);
 Action add_ner(CLI::App& sub, const GlobalOptions& global);
+Action add_rerank(CLI::App& sub, const GlobalOptions& global);
 Action add_bench(CLI::App& sub, const GlobalOptions& global);
 
 const std::vector<Subcommand>& subcommands() {
@@ -22,6 +23,7 @@ const std::vector<Subcommand>& subcommands() {
       {"fill-mask", "The likeliest tokens for [MASK] in a text, or an interactive prompt", add_fill_mask},
       {"ner", "Named entities: the label of every token, or entities grouped from words (token classification)",
        add_ner, "token-classification"},
+      {"rerank", "Each query's documents scored by a cross-encoder and sorted best first", add_rerank},
       {"qa", "Extractive question answering: the span of a context that answers a question", add_qa},
       {"convert", "Convert a checkpoint into one memory-mapped bertkit file (f32, f16, bf16 or int8)", add_convert},
       {"info", "Show what bertkit detects in a model and where each part came from", add_info},

@@ -187,6 +187,10 @@ class ExampleFolder {
         {"questions.jsonl", "{\"question\": \"Who wrote Hamlet?\", \"context\": \"Hamlet is a tragedy written by William "
                             "Shakespeare.\"}\n{\"question\": \"Where is Paris?\", \"context\": \"Paris is in France.\"}\n"},
         {"faq.csv", "question,context\nHow long is the warranty?,The warranty lasts two years from the date of purchase.\n"},
+        {"candidates.jsonl", "{\"query\": \"what is bm25\", \"documents\": [\"BM25 is a ranking function.\", "
+                             "\"Paris is in France.\", \"BM25 ranks documents by term frequency.\"]}\n"},
+        {"candidates.csv", "id,query,document\n1,what is bm25,BM25 is a ranking function.\n2,what is bm25,Paris is in "
+                           "France.\n3,where is paris,Paris is in France.\n"},
     };
     for (const auto& [name, text] : files) bktest::write_file(dir_ / name, text);
   }
@@ -284,6 +288,18 @@ TEST_CASE("bertkit-qa(1): every example runs as printed") {
       CHECK(records.size() == 2);
       for (const auto& record : records) CHECK(record["answers"].size() == 3);
     }
+  });
+}
+
+TEST_CASE("bertkit-rerank(1): every example runs as printed") {
+  run_examples("bertkit-rerank.1", 3, [](const std::string& example, const ExampleFolder& folder) {
+    if (has(example, "--top-k 2")) CHECK(bktest::json_lines(folder.out()).at(0)["results"].size() == 2);
+    if (has(example, "ranked.csv")) {  // every row kept, sorted within each query
+      const auto lines = bktest::read_lines(folder / "ranked.csv");
+      CHECK(lines.at(0) == "id,query,document,rank,score,truncated");
+      CHECK(lines.size() == 4);
+    }
+    if (has(example, "--query")) CHECK(bktest::count_lines(folder.out()) == 4);  // the four lines of faq.txt, sorted
   });
 }
 

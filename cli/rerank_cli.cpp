@@ -1,0 +1,134 @@
+// `bertkit rerank`: each query's documents scored by a cross-encoder and sorted best first
+// (commands/rerank.h): JSONL records holding a query and its documents, or (query, document) rows
+// grouped by query, or the documents of one --query.
+#include "cli/app.h"
+#include "cli/number_flags.h"
+#include "cli/task_flags.h"
+#include "cli/task_model.h"
+#include "commands/classify.h"
+#include "commands/rerank.h"
+#include "core/error.h"
+#include "records/record_writer.h"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace bertkit::cli {
+
+namespace {
+
+struct RerankOptions {
+  TaskFlags task;
+  std::optional<std::string> query;
+  std::optional<std::size_t> top_k;
+  bool return_documents = false;
+  std::string documents_field = "documents";
+  std::string function = "auto";
+  // Whether the user named the query's column or field (else rerank's own defaults apply).
+  CLI::Option *column = nullptr, *pair_column = nullptr, *field = nullptr, *pair_field = nullptr, *documents = nullptr;
+};
+
+enum class Shape { Lists, Rows };
+
+// Which input shape the flags and the input's format describe; fills in rerank's default names
+// (query, document, documents) where the user named none.
+Shape resolve_shape(RerankOptions& o) {
+  TaskFlags& t = o.task;
+  check_input_format(t);
+  const records::InputFormat format =
+      t.texts.empty() ? records::resolve_format(t.inputs, input_spec(t).format) : records::InputFormat::Lines;
+  const bool table = format == records::InputFormat::Csv || format == records::InputFormat::Tsv;
+  if (o.query) {
+    if (t.pairs || o.pair_column->count() || o.pair_field->count())
+      usage_error("with --query every record is one document: --pairs, --pair-column and --pair-field do not apply");
+    if (o.documents->count()) usage_error("--documents-field reads JSONL records holding their documents; with --query each record is one document");
+    return Shape::Rows;
+  }
+  if (format == records::InputFormat::Jsonl && !o.pair_field->count()) {
+    if (!o.field->count()) t.field = "query";
+    return Shape::Lists;
+  }
+  if (o.documents->count()) usage_error("--documents-field applies to JSONL records holding their documents");
+  if (table) {
+    if (!o.column->count()) t.column = "query";
+    if (!o.pair_column->count()) t.pair_column = "document";
+  } else if (format == records::InputFormat::Jsonl) {
+    if (!o.field->count()) t.field = "query";
+  } else if (!t.pairs) {
+    usage_error("rerank needs queries: --query TEXT (the records are its documents), JSONL records {{\"query\": ..., "
+                "\"documents\": [...]}} (--jsonl on standard input), CSV/TSV rows with query and document columns, or --pairs lines "
+                "QUERY<TAB>DOCUMENT");
+  }
+  return Shape::Rows;
+}
+
+int run_rerank(RerankOptions& o) {
+  result_format(o.task);
+  const Shape shape = resolve_shape(o);
+  if (o.return_documents && shape == Shape::Rows)
+    usage_error("--return-documents applies to JSONL records holding their documents; rows already carry theirs");
+  if (o.function != "auto" && o.function != "sigmoid" && o.function != "none")
+    usage_error("unknown --function '{}' (expected auto, sigmoid or none)", o.function);
+  TaskModel model = load_task_model(o.task);
+  const core::ModelConfig& config = model.loaded.config;
+  if (!cmd::is_cross_encoder(config))
+    usage_error("rerank needs a cross-encoder (a sequence-classification model with one label); {} {}",
+                config.architecture,
+                config.head == core::HeadKind::SequenceClassification
+                    ? fmt::format("has {} labels", config.num_labels)
+                    : "has no sequence-classification head (for a bi-encoder, use similarity --query --corpus)");
+  const core::ScoreFunction function =
+      o.function == "auto" ? cmd::cross_encoder_function(config) : cmd::parse_score_function(o.function, config);
+  records::PipelineOptions options = pipeline_options(o.task, model);
+  cmd::RerankSettings settings{o.top_k, o.return_documents, o.documents_field, o.query};
+
+  if (o.task.dry_run) {
+    Settings s = common_settings(o.task, model);
+    s.add("scoring", fmt::format("cross-encoder: the (query, document) pair through the classifier, then {}",
+                                 function == core::ScoreFunction::Sigmoid ? "its sigmoid" : "nothing (the raw logit)"));
+    s.add("shape", shape == Shape::Lists
+                       ? fmt::format("lists: a record per query, documents in field \"{}\"", o.documents_field)
+                       : o.query ? "rows: every record a document of --query"
+                                 : "rows: a record per (query, document), consecutive equal queries one group");
+    s.add("top-k", o.top_k ? std::to_string(*o.top_k) : "all");
+    records::RecordWriter out("-");
+    out.write(s.text());
+    return 0;
+  }
+
+  cmd::CrossEncoder scorer(config, model.weights, function);
+  if (shape == Shape::Lists) {
+    cmd::RerankListTask task(scorer, *model.tokenizer, options.tokenize.encode, options.limits, std::move(settings));
+    return run_task(o.task, options, *model.tokenizer, task);
+  }
+  options.output.pairs = !o.query;
+  cmd::RerankRowTask task(scorer, options.limits, std::move(settings));
+  return run_task(o.task, options, *model.tokenizer, task);
+}
+
+}  // namespace
+
+Action add_rerank(CLI::App& sub, const GlobalOptions&) {
+  auto o = std::make_shared<RerankOptions>();
+  add_task_flags(sub, o->task, {.texts_help = "Documents to rank against --query (default: records from -i files or stdin)",
+                                .pairs = true,
+                                .formats = {"jsonl", "tsv", "csv"}});
+  o->column = sub.get_option("--column");
+  o->pair_column = sub.get_option("--pair-column");
+  o->field = sub.get_option("--field");
+  o->pair_field = sub.get_option("--pair-field");
+  sub.add_option("--query", o->query, "One query for every document read (the texts, lines, column or field)");
+  sub.add_option("--top-k", o->top_k, "Documents kept per query, best first (default: all)")->check(whole_number(1, 1 << 30));
+  sub.add_flag("--return-documents", o->return_documents, "JSONL lists: each result carries its document's text");
+  o->documents = sub.add_option("--documents-field", o->documents_field, "JSONL lists: the field holding each query's documents")
+                     ->capture_default_str();
+  sub.add_option("--function", o->function,
+                 "The score: auto (the activation the checkpoint names, else sigmoid), sigmoid or none (the raw logit)")
+      ->capture_default_str();
+  return [o] { return run_rerank(*o); };
+}
+
+}  // namespace bertkit::cli

@@ -1,0 +1,82 @@
+#pragma once
+// `bertkit rerank`: each query's documents scored with a cross-encoder and sorted, as
+// sentence-transformers' CrossEncoder.rank returns them (stable: equal scores keep input order) and as
+// text-embeddings-inference's /rerank does. Two shapes of input:
+//   lists  one record per query holding its documents (JSONL {"query": ..., "documents": [...]}): the
+//          record comes back with `results`, [{corpus_id, score[, text]}] best first;
+//   rows   one record per (query, document) pair (CSV/TSV columns, JSONL fields, tab-separated lines,
+//          or documents under one --query): consecutive records with the same query are one group,
+//          written back as its rows sorted best first, each with its `rank` and `score`.
+#include "commands/similarity.h"
+#include "records/record_pipeline.h"
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace bertkit::cmd {
+
+// Positions of `scores` best first; equal scores keep their order (Python's sorted is stable). At most
+// `top_k` of them.
+std::vector<std::size_t> rank_order(std::span<const float> scores, std::optional<std::size_t> top_k);
+
+struct RerankSettings {
+  std::optional<std::size_t> top_k;  // per query; all when unset
+  bool return_documents = false;     // lists: each result's `text`
+  std::string documents_field = "documents";  // lists: the field holding the documents
+  std::optional<std::string> query;  // rows: one query for every document (--query); else each record's text
+};
+
+// One record per query with its documents.
+class RerankListTask : public records::RecordTask {
+ public:
+  // `encode`: how each (query, document) pair is tokenized (truncated to the model's limit).
+  RerankListTask(CrossEncoder& scorer, const tok::Tokenizer& tokenizer, tok::EncodeOptions encode,
+                 core::BatchLimits limits, RerankSettings settings);
+
+  std::vector<std::string> result_fields() const override { return {"results"}; }
+  bool tokenizes() const override { return false; }
+  void compute(const records::Batch& batch) override;
+  void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
+
+ private:
+  CrossEncoder& scorer_;
+  const tok::Tokenizer& tokenizer_;
+  tok::EncodeOptions encode_;
+  core::BatchLimits limits_;
+  RerankSettings settings_;
+  std::vector<std::vector<std::string>> documents_;  // per record of the batch
+  std::vector<std::vector<float>> scores_;
+};
+
+// One record per (query, document); groups written when the next query starts or the input ends.
+class RerankRowTask : public records::RecordTask {
+ public:
+  RerankRowTask(CrossEncoder& scorer, core::BatchLimits limits, RerankSettings settings);
+
+  std::vector<std::string> result_fields() const override { return {"rank", "score"}; }
+  records::TextInput model_input(const records::Record& record, std::string& text, std::string& pair) override;
+  void compute(const records::Batch& batch) override;
+  void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
+  // The last group, unless Ctrl-C cut the input short: its ranks would be those of a part.
+  void finish(records::RecordOutput& out) override;
+
+ private:
+  const std::string& query_of(const records::Record& record) const;
+  void write_group(records::RecordOutput& out);
+
+  CrossEncoder& scorer_;
+  core::BatchLimits limits_;
+  RerankSettings settings_;
+  std::vector<float> scores_;  // of the batch
+  struct Row {
+    records::Record record;
+    bool truncated = false;
+    float score = 0;
+  };
+  std::vector<Row> group_;
+};
+
+}  // namespace bertkit::cmd
