@@ -1,5 +1,6 @@
 // `bertkit embed`: sentence embeddings (or per-token vectors) of every input record.
 #include "cli/app.h"
+#include "cli/calibration.h"
 #include "cli/number_flags.h"
 #include "records/record_writer.h"
 #include "cli/switch_flags.h"
@@ -8,7 +9,6 @@
 #include "commands/embed.h"
 #include "core/error.h"
 #include "core/model/quantization.h"
-#include "records/npy_reader.h"
 
 #include <fmt/format.h>
 
@@ -29,20 +29,6 @@ struct EmbedOptions {
   std::string calibration;  // an .npy of float32 embeddings: the int8/uint8 ranges
   bool token_embeddings = false;
 };
-
-// --precision and --calibration, checked against the format and the embedding dimension.
-std::optional<core::Ranges> calibration_ranges(const EmbedOptions& o, core::Precision precision, std::int64_t dim) {
-  const bool ranged = precision == core::Precision::Int8 || precision == core::Precision::Uint8;
-  if (o.calibration.empty()) return std::nullopt;
-  if (!ranged) usage_error("--calibration gives the ranges of --precision int8 or uint8");
-  records::FloatMatrix m = records::read_npy_f32(o.calibration);
-  if (m.rows == 0) bad_input("{}: no calibration embeddings", o.calibration);
-  if (m.cols != static_cast<std::size_t>(dim))
-    bad_input("{}: calibration embeddings of {} dimensions, the model's embeddings have {}", o.calibration, m.cols, dim);
-  core::Ranges ranges(m.cols);
-  ranges.add(m.values);
-  return ranges;
-}
 
 int run_embed(const EmbedOptions& o) {
   const records::ResultFormat format = result_format(o.task);
@@ -71,7 +57,7 @@ int run_embed(const EmbedOptions& o) {
   cmd::EmbedPlan plan = cmd::plan_embedding(model.loaded, eo);
   cmd::Embedder embedder(model.loaded.config, model.weights, plan);
   records::PipelineOptions options = pipeline_options(o.task, model);
-  std::optional<core::Ranges> calibration = calibration_ranges(o, precision, embedder.dimension());
+  std::optional<core::Ranges> calibration = calibration_ranges(o.calibration, precision, embedder.dimension());
   options.output.vector_type = precision == core::Precision::Float32 ? records::VectorType::F32
                                : core::is_signed(precision)          ? records::VectorType::I8
                                                                      : records::VectorType::U8;

@@ -1,5 +1,6 @@
 // `bertkit similarity`: a score per pair of texts, or the nearest corpus texts of each query.
 #include "cli/app.h"
+#include "cli/calibration.h"
 #include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
@@ -26,6 +27,8 @@ struct SimilarityOptions {
   std::string queries_file, corpus;
   std::size_t top_k = 10;
   std::optional<std::int64_t> truncate_dim;
+  std::string precision = "float32";
+  std::string calibration;
 };
 
 bool search_mode(const SimilarityOptions& o) { return !o.queries.empty() || !o.queries_file.empty() || !o.corpus.empty(); }
@@ -63,7 +66,12 @@ int run_similarity(SimilarityOptions& o) {
   scorer.limits = options.limits;
   core::ScoreFunction function = core::ScoreFunction::None;
   std::string metric_from;
+  const core::Precision precision = core::parse_precision(o.precision);
+  if (precision != core::Precision::Float32 && !search_mode(o))
+    usage_error("--precision applies to a search (--query or --queries with --corpus), where embeddings are stored quantised");
   if (cmd::is_cross_encoder(model.loaded.config)) {
+    if (precision != core::Precision::Float32 || !o.calibration.empty())
+      usage_error("--precision quantises embeddings; this model is a cross-encoder and scores pairs itself");
     if (o.truncate_dim) usage_error("--truncate-dim truncates embeddings; this model is a cross-encoder and scores pairs itself");
     if (!o.metric.empty()) usage_error("--metric compares embeddings; this model is a cross-encoder and scores pairs itself");
     if (o.function != "auto" && o.function != "sigmoid" && o.function != "none")
@@ -83,6 +91,12 @@ int run_similarity(SimilarityOptions& o) {
     scorer.plan = cmd::plan_embedding(model.loaded, embed);
     scorer.embedder = std::make_unique<cmd::Embedder>(model.loaded.config, model.weights, *scorer.plan);
     options.separate_pairs = true;
+    scorer.precision = precision;
+    scorer.ranges = calibration_ranges(o.calibration, precision, scorer.embedder->dimension());
+    // A search streams its corpus, so the int8/uint8 ranges cannot be the corpus's own.
+    if ((precision == core::Precision::Int8 || precision == core::Precision::Uint8) && !scorer.ranges)
+      usage_error("--precision {} needs --calibration FILE.npy: the ranges of embeddings like the corpus's (bertkit "
+                  "embed --format npy writes them)", o.precision);
   }
 
   if (o.task.dry_run) {
@@ -101,6 +115,10 @@ int run_similarity(SimilarityOptions& o) {
         s.add("dimension", fmt::format("{} (the first of each embedding, {})", scorer.embedder->dimension(),
                                        scorer.plan->truncate_from));
       s.add("prompt", scorer.plan->prompt_text);
+      if (precision != core::Precision::Float32)
+        s.add("precision", precision == core::Precision::Binary || precision == core::Precision::Ubinary
+                               ? fmt::format("{} (scored by the negated Hamming distance of the bits)", o.precision)
+                               : fmt::format("{} (ranges of {}; the metric over the integer values)", o.precision, o.calibration));
     }
     if (search_mode(o)) {
       s.set("input", o.queries.empty() ? fmt::format("queries from {}, corpus {}", o.queries_file, o.corpus)
@@ -143,6 +161,11 @@ Action add_similarity(CLI::App& sub, const GlobalOptions&) {
                                         "Score the first N dimensions of the embeddings (Matryoshka; default: the "
                                         "model's truncate_dim)")
       ->check(whole_number(0, 1 << 24));
+  sub.add_option("--precision", o->precision,
+                 "Search over embeddings quantised as sentence-transformers' quantize_embeddings: float32, int8, uint8 "
+                 "(the metric over the integers, with --calibration), binary or ubinary (negated Hamming distance)")
+      ->capture_default_str();
+  sub.add_option("--calibration", o->calibration, "An .npy of float32 embeddings [n, dim] whose ranges int8/uint8 use");
   return [o] { return run_similarity(*o); };
 }
 

@@ -7,6 +7,7 @@
 #include "core/model/config.h"
 #include "commands/embed.h"
 #include "core/model/encoder.h"
+#include "core/model/quantization.h"
 #include "core/model/similarity.h"
 #include "records/record_pipeline.h"
 #include "tokenizer/encoding.h"
@@ -73,6 +74,10 @@ struct Scorer {
   std::unique_ptr<CrossEncoder> cross;
   core::Metric metric = core::Metric::Cosine;
   core::BatchLimits limits;
+  // Search (bi-encoder): embeddings quantised as quantize_embeddings does before they are compared;
+  // int8/uint8 with `ranges`. binary/ubinary score the negated Hamming distance, others the metric.
+  core::Precision precision = core::Precision::Float32;
+  std::optional<core::Ranges> ranges;
 };
 
 // The `score` of each record's pair of texts.

@@ -17,13 +17,32 @@ struct Query {
   TopK hits;
 };
 
+// The rows as --precision compares them: float32 as they are; int8/uint8 quantised, their integer
+// values back in `rows`; binary/ubinary quantised into `bits` (one packed row of `width` bytes each).
+void quantize_rows(const Scorer& scorer, std::int64_t dim, std::vector<float>& rows, std::vector<std::uint8_t>& bits) {
+  if (scorer.precision == core::Precision::Float32) return;
+  const auto d = static_cast<std::size_t>(dim);
+  const std::size_t n = rows.size() / d, width = core::quantized_width(scorer.precision, d);
+  bits.resize(n * width);
+  const core::Ranges* ranges = scorer.ranges ? &*scorer.ranges : nullptr;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::span<float> row(rows.data() + i * d, d);
+    std::span<std::uint8_t> q(bits.data() + i * width, width);
+    core::quantize_row(scorer.precision, row, ranges, q);
+    if (scorer.precision == core::Precision::Int8 || scorer.precision == core::Precision::Uint8)
+      core::quantized_values(scorer.precision, q, row);
+  }
+}
+
 // Runs over the corpus: each batch is embedded (or paired with every query) once and offered to every
 // query's TopK; nothing is written until the corpus is done.
 class SearchTask : public records::RecordTask {
  public:
   SearchTask(Scorer& scorer, std::vector<Query>& queries, const std::vector<float>& query_rows,
-             const tok::Tokenizer& tokenizer, const records::PipelineOptions& options)
-      : scorer_(scorer), queries_(queries), query_rows_(query_rows), tokenizer_(tokenizer), options_(options) {}
+             const std::vector<std::uint8_t>& query_bits, const tok::Tokenizer& tokenizer,
+             const records::PipelineOptions& options)
+      : scorer_(scorer), queries_(queries), query_rows_(query_rows), query_bits_(query_bits), tokenizer_(tokenizer),
+        options_(options) {}
 
   std::vector<std::string> result_fields() const override { return {"results"}; }
 
@@ -37,14 +56,22 @@ class SearchTask : public records::RecordTask {
     if (scorer_.cross) return compute_cross(batch);
     scorer_.embedder->sentence_embeddings(batch.encodings, scorer_.limits, rows_);
     const std::int64_t dim = scorer_.embedder->dimension();
+    quantize_rows(scorer_, dim, rows_, bits_);
+    const bool hamming = scorer_.precision == core::Precision::Binary || scorer_.precision == core::Precision::Ubinary;
+    const std::size_t width = core::quantized_width(scorer_.precision, static_cast<std::size_t>(dim));
     const auto nq = static_cast<std::ptrdiff_t>(queries_.size());
 #pragma omp parallel for schedule(dynamic, 1) if (nq > 1)
     for (std::ptrdiff_t q = 0; q < nq; ++q) {
-      auto query = embedding_row(query_rows_, static_cast<std::size_t>(q), dim);
-      Query& target = queries_[static_cast<std::size_t>(q)];
-      for (std::size_t i = 0; i < batch.size(); ++i)
-        target.hits.offer(batch.ordinals[i], core::similarity(scorer_.metric, query, embedding_row(rows_, i, dim)),
-                          batch.records[i].text);
+      const auto qi = static_cast<std::size_t>(q);
+      auto query = embedding_row(query_rows_, qi, dim);
+      Query& target = queries_[qi];
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        const float score =
+            hamming ? -static_cast<float>(core::hamming_distance(std::span(query_bits_).subspan(qi * width, width),
+                                                                 std::span(bits_).subspan(i * width, width)))
+                    : core::similarity(scorer_.metric, query, embedding_row(rows_, i, dim));
+        target.hits.offer(batch.ordinals[i], score, batch.records[i].text);
+      }
     }
   }
 
@@ -67,9 +94,11 @@ class SearchTask : public records::RecordTask {
   Scorer& scorer_;
   std::vector<Query>& queries_;
   const std::vector<float>& query_rows_;
+  const std::vector<std::uint8_t>& query_bits_;
   const tok::Tokenizer& tokenizer_;
   const records::PipelineOptions& options_;
   std::vector<float> rows_, scores_;
+  std::vector<std::uint8_t> bits_;
   std::vector<records::TextInput> inputs_;
 };
 
@@ -117,10 +146,14 @@ int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& to
   std::vector<tok::Encoding> query_encodings;
   std::vector<Query> queries = read_queries(*query_reader, scorer, tokenizer, options, search.top_k, query_encodings);
   std::vector<float> query_rows;
-  if (scorer.embedder) scorer.embedder->sentence_embeddings(query_encodings, scorer.limits, query_rows);
+  std::vector<std::uint8_t> query_bits;
+  if (scorer.embedder) {
+    scorer.embedder->sentence_embeddings(query_encodings, scorer.limits, query_rows);
+    quantize_rows(scorer, scorer.embedder->dimension(), query_rows, query_bits);
+  }
 
   options.output.pairs = false;
-  SearchTask task(scorer, queries, query_rows, tokenizer, options);
+  SearchTask task(scorer, queries, query_rows, query_bits, tokenizer, options);
   records::RecordOutput out(options.output, query_reader->table(), task.result_fields());
   options.batching = records::Batching::Full;
   options.separate_pairs = false;  // corpus records are single texts

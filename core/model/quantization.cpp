@@ -3,6 +3,8 @@
 #include "core/error.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <cmath>
 #include <limits>
 
@@ -78,6 +80,23 @@ void quantize_row(Precision p, std::span<const float> row, const Ranges* ranges,
     if (p == Precision::Int8) v -= 128.0f;
     out[d] = numpy_byte_cast(v);
   }
+}
+
+void quantized_values(Precision p, std::span<const std::uint8_t> row, std::span<float> out) {
+  for (std::size_t d = 0; d < row.size(); ++d)
+    out[d] = is_signed(p) ? static_cast<float>(static_cast<std::int8_t>(row[d])) : static_cast<float>(row[d]);
+}
+
+std::size_t hamming_distance(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
+  std::size_t bits = 0, d = 0;
+  for (; d + 8 <= a.size(); d += 8) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a.data() + d, 8);
+    std::memcpy(&y, b.data() + d, 8);
+    bits += static_cast<std::size_t>(std::popcount(x ^ y));
+  }
+  for (; d < a.size(); ++d) bits += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(a[d] ^ b[d])));
+  return bits;
 }
 
 }  // namespace bertkit::core

@@ -37,4 +37,12 @@ class Ranges {
 // int8/uint8 need `ranges`; float32 is not quantised.
 void quantize_row(Precision p, std::span<const float> row, const Ranges* ranges, std::span<std::uint8_t> out);
 
+// What a search compares of quantised rows: the integer values of int8/uint8 rows as floats (int8
+// read as signed), for the metric to take.
+void quantized_values(Precision p, std::span<const std::uint8_t> row, std::span<float> out);
+
+// Bits that differ between two packed binary/ubinary rows of the same width: binary is ubinary with
+// the top bit of every byte flipped (packbits - 128), so both give the same distance.
+std::size_t hamming_distance(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b);
+
 }  // namespace bertkit::core

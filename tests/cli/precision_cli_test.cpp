@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -166,4 +167,74 @@ TEST_CASE("precision: refused combinations are usage errors") {
   CHECK(run_bertkit({"embed", "-m", m, "--precision", "binary", "--format", "f32", "-o", "/dev/null", "a"}).exit_code == 2);
   auto dry = run_bertkit({"embed", "-m", m, "--precision", "int8", "--dry-run"});
   CHECK(dry.out.find("int8 (ranges of all the embeddings") != std::string::npos);
+}
+
+// similarity --corpus --precision: the hits are those of embed's quantised rows compared here — the
+// negated Hamming distance of the bits, or cosine over the int8 values — best first, earlier on ties.
+TEST_CASE("precision: a search over quantised embeddings scores as their quantised rows compare") {
+  bktest::TempDir dir;
+  const std::string model = bktest::fixture_path("minilm-embed");
+  const auto corpus = (dir / "corpus.txt").string();
+  bktest::write_file(corpus, kTexts);
+  const std::vector<std::string> queries = {"a person eats", "horse riding"};
+  auto rows_of = [&](const std::vector<std::string>& extra, const std::string& input) {
+    std::vector<std::string> args{"embed", "-m", model};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<std::vector<double>> rows;
+    for (const auto& line : bktest::run_jsonl(args, input)) rows.push_back(line.at("embedding").get<std::vector<double>>());
+    return rows;
+  };
+  const auto calibration = (dir / "calibration.npy").string();
+  REQUIRE(run_bertkit({"embed", "-m", model, "-i", corpus, "--format", "npy", "-o", calibration}).exit_code == 0);
+  const std::string query_lines = queries[0] + "\n" + queries[1] + "\n";
+
+  for (const char* precision : {"binary", "ubinary", "int8"}) {
+    INFO(precision);
+    const bool bits = std::string(precision) != "int8";
+    std::vector<std::string> quantise{"--precision", precision};
+    if (!bits) quantise.insert(quantise.end(), {"--calibration", calibration});
+    const auto corpus_rows = rows_of(quantise, kTexts);
+    const auto query_rows = rows_of(quantise, query_lines);
+    REQUIRE(corpus_rows.size() == kRows);
+    std::vector<std::string> args{"similarity", "-m", model, "--corpus", corpus, "--query", queries[0], "--query",
+                                  queries[1], "--top-k", "4"};
+    args.insert(args.end(), quantise.begin(), quantise.end());
+    const auto lines = bktest::run_jsonl(args);
+    REQUIRE(lines.size() == 2);
+    for (std::size_t q = 0; q < 2; ++q) {
+      std::vector<std::pair<double, std::size_t>> expected;
+      for (std::size_t i = 0; i < kRows; ++i) {
+        double score = 0;
+        if (bits) {
+          for (std::size_t b = 0; b < corpus_rows[i].size(); ++b)
+            score -= std::popcount(static_cast<unsigned>(static_cast<std::uint8_t>(static_cast<int>(corpus_rows[i][b])) ^
+                                                         static_cast<std::uint8_t>(static_cast<int>(query_rows[q][b]))));
+        } else {
+          double dot = 0, na = 0, nb = 0;
+          for (std::size_t d = 0; d < corpus_rows[i].size(); ++d) {
+            dot += corpus_rows[i][d] * query_rows[q][d];
+            na += query_rows[q][d] * query_rows[q][d];
+            nb += corpus_rows[i][d] * corpus_rows[i][d];
+          }
+          score = dot / std::sqrt(na * nb);
+        }
+        expected.emplace_back(score, i);
+      }
+      std::stable_sort(expected.begin(), expected.end(), [](auto& a, auto& b) { return a.first > b.first; });
+      const auto& results = lines[q].at("results");
+      REQUIRE(results.size() == 4);
+      for (std::size_t r = 0; r < 4; ++r) {
+        CHECK(results[r].at("score").get<double>() == doctest::Approx(expected[r].first).epsilon(1e-5));
+        // Equal scores may come in either order only if they are equal here too.
+        if (results[r].at("index").get<std::size_t>() != expected[r].second)
+          CHECK(std::abs(expected[r].first - results[r].at("score").get<double>()) < 1e-6);
+      }
+    }
+  }
+  auto no_ranges = run_bertkit({"similarity", "-m", model, "--corpus", corpus, "--query", "q", "--precision", "int8"});
+  CHECK(no_ranges.exit_code == 2);
+  CHECK(no_ranges.err.find("--precision int8 needs --calibration") != std::string::npos);
+  auto pairs = run_bertkit({"similarity", "-m", model, "--precision", "binary", "a", "b"});
+  CHECK(pairs.exit_code == 2);
+  CHECK(pairs.err.find("--precision applies to a search") != std::string::npos);
 }
