@@ -39,11 +39,16 @@ struct Candidate {
   bool operator>(const Candidate& o) const { return rank != o.rank ? rank > o.rank : pos > o.pos; }
 };
 
-struct Scratch {
+struct BpeScratch {
   std::vector<Symbol> symbols;
   std::vector<Candidate> heap;
+  std::vector<Candidate> pairs;  // a short word's: pair i is symbols i and i + 1 (rank -1: no merge)
 };
-thread_local Scratch t_scratch;
+thread_local BpeScratch t_bpe_scratch;
+
+// Words up to this many symbols merge by scanning their pairs; longer ones through a heap, as the
+// reference does (same order: lowest rank, then leftmost), which keeps a megabyte-long word linear-ish.
+constexpr std::size_t kShortWord = 64;
 
 }  // namespace
 
@@ -93,7 +98,7 @@ void Bpe::tokenize(std::string_view word, std::vector<Piece>& out) const {
       out.push_back({*id, 0, static_cast<std::uint32_t>(word.size())});
       return;
     }
-  Scratch& s = t_scratch;
+  BpeScratch& s = t_bpe_scratch;
   std::vector<Symbol>& symbols = s.symbols;
   symbols.clear();
   for (std::uint32_t i = 0; i < word.size(); ++i) {
@@ -108,6 +113,7 @@ void Bpe::tokenize(std::string_view word, std::vector<Piece>& out) const {
     }
     symbols.push_back({id, i, i + 1, static_cast<std::int32_t>(symbols.size()) - 1, -1});
   }
+  if (symbols.size() <= kShortWord) return merge_short(word, out);
   const auto n = static_cast<std::int32_t>(symbols.size());
   for (std::int32_t i = 0; i + 1 < n; ++i) symbols[static_cast<std::size_t>(i)].next = i + 1;
 
@@ -140,16 +146,45 @@ void Bpe::tokenize(std::string_view word, std::vector<Piece>& out) const {
     if (left.prev >= 0) consider(left.prev);
     consider(static_cast<std::int32_t>(top.pos));
   }
-  auto is_continuation = [&](std::uint32_t i) { return (static_cast<unsigned char>(word[i]) & 0xC0) == 0x80; };
-  const auto size = static_cast<std::uint32_t>(word.size());
   for (std::int32_t i = n ? 0 : -1; i >= 0; i = symbols[static_cast<std::size_t>(i)].next) {
     const Symbol& sym = symbols[static_cast<std::size_t>(i)];
-    // A piece of a character spans all of it.
-    std::uint32_t begin = sym.begin, end = sym.end;
-    while (begin > 0 && is_continuation(begin)) --begin;
-    while (end < size && is_continuation(end)) ++end;
-    out.push_back({sym.id, begin, end});
+    emit(word, sym.id, sym.begin, sym.end, out);
   }
+}
+
+void Bpe::merge_short(std::string_view word, std::vector<Piece>& out) const {
+  std::vector<Symbol>& symbols = t_bpe_scratch.symbols;
+  std::vector<Candidate>& pairs = t_bpe_scratch.pairs;
+  std::size_t n = symbols.size();
+  pairs.resize(n);
+  auto rank_pair = [&](std::size_t i) {
+    const Merge* m = find(symbols[i].id, symbols[i + 1].id);
+    pairs[i] = m ? Candidate{m->rank, 0, m->merged} : Candidate{-1, 0, -1};
+  };
+  for (std::size_t i = 0; i + 1 < n; ++i) rank_pair(i);
+  for (;;) {
+    std::size_t best = n;
+    for (std::size_t i = 0; i + 1 < n; ++i)
+      if (pairs[i].rank >= 0 && (best == n || pairs[i].rank < pairs[best].rank)) best = i;
+    if (best == n) break;
+    symbols[best].id = pairs[best].merged;
+    symbols[best].end = symbols[best + 1].end;
+    symbols.erase(symbols.begin() + static_cast<std::ptrdiff_t>(best) + 1);
+    pairs.erase(pairs.begin() + static_cast<std::ptrdiff_t>(best) + 1);
+    --n;
+    if (best > 0) rank_pair(best - 1);
+    if (best + 1 < n) rank_pair(best);
+  }
+  for (const Symbol& sym : symbols) emit(word, sym.id, sym.begin, sym.end, out);
+}
+
+void Bpe::emit(std::string_view word, std::int32_t id, std::uint32_t begin, std::uint32_t end,
+               std::vector<Piece>& out) {
+  // A piece of a character spans all of it.
+  auto is_continuation = [&](std::uint32_t i) { return (static_cast<unsigned char>(word[i]) & 0xC0) == 0x80; };
+  while (begin > 0 && is_continuation(begin)) --begin;
+  while (end < word.size() && is_continuation(end)) ++end;
+  out.push_back({id, begin, end});
 }
 
 }  // namespace bertkit::tok

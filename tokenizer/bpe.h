@@ -42,6 +42,10 @@ class Bpe : public Model {
     std::int32_t rank = -1, merged = -1;
   };
   const Merge* find(std::int32_t left, std::int32_t right) const;
+  // The merges of a short word's symbols (the thread's scratch), by scanning its pairs.
+  void merge_short(std::string_view word, std::vector<Piece>& out) const;
+  static void emit(std::string_view word, std::int32_t id, std::uint32_t begin, std::uint32_t end,
+                   std::vector<Piece>& out);
 
   const Vocab& vocab_;
   BpeOptions options_;

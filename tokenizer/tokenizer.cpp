@@ -97,6 +97,9 @@ struct Scratch {
 };
 thread_local Scratch t_scratch;
 
+// In the trim_offsets table: an added token, whose own text decides.
+constexpr std::uint32_t kAddedToken = ~0u;
+
 std::atomic<std::uint64_t> g_next_serial{1};
 
 }  // namespace
@@ -147,8 +150,7 @@ Tokenizer::Tokenizer(TokenizerSpec spec)
     space_ends_.resize(spec_.vocab->size());
     for (std::size_t id = 0; id < space_ends_.size(); ++id)
       space_ends_[id] = space_ends(spec_.vocab->token(static_cast<std::int32_t>(id)));
-    for (const AddedToken& t : spec_.added_tokens) added_ids_.push_back(t.id);
-    std::sort(added_ids_.begin(), added_ids_.end());
+    for (const AddedToken& t : spec_.added_tokens) space_ends_[static_cast<std::size_t>(t.id)].leading = kAddedToken;
   }
   // Added tokens matched in normalised text are matched piece by piece: none may span a space, or take
   // the spaces after it (rstrip), which the next piece holds.
@@ -285,13 +287,13 @@ void Tokenizer::encode_sequence(std::string_view text, int sequence_id, Encoding
 
 void Tokenizer::trim_offsets(std::string_view text, Encoding& out, std::size_t start) const {
   const bool add_prefix_space = post_processor_.trimming()->add_prefix_space;
+  const SpaceEnds* table = space_ends_.data();
   for (std::size_t k = start; k < out.ids.size(); ++k) {
-    const std::int32_t id = out.ids[k];
     Offsets& o = out.offsets[k];
-    // An added token's text is the text it matched.
-    const SpaceEnds ends = std::binary_search(added_ids_.begin(), added_ids_.end(), id)
-                               ? space_ends(text.substr(o.begin, o.end - o.begin))
-                               : space_ends_[static_cast<std::size_t>(id)];
+    SpaceEnds ends = table[static_cast<std::size_t>(out.ids[k])];
+    if (ends.leading == 0 && ends.trailing == 0) continue;
+    // An added token's text is the text it matched (the spaces lstrip took included).
+    if (ends.leading == kAddedToken) ends = space_ends(text.substr(o.begin, o.end - o.begin));
     tok::trim_offsets(ends, k == start || o.begin == 0, add_prefix_space, o.begin, o.end);
   }
 }

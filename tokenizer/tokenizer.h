@@ -123,10 +123,8 @@ class Tokenizer {
   std::int32_t pad_id_ = 0;
   std::int32_t mask_id_ = -1;
   std::vector<std::int32_t> special_ids_;  // sorted
-  // For trim_offsets: the spaces at the ends of each vocabulary token, and the added tokens' ids
-  // (sorted), whose own text (the spaces lstrip/rstrip took included) decides instead.
+  // For trim_offsets: the spaces at the ends of each vocabulary token, or a mark for an added token.
   std::vector<SpaceEnds> space_ends_;
-  std::vector<std::int32_t> added_ids_;
   std::uint64_t serial_;                    // tells this tokenizer's cached words from another's
   // Whether a long text may be tokenized a piece at a time, cut just before a space (no piece of the
   // pipeline looks across one): memory then follows the piece, not the text.
