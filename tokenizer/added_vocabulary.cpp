@@ -1,5 +1,6 @@
 #include "tokenizer/added_vocabulary.h"
 
+#include "tokenizer/unicode.h"
 #include "tokenizer/utf8.h"
 
 #include <utf8proc.h>
@@ -22,12 +23,6 @@ bool is_word_char(char32_t c) {
   auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
   return (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_ME) || cat == UTF8PROC_CATEGORY_ND ||
          cat == UTF8PROC_CATEGORY_NL || cat == UTF8PROC_CATEGORY_PC;
-}
-
-bool is_space(char32_t c) {
-  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
-         c == 0x3000;
 }
 
 // The code point that ends text[0, pos).
@@ -114,7 +109,7 @@ void AddedVocabulary::split(std::string_view text, std::uint32_t from, std::uint
       if (word_before || word_after) continue;
     }
     if (token.lstrip) {
-      while (start > emitted && is_space(last_char_before(text, start))) {
+      while (start > emitted && is_white_space(last_char_before(text, start))) {
         std::size_t k = start;
         do --k;
         while ((static_cast<unsigned char>(text[k]) & 0xC0) == 0x80);
@@ -125,7 +120,7 @@ void AddedVocabulary::split(std::string_view text, std::uint32_t from, std::uint
       while (stop < to) {
         std::size_t k = stop;
         char32_t c = next_code_point(text, k);
-        if (!is_space(c)) break;
+        if (!is_white_space(c)) break;
         stop = static_cast<std::uint32_t>(k);
       }
       i = stop;

@@ -72,6 +72,9 @@ std::shared_ptr<Vocab> vocab_from_lines(const TokenizerFiles& files, const std::
   return std::make_shared<Vocab>(Vocab::from_text(*files.vocab_txt, where));
 }
 
+// transformers' RobertaTokenizer's special tokens, the defaults of a byte-level BPE tokenizer.
+SpecialTokens roberta_special_tokens() { return {"<unk>", "<s>", "</s>", "<pad>", "<mask>"}; }
+
 void read_tokenizer_json(const std::string& text, const TokenizerFiles& files, TokenizerSpec& spec,
                          const std::string& where, const std::string& vocab_txt_where) {
   TokenizerJson file = parse_tokenizer_json(text, where);
@@ -84,10 +87,67 @@ void read_tokenizer_json(const std::string& text, const TokenizerFiles& files, T
   else if (files.vocab_txt)
     spec.vocab = vocab_from_lines(files, vocab_txt_where, spec);
   else
-    bad_input("{}: the WordPiece model has no vocab", where);
-  spec.special.unk = std::get<WordPieceOptions>(spec.model).unk_token;
+    bad_input("{}: the model has no vocab", where);
+  if (const auto* wordpiece = std::get_if<WordPieceOptions>(&spec.model)) {
+    spec.special.unk = wordpiece->unk_token;
+  } else {
+    spec.special = roberta_special_tokens();
+    spec.special.unk = std::get<BpeOptions>(spec.model).unk_token.value_or(spec.special.unk);
+  }
   read_pipeline_pieces(j, spec, where);
+  // bertkit's BPE model reads the text's bytes through the byte-level alphabet, which the ByteLevel
+  // pre-tokenizer leaves unwritten: the two come together.
+  const bool bpe = std::holds_alternative<BpeOptions>(spec.model);
+  if (bpe != std::holds_alternative<ByteLevelOptions>(spec.pre_tokenizer))
+    bad_input("{}: {} is not supported yet", where,
+              bpe ? "a BPE model without the ByteLevel pre-tokenizer"
+                  : "the ByteLevel pre-tokenizer before a model other than BPE");
   for (const json& t : j.value("added_tokens", json::array())) spec.added_tokens.push_back(added_token_from_json(t, where));
+}
+
+// The JSON object of vocab.json (token -> id).
+std::shared_ptr<Vocab> vocab_from_json(const std::string& text, const std::string& where) {
+  json j = core::parse_json(text, where);
+  if (!j.is_object()) bad_input("{}: not a JSON object of tokens and ids", where);
+  std::vector<std::pair<std::string, std::int64_t>> entries;
+  entries.reserve(j.size());
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!it.value().is_number_integer()) bad_input("{}: token '{}' has no integer id", where, it.key());
+    entries.emplace_back(it.key(), it.value().get<std::int64_t>());
+  }
+  return std::make_shared<Vocab>(Vocab::from_pairs(std::move(entries), where));
+}
+
+// merges.txt: an optional "#version" line, then one "a b" per line.
+std::shared_ptr<const BpeMerges> merges_from_text(std::string_view text, const std::string& where) {
+  auto merges = std::make_shared<BpeMerges>();
+  std::size_t line_no = 0;
+  while (!text.empty()) {
+    const std::size_t eol = text.find('\n');
+    std::string_view line = text.substr(0, eol);
+    text = eol == std::string_view::npos ? std::string_view() : text.substr(eol + 1);
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty() || (line_no == 1 && line.starts_with("#version"))) continue;
+    const std::size_t space = line.find(' ');
+    if (space == std::string_view::npos || line.find(' ', space + 1) != std::string_view::npos)
+      bad_input("{}:{}: a merge is two tokens separated by one space", where, line_no);
+    merges->emplace_back(std::string(line.substr(0, space)), std::string(line.substr(space + 1)));
+  }
+  return merges;
+}
+
+// vocab.json + merges.txt: the pipeline transformers' RobertaTokenizerFast converts the slow tokenizer
+// to (ByteLevel without a prefix space, BPE, RobertaProcessing with trim_offsets, ByteLevel decoder).
+void read_bpe_files(const TokenizerFiles& files, TokenizerSpec& spec) {
+  spec.vocab = vocab_from_json(*files.vocab_json, files.origin + "/vocab.json");
+  BpeOptions bpe;
+  bpe.merges = merges_from_text(*files.merges_txt, files.origin + "/merges.txt");
+  spec.model = bpe;
+  spec.normalizer = {NormalizerOptions{false, false, false, false}};
+  spec.pre_tokenizer = ByteLevelOptions{false, true, true};
+  spec.decoder = ByteLevelDecoderOptions{};
+  spec.special = roberta_special_tokens();
 }
 
 // `replace`: t's flags win over an entry already there (else only its special flag is merged).
@@ -110,6 +170,15 @@ void read_special_tokens(const json& cfg, TokenizerSpec& spec, const std::string
   for (auto& [key, dst] : names)
     if (cfg.contains(key))
       if (auto content = token_content(cfg[key])) *dst = *content;
+  // A special token given as a dict keeps its flags (RoBERTa's mask token: lstrip).
+  for (auto& [key, dst] : names)
+    if (cfg.contains(key) && cfg[key].is_object())
+      if (auto id = spec.vocab->find(*dst)) {
+        AddedToken t = added_token_from_json(cfg[key], where);
+        t.id = *id;
+        t.special = true;
+        add_or_update(spec.added_tokens, std::move(t));
+      }
   for (const json& t : cfg.value("additional_special_tokens", json::array())) {
     auto content = token_content(t);
     if (!content) continue;
@@ -128,7 +197,8 @@ void read_tokenizer_config(const std::string& text, TokenizerSpec& spec, const s
   if (!cfg.is_object()) bad_input("{}: not a JSON object", where);
   // transformers' Bert tokenizers take these from tokenizer_config.json (with these defaults) and
   // rebuild the normaliser of tokenizer.json when they disagree with it.
-  if (NormalizerOptions* normalizer = spec.find_bert_normalizer()) {
+  NormalizerOptions* normalizer = std::holds_alternative<WordPieceOptions>(spec.model) ? spec.find_bert_normalizer() : nullptr;
+  if (normalizer) {
     normalizer->lowercase = get_or<bool>(cfg, "do_lower_case", true, where);
     normalizer->handle_chinese_chars = get_or<bool>(cfg, "tokenize_chinese_chars", true, where);
     normalizer->strip_accents = std::nullopt;
@@ -140,8 +210,21 @@ void read_tokenizer_config(const std::string& text, TokenizerSpec& spec, const s
     // transformers writes a huge sentinel (1e30) when a model has no limit.
     if (m > 0 && m < 1e9) spec.model_max_length = static_cast<std::size_t>(m);
   }
-  std::get<DecoderOptions>(spec.decoder).clean_up_tokenization_spaces =
-      get_or<bool>(cfg, "clean_up_tokenization_spaces", true, where);
+  const bool clean_up = get_or<bool>(cfg, "clean_up_tokenization_spaces", true, where);
+  if (auto* wordpiece = std::get_if<DecoderOptions>(&spec.decoder)) wordpiece->clean_up_tokenization_spaces = clean_up;
+  if (auto* byte_level = std::get_if<ByteLevelDecoderOptions>(&spec.decoder))
+    byte_level->clean_up_tokenization_spaces = clean_up;
+  // RobertaTokenizerFast sets the pre-tokenizer's add_prefix_space and the post-processor's
+  // add_prefix_space and trim_offsets from its arguments (defaults false, true), whatever
+  // tokenizer.json says.
+  if (auto* byte_level = std::get_if<ByteLevelOptions>(&spec.pre_tokenizer)) {
+    byte_level->add_prefix_space = get_or<bool>(cfg, "add_prefix_space", false, where);
+    if (spec.post_processor && spec.post_processor->trimming() != std::nullopt) {
+      std::optional<OffsetTrimming> trimming;
+      if (get_or<bool>(cfg, "trim_offsets", true, where)) trimming = OffsetTrimming{byte_level->add_prefix_space};
+      spec.post_processor->set_trimming(trimming);
+    }
+  }
   read_special_tokens(cfg, spec, where);
   if (cfg.contains("added_tokens_decoder") && cfg["added_tokens_decoder"].is_object()) {
     for (auto it = cfg["added_tokens_decoder"].begin(); it != cfg["added_tokens_decoder"].end(); ++it) {
@@ -154,6 +237,12 @@ void read_tokenizer_config(const std::string& text, TokenizerSpec& spec, const s
       add_or_update(spec.added_tokens, std::move(t), !has_tokenizer_json);
     }
   }
+}
+
+std::int32_t require_special(const Vocab& vocab, const std::string& token, const char* role) {
+  auto id = vocab.find(token);
+  if (!id) bad_input("the {} token '{}' is not in the vocabulary", role, token);
+  return *id;
 }
 
 void add_missing_special_tokens(TokenizerSpec& spec) {
@@ -177,8 +266,12 @@ TokenizerFiles read_tokenizer_files(const fs::path& path) {
     files.vocab_txt = read_if_exists(dir / "vocab.txt");
     files.tokenizer_config_json = read_if_exists(dir / "tokenizer_config.json");
     files.special_tokens_map_json = read_if_exists(dir / "special_tokens_map.json");
-    if (!files.tokenizer_json && !files.vocab_txt)
-      bad_input("{}: no tokenizer.json or vocab.txt in this folder", path.string());
+    if (!files.tokenizer_json && !files.vocab_txt) {
+      files.vocab_json = read_if_exists(dir / "vocab.json");
+      files.merges_txt = read_if_exists(dir / "merges.txt");
+      if (!files.vocab_json || !files.merges_txt)
+        bad_input("{}: no tokenizer.json, vocab.txt, or vocab.json with merges.txt in this folder", path.string());
+    }
     return files;
   }
   if (!fs::exists(path, ec)) bad_input("{}: no such file or folder", path.string());
@@ -213,6 +306,8 @@ TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
                         vocab_txt_where);
   } else if (files.vocab_txt) {
     spec.vocab = vocab_from_lines(files, vocab_txt_where, spec);
+  } else if (files.vocab_json && files.merges_txt) {
+    read_bpe_files(files, spec);
   } else {
     bad_input("{}: no tokenizer.json or vocab.txt", origin);
   }
@@ -223,8 +318,17 @@ TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
   if (files.tokenizer_config_json)
     read_tokenizer_config(*files.tokenizer_config_json, spec, origin + "/tokenizer_config.json",
                           files.tokenizer_json.has_value());
-  std::get<WordPieceOptions>(spec.model).unk_token = spec.special.unk;
+  if (auto* wordpiece = std::get_if<WordPieceOptions>(&spec.model)) wordpiece->unk_token = spec.special.unk;
   if (!files.tokenizer_json) add_missing_special_tokens(spec);
+  if (!files.tokenizer_json && files.vocab_json) {
+    const bool add_prefix_space = std::get<ByteLevelOptions>(spec.pre_tokenizer).add_prefix_space;
+    spec.post_processor = PostProcessor::roberta(require_special(*spec.vocab, spec.special.cls, "classifier"),
+                                                 require_special(*spec.vocab, spec.special.sep, "separator"),
+                                                 OffsetTrimming{add_prefix_space});
+    // RobertaTokenizer's mask token takes the spaces before it.
+    for (AddedToken& t : spec.added_tokens)
+      if (t.content == spec.special.mask) t.lstrip = true;
+  }
   return spec;
 }
 

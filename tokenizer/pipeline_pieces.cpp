@@ -33,22 +33,21 @@ std::unique_ptr<Normalizer> make_normalizer(std::span<const NormalizerStep> step
 }
 
 std::unique_ptr<PreTokenizer> make_pre_tokenizer(const PreTokenizerSpec& spec, UnicodeProfile profile) {
-  return std::visit([&](const BertPreTokenizerSpec&) -> std::unique_ptr<PreTokenizer> {
-    return std::make_unique<BertPreTokenizer>(profile);
-  }, spec);
+  if (const auto* byte_level = std::get_if<ByteLevelOptions>(&spec))
+    return std::make_unique<ByteLevelPreTokenizer>(*byte_level);
+  return std::make_unique<BertPreTokenizer>(profile);
 }
 
 std::unique_ptr<Model> make_model(const ModelSpec& spec, const Vocab& vocab,
                                   std::shared_ptr<const WordPieceTables> compiled) {
-  return std::visit([&](const WordPieceOptions& o) -> std::unique_ptr<Model> {
-    return std::make_unique<WordPiece>(vocab, o, std::move(compiled));
-  }, spec);
+  if (const auto* bpe = std::get_if<BpeOptions>(&spec)) return std::make_unique<Bpe>(vocab, *bpe);
+  return std::make_unique<WordPiece>(vocab, std::get<WordPieceOptions>(spec), std::move(compiled));
 }
 
 std::unique_ptr<Decoder> make_decoder(const DecoderSpec& spec, UnicodeProfile profile) {
-  return std::visit([&](const DecoderOptions& o) -> std::unique_ptr<Decoder> {
-    return std::make_unique<WordPieceDecoder>(o, profile);
-  }, spec);
+  if (const auto* byte_level = std::get_if<ByteLevelDecoderOptions>(&spec))
+    return std::make_unique<ByteLevelDecoder>(*byte_level);
+  return std::make_unique<WordPieceDecoder>(std::get<DecoderOptions>(spec), profile);
 }
 
 }  // namespace bertkit::tok

@@ -5,6 +5,8 @@
 // then calls each once per text or word, never per byte. Adding a kind: an alternative here, its case
 // in make_* and in the loader (tokenizer_json_pieces.cpp).
 #include "tokenizer/bert_normalizer.h"
+#include "tokenizer/bpe.h"
+#include "tokenizer/byte_level.h"
 #include "tokenizer/decoder.h"
 #include "tokenizer/model.h"
 #include "tokenizer/pre_tokenizer.h"
@@ -22,11 +24,11 @@ struct LowercaseSpec {};
 using NormalizerStep = std::variant<NormalizerOptions, LowercaseSpec>;
 
 struct BertPreTokenizerSpec {};
-using PreTokenizerSpec = std::variant<BertPreTokenizerSpec>;
+using PreTokenizerSpec = std::variant<BertPreTokenizerSpec, ByteLevelOptions>;
 
-using ModelSpec = std::variant<WordPieceOptions>;
+using ModelSpec = std::variant<WordPieceOptions, BpeOptions>;
 
-using DecoderSpec = std::variant<DecoderOptions>;  // the WordPiece decoder
+using DecoderSpec = std::variant<DecoderOptions, ByteLevelDecoderOptions>;  // WordPiece's, ByteLevel's
 
 struct WordPieceTables;
 

@@ -11,12 +11,14 @@ PostProcessor PostProcessor::bert(std::int32_t cls_id, std::int32_t sep_id) {
   return PostProcessor({cls, a, sep0}, {cls, a, sep0, b, sep1});
 }
 
-PostProcessor PostProcessor::roberta(std::int32_t cls_id, std::int32_t sep_id) {
+PostProcessor PostProcessor::roberta(std::int32_t cls_id, std::int32_t sep_id, std::optional<OffsetTrimming> trimming) {
   TemplatePiece cls{false, 0, {cls_id}, 0};
   TemplatePiece sep{false, 0, {sep_id}, 0};
   TemplatePiece a{true, 0, {}, 0};
   TemplatePiece b{true, 1, {}, 0};
-  return PostProcessor({cls, a, sep}, {cls, a, sep, sep, b, sep});
+  PostProcessor p({cls, a, sep}, {cls, a, sep, sep, b, sep});
+  p.trimming_ = trimming;
+  return p;
 }
 
 std::size_t PostProcessor::added_tokens(bool pair) const {

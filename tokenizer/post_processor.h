@@ -5,6 +5,7 @@
 #include "tokenizer/encoding.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,12 @@ struct TemplatePiece {
   std::int32_t type_id = 0;
 };
 
+// RobertaProcessing's (and ByteLevel's) trim_offsets: every token of a text has its offsets moved off
+// the spaces at its ends (byte_level.h, trim_offsets), which the tokenizer does as it encodes a text.
+struct OffsetTrimming {
+  bool add_prefix_space = true;  // the first token keeps the one space the pre-tokenizer added
+};
+
 class PostProcessor {
  public:
   PostProcessor() = default;
@@ -25,7 +32,11 @@ class PostProcessor {
   // BERT's template: [CLS] $A:0 [SEP]:0 and [CLS] $A:0 [SEP]:0 $B:1 [SEP]:1.
   static PostProcessor bert(std::int32_t cls_id, std::int32_t sep_id);
   // RoBERTa's: <s> $A </s> and <s> $A </s> </s> $B </s>, every token of type 0.
-  static PostProcessor roberta(std::int32_t cls_id, std::int32_t sep_id);
+  static PostProcessor roberta(std::int32_t cls_id, std::int32_t sep_id,
+                               std::optional<OffsetTrimming> trimming = std::nullopt);
+
+  const std::optional<OffsetTrimming>& trimming() const { return trimming_; }
+  void set_trimming(std::optional<OffsetTrimming> trimming) { trimming_ = trimming; }
 
   std::size_t added_tokens(bool pair) const;
   // Combines the encodings of A (and B) through the template, windows included, in the order of
@@ -58,6 +69,7 @@ class PostProcessor {
  private:
   Encoding apply(const Encoding& a, const Encoding* b, bool add_special_tokens) const;
   std::vector<TemplatePiece> single_, pair_;
+  std::optional<OffsetTrimming> trimming_;
 };
 
 }  // namespace bertkit::tok

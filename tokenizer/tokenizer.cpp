@@ -97,6 +97,9 @@ struct Scratch {
 };
 thread_local Scratch t_scratch;
 
+// In the trim_offsets table: an added token, whose own text decides.
+constexpr std::uint32_t kAddedToken = ~0u;
+
 std::atomic<std::uint64_t> g_next_serial{1};
 
 }  // namespace
@@ -143,6 +146,12 @@ Tokenizer::Tokenizer(TokenizerSpec spec)
   for (const AddedToken& t : spec_.added_tokens)
     if (t.special) special_ids_.push_back(t.id);
   std::sort(special_ids_.begin(), special_ids_.end());
+  if (post_processor_.trimming()) {
+    space_ends_.resize(spec_.vocab->size());
+    for (std::size_t id = 0; id < space_ends_.size(); ++id)
+      space_ends_[id] = space_ends(spec_.vocab->token(static_cast<std::int32_t>(id)));
+    for (const AddedToken& t : spec_.added_tokens) space_ends_[static_cast<std::size_t>(t.id)].leading = kAddedToken;
+  }
   // Added tokens matched in normalised text are matched piece by piece: none may span a space, or take
   // the spaces after it (rstrip), which the next piece holds.
   const bool added_fit_pieces = std::none_of(spec_.added_tokens.begin(), spec_.added_tokens.end(), [](const AddedToken& t) {
@@ -272,7 +281,21 @@ void Tokenizer::encode_sequence(std::string_view text, int sequence_id, Encoding
     out.offsets.resize(start + limit);
     out.words.resize(start + limit);
   }
+  if (post_processor_.trimming()) trim_offsets(text, out, start);
   out.finish_text_tokens(static_cast<std::int8_t>(sequence_id));
+}
+
+void Tokenizer::trim_offsets(std::string_view text, Encoding& out, std::size_t start) const {
+  const bool add_prefix_space = post_processor_.trimming()->add_prefix_space;
+  const SpaceEnds* table = space_ends_.data();
+  for (std::size_t k = start; k < out.ids.size(); ++k) {
+    Offsets& o = out.offsets[k];
+    SpaceEnds ends = table[static_cast<std::size_t>(out.ids[k])];
+    if (ends.leading == 0 && ends.trailing == 0) continue;
+    // An added token's text is the text it matched (the spaces lstrip took included).
+    if (ends.leading == kAddedToken) ends = space_ends(text.substr(o.begin, o.end - o.begin));
+    tok::trim_offsets(ends, k == start || o.begin == 0, add_prefix_space, o.begin, o.end);
+  }
 }
 
 std::size_t Tokenizer::count_sequence(std::string_view text) const {

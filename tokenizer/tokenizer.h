@@ -3,6 +3,7 @@
 // added tokens split out first and truncation between the model and the post-processor; the decoder
 // turns ids back into text. The pieces are built from a TokenizerSpec (pipeline_pieces.h).
 #include "tokenizer/added_vocabulary.h"
+#include "tokenizer/byte_level.h"
 #include "tokenizer/encoding.h"
 #include "tokenizer/pipeline_pieces.h"
 #include "tokenizer/post_processor.h"
@@ -109,6 +110,8 @@ class Tokenizer {
   bool encode_truncated(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options,
                         Encoding& out) const;
   void truncate(Encoding& a, Encoding* b, const TruncationParams& t, std::size_t added) const;
+  // The post-processor's trim_offsets over the tokens of one text from `start` on.
+  void trim_offsets(std::string_view text, Encoding& out, std::size_t start) const;
 
   TokenizerSpec spec_;
   std::unique_ptr<Normalizer> normalizer_;
@@ -120,6 +123,8 @@ class Tokenizer {
   std::int32_t pad_id_ = 0;
   std::int32_t mask_id_ = -1;
   std::vector<std::int32_t> special_ids_;  // sorted
+  // For trim_offsets: the spaces at the ends of each vocabulary token, or a mark for an added token.
+  std::vector<SpaceEnds> space_ends_;
   std::uint64_t serial_;                    // tells this tokenizer's cached words from another's
   // Whether a long text may be tokenized a piece at a time, cut just before a space (no piece of the
   // pipeline looks across one): memory then follows the piece, not the text.

@@ -2,7 +2,6 @@
 
 #include "core/error.h"
 #include "tokenizer/json_fields.h"
-#include "tokenizer/utf8.h"
 
 #include <vector>
 
@@ -71,10 +70,23 @@ void read_normalizer(const json& n, TokenizerSpec& spec, const std::string& wher
   }
 }
 
+ByteLevelOptions byte_level_options(const json& piece, const std::string& where) {
+  ByteLevelOptions o;
+  o.add_prefix_space = get_or<bool>(piece, "add_prefix_space", true, where);
+  o.trim_offsets = get_or<bool>(piece, "trim_offsets", true, where);
+  o.use_regex = get_or<bool>(piece, "use_regex", true, where);
+  return o;
+}
+
 void read_pre_tokenizer(const json& pre, TokenizerSpec& spec, const std::string& where) {
   // None at all keeps BERT's, as bertkit always did.
   if (pre.is_null()) return;
-  const std::string type = type_of(single_piece(pre, "pre_tokenizer", "pretokenizers", where), where);
+  const json& piece = single_piece(pre, "pre_tokenizer", "pretokenizers", where);
+  const std::string type = type_of(piece, where);
+  if (type == "ByteLevel") {
+    spec.pre_tokenizer = byte_level_options(piece, where);
+    return;
+  }
   if (type != "BertPreTokenizer") unsupported("pre_tokenizer", type, where);
   spec.pre_tokenizer = BertPreTokenizerSpec{};
 }
@@ -117,22 +129,6 @@ std::int32_t special_pair(const json& post, const char* key, const char* type, s
   return v[1].get<std::int32_t>();
 }
 
-// RobertaProcessing's trim_offsets moves a token's offsets off the spaces at either end of its text: "Ġ"
-// (byte-level BPE's space) or white space (Rust's char::is_whitespace). A vocabulary without such
-// tokens leaves it nothing to move, as all-mpnet-base-v2's WordPiece vocabulary does.
-bool trimming_moves_nothing(const Vocab& vocab) {
-  const CharTable& table = CharTable::get(UnicodeProfile::Rust);
-  auto is_space = [&](char32_t c) { return c == 0x120 || (table.flags(c) & charflag::kWhitespace); };
-  for (std::int32_t id = 0; id < static_cast<std::int32_t>(vocab.size()); ++id) {
-    const std::string_view token = vocab.token(id);
-    if (token.empty()) continue;
-    std::size_t i = 0, last = token.size() - 1;
-    while (last > 0 && (static_cast<unsigned char>(token[last]) & 0xC0) == 0x80) --last;
-    if (is_space(next_code_point(token, i)) || is_space(next_code_point(token, last))) return false;
-  }
-  return true;
-}
-
 void read_post_processor(const json& post_field, TokenizerSpec& spec, const std::string& where) {
   if (post_field.is_null()) {
     spec.post_processor = PostProcessor({{true, 0, {}, 0}}, {{true, 0, {}, 0}, {true, 1, {}, 1}});
@@ -149,14 +145,17 @@ void read_post_processor(const json& post_field, TokenizerSpec& spec, const std:
     const std::int32_t sep = special_pair(post, "sep", "BertProcessing", spec.special.sep, where);
     spec.post_processor = PostProcessor::bert(cls, sep);
   } else if (type == "RobertaProcessing") {
-    // Trimming belongs with byte-level BPE, which is not here yet.
-    if (get_or<bool>(post, "trim_offsets", true, where) && !trimming_moves_nothing(*spec.vocab))
-      bad_input("{}: post_processor RobertaProcessing with trim_offsets over tokens that begin or end with "
-                "spaces is not supported yet",
-                where);
     const std::int32_t cls = special_pair(post, "cls", "RobertaProcessing", spec.special.cls, where);
     const std::int32_t sep = special_pair(post, "sep", "RobertaProcessing", spec.special.sep, where);
-    spec.post_processor = PostProcessor::roberta(cls, sep);
+    std::optional<OffsetTrimming> trimming;
+    if (get_or<bool>(post, "trim_offsets", true, where))
+      trimming = OffsetTrimming{get_or<bool>(post, "add_prefix_space", true, where)};
+    spec.post_processor = PostProcessor::roberta(cls, sep, trimming);
+  } else if (type == "ByteLevel") {
+    // No special tokens; its trim_offsets as RobertaProcessing's.
+    spec.post_processor = PostProcessor({{true, 0, {}, 0}}, {{true, 0, {}, 0}, {true, 1, {}, 1}});
+    if (get_or<bool>(post, "trim_offsets", true, where))
+      spec.post_processor->set_trimming(OffsetTrimming{get_or<bool>(post, "add_prefix_space", true, where)});
   } else {
     unsupported("post_processor", type, where);
   }
@@ -166,11 +165,51 @@ void read_decoder(const json& dec_field, TokenizerSpec& spec, const std::string&
   if (dec_field.is_null()) return;
   const json& dec = single_piece(dec_field, "decoder", "decoders", where);
   const std::string type = type_of(dec, where);
+  if (type == "ByteLevel") {
+    spec.decoder = ByteLevelDecoderOptions{};
+    return;
+  }
   if (!type.empty() && type != "WordPiece") unsupported("decoder", type, where);
   DecoderOptions options = std::get<DecoderOptions>(spec.decoder);
   options.prefix = get_or<std::string>(dec, "prefix", "##", where);
   options.cleanup = get_or<bool>(dec, "cleanup", true, where);
   spec.decoder = options;
+}
+
+// A merge: "a b" (the older form) or ["a", "b"].
+std::pair<std::string, std::string> read_merge(const json& m, std::size_t rank, const std::string& where) {
+  if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string())
+    return {m[0].get<std::string>(), m[1].get<std::string>()};
+  if (m.is_string()) {
+    const std::string& s = m.get_ref<const std::string&>();
+    const std::size_t space = s.find(' ');
+    if (space != std::string::npos && s.find(' ', space + 1) == std::string::npos)
+      return {s.substr(0, space), s.substr(space + 1)};
+  }
+  bad_input("{}: BPE merge {} is not \"a b\" or [\"a\", \"b\"]", where, rank + 1);
+}
+
+BpeOptions read_bpe_options(const json& model, const std::string& where) {
+  // The fields RoBERTa-family files use; the others change the tokens and are refused by name.
+  if (model.contains("dropout") && !model["dropout"].is_null() && get_or<double>(model, "dropout", 0, where) != 0)
+    bad_input("{}: the BPE model's dropout is not supported", where);
+  for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"})
+    if (!get_or<std::string>(model, key, "", where).empty())
+      bad_input("{}: the BPE model's {} is not supported yet", where, key);
+  if (get_or<bool>(model, "byte_fallback", false, where))
+    bad_input("{}: the BPE model's byte_fallback is not supported yet", where);
+  BpeOptions o;
+  if (model.contains("unk_token") && !model["unk_token"].is_null())
+    o.unk_token = get_or<std::string>(model, "unk_token", "", where);
+  o.fuse_unk = get_or<bool>(model, "fuse_unk", false, where);
+  o.ignore_merges = get_or<bool>(model, "ignore_merges", false, where);
+  const json& merges = model.value("merges", json::array());
+  if (!merges.is_array()) bad_input("{}: the BPE model's merges are not a list", where);
+  auto list = std::make_shared<BpeMerges>();
+  list->reserve(merges.size());
+  for (const json& m : merges) list->push_back(read_merge(m, list->size(), where));
+  o.merges = std::move(list);
+  return o;
 }
 
 }  // namespace
@@ -180,6 +219,7 @@ ModelSpec read_model_spec(const json& model, const std::string& where) {
   // Files written before models were tagged with their type: BPE has merges, WordPiece a prefix.
   if (type.empty() && model.contains("merges")) type = "BPE";
   if (type.empty() && model.contains("continuing_subword_prefix")) type = "WordPiece";
+  if (type == "BPE") return read_bpe_options(model, where);
   if (type != "WordPiece") unsupported("model", type, where);
   WordPieceOptions o;
   o.unk_token = get_or<std::string>(model, "unk_token", "[UNK]", where);

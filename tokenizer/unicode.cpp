@@ -25,16 +25,6 @@ inline __attribute__((always_inline)) bool in_ranges(std::span<const CodeRange> 
   return it != ranges.begin() && c <= std::prev(it)->last;
 }
 
-bool is_white_space(char32_t c) {
-  switch (c) {
-    case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x20: case 0x85: case 0xA0:
-    case 0x1680: case 0x2028: case 0x2029: case 0x202F: case 0x205F: case 0x3000:
-      return true;
-    default:
-      return c >= 0x2000 && c <= 0x200A;
-  }
-}
-
 bool is_ascii_punct(char32_t c) {
   return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
 }
@@ -157,6 +147,16 @@ void CharTable::lower(char32_t c, std::u32string& out) const {
     return;
   }
   out.push_back(simple_lower(c));
+}
+
+bool is_white_space(char32_t c) {
+  switch (c) {
+    case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x20: case 0x85: case 0xA0:
+    case 0x1680: case 0x2028: case 0x2029: case 0x202F: case 0x205F: case 0x3000:
+      return true;
+    default:
+      return c >= 0x2000 && c <= 0x200A;
+  }
 }
 
 }  // namespace bertkit::tok

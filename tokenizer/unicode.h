@@ -61,4 +61,7 @@ class CharTable {
 
 bool is_chinese_char(char32_t c, UnicodeProfile profile);
 
+// Unicode's White_Space property: Rust's char::is_whitespace and the regex class \s.
+bool is_white_space(char32_t c);
+
 }  // namespace bertkit::tok

@@ -25,6 +25,8 @@ struct TokenizerFiles {
   std::optional<std::string> tokenizer_json;
   std::optional<std::string> tokenizer_config_json;
   std::optional<std::string> special_tokens_map_json;
+  // Byte-level BPE's files without tokenizer.json (what transformers' slow RobertaTokenizer reads).
+  std::optional<std::string> vocab_json, merges_txt;
   // bertkit's compiled tables (tok::write_wordpiece_image): megabytes, read in place from a model file.
   std::optional<SharedBytes> wordpiece_image;
   std::string origin;  // the folder or file they came from, for messages

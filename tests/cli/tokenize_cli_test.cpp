@@ -479,11 +479,11 @@ TEST_CASE("tokenize: a missing file, a bad flag value and a malformed vocabulary
   CHECK(r.exit_code == 3);
   CHECK(bktest::count_lines(r.err) == 1);
   CHECK(r.err.find("[UNK]") != std::string::npos);
-  bktest::write_file(dir / "tokenizer.json", R"({"model": {"type": "BPE", "vocab": {}, "merges": []}})");
+  bktest::write_file(dir / "tokenizer.json", R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [], "byte_fallback": true}})");
   r = run_bertkit({"tokenize", "-m", (dir / "tokenizer.json").string(), "x"});
   CHECK(r.exit_code == 3);
   CHECK(bktest::count_lines(r.err) == 1);
-  CHECK(r.err.find("BPE") != std::string::npos);
+  CHECK(r.err.find("BPE model's byte_fallback") != std::string::npos);
   r = run_bertkit({"tokenize", "-m", (dir / "nowhere").string(), "x"});
   CHECK(r.exit_code != 0);
   CHECK(bktest::count_lines(r.err) == 1);

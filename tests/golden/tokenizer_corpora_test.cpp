@@ -20,16 +20,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::unique_ptr<Tokenizer> load(const std::string& model, bertkit::tok::UnicodeProfile profile, bool from_vocab_txt) {
+// Which of a vocabulary folder's files the tokenizer is read from.
+enum class Source { TokenizerJson, VocabTxt, BpeFiles };
+
+std::unique_ptr<Tokenizer> load(const std::string& model, bertkit::tok::UnicodeProfile profile, Source source) {
   auto dir = bktest::shared("vocab/" + model);
   bertkit::tok::TokenizerFiles files;
-  if (from_vocab_txt) {
+  if (source == Source::VocabTxt) {
     files = bertkit::tok::read_tokenizer_files(dir / "vocab.txt");
+  } else if (source == Source::BpeFiles) {
+    // What transformers' RobertaTokenizer reads: vocab.json, merges.txt and tokenizer_config.json.
+    files.origin = dir.string();
+    files.vocab_json = bktest::read_file(dir / "vocab.json");
+    files.merges_txt = bktest::read_file(dir / "merges.txt");
+    files.tokenizer_config_json = bktest::read_file(dir / "tokenizer_config.json");
   } else {
     files = bertkit::tok::read_tokenizer_files(dir / "tokenizer.json");
   }
   auto spec = bertkit::tok::build_tokenizer_spec(files);
-  if (from_vocab_txt) spec.bert_normalizer().lowercase = model == "bert-base-uncased";
+  if (source == Source::VocabTxt) spec.bert_normalizer().lowercase = model == "bert-base-uncased";
   spec.profile = profile;
   return std::make_unique<Tokenizer>(std::move(spec));
 }
@@ -80,9 +89,9 @@ std::vector<std::string> tokens_of(const Encoding& e, const Tokenizer& tok) {
   return out;
 }
 
-void check_model(const std::string& model, bool python, bool from_vocab_txt) {
+void check_model(const std::string& model, bool python, Source source) {
   auto tok = load(model, python ? bertkit::tok::UnicodeProfile::Python : bertkit::tok::UnicodeProfile::Rust,
-                  from_vocab_txt);
+                  source);
   std::size_t lines = 0;
   Checker check;
   for (const auto& entry : fs::directory_iterator(bktest::shared("corpora/golden/" + model))) {
@@ -132,19 +141,19 @@ const char* kModels[] = {"bert-base-uncased", "bert-base-cased", "bert-base-mult
 
 TEST_CASE("golden corpora: fast tokenizer (tokenizer.json), every line identical") {
   for (const char* model : kModels) {
-    SUBCASE(model) { check_model(model, false, false); }
+    SUBCASE(model) { check_model(model, false, Source::TokenizerJson); }
   }
 }
 
 TEST_CASE("golden corpora: fast tokenizer from vocab.txt, every line identical") {
   for (const char* model : kModels) {
-    SUBCASE(model) { check_model(model, false, true); }
+    SUBCASE(model) { check_model(model, false, Source::VocabTxt); }
   }
 }
 
 TEST_CASE("golden corpora: --compat python, every line identical") {
   for (const char* model : kModels) {
-    SUBCASE(model) { check_model(model, true, false); }
+    SUBCASE(model) { check_model(model, true, Source::TokenizerJson); }
   }
 }
 
@@ -152,5 +161,16 @@ TEST_CASE("golden corpora: --compat python, every line identical") {
 // tokenizer.json composes them. Its vocab.txt alone and --compat python stand for other tokenizers
 // (BERT's template, MPNetTokenizer), which the MPNet family brings.
 TEST_CASE("golden corpora: all-mpnet-base-v2 (tokenizer.json), every line identical") {
-  check_model("all-mpnet-base-v2", false, false);
+  check_model("all-mpnet-base-v2", false, Source::TokenizerJson);
+}
+
+// Byte-level BPE: GPT-2's pattern, the byte alphabet, merges, RobertaProcessing's trim_offsets.
+TEST_CASE("golden corpora: roberta-base (tokenizer.json), every line identical") {
+  check_model("roberta-base", false, Source::TokenizerJson);
+}
+
+// The slow RobertaTokenizer's files, converted as transformers converts them; the Python tokenizer
+// agrees with the fast one on every line of the corpora (corpora/golden/README.md).
+TEST_CASE("golden corpora: roberta-base (vocab.json + merges.txt), every line identical") {
+  check_model("roberta-base", false, Source::BpeFiles);
 }

@@ -1,0 +1,88 @@
+// A byte-level BPE tokenizer (bpe_test_tokenizer.h) on arbitrary bytes. The first byte picks the
+// options (a pair split at the first tab, special tokens, a short truncation with stride, the
+// pre-tokenizer's add_prefix_space), the rest is the text, repaired to valid UTF-8 as every input reader
+// does. Beyond not crashing: ids are inside the vocabulary, each sequence's offsets lie inside its text
+// and never go back, and, byte-level BPE losing nothing, a text without '<' (no added token) is given
+// back byte for byte by the decoder.
+#include "bpe_test_tokenizer.h"
+#include "core/error.h"
+#include "fuzz_check.h"
+#include "tokenizer/loader.h"
+#include "tokenizer/tokenizer.h"
+#include "tokenizer/utf8.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+using namespace bertkit::tok;
+using bkfuzz::check;
+
+namespace {
+
+const Tokenizer& tokenizer(bool add_prefix_space) {
+  auto make = [](bool prefix) {
+    nlohmann::json j = bkfuzz::bpe_tokenizer_json();
+    j["pre_tokenizer"]["add_prefix_space"] = prefix;
+    j["post_processor"]["add_prefix_space"] = prefix;
+    TokenizerFiles files;
+    files.origin = "fuzz";
+    files.tokenizer_json = j.dump();
+    return std::make_unique<Tokenizer>(build_tokenizer_spec(files));
+  };
+  static const auto plain = make(false), prefixed = make(true);
+  return add_prefix_space ? *prefixed : *plain;
+}
+
+void check_encoding(const Tokenizer& t, const Encoding& e, std::string_view a, std::string_view b) {
+  check(e.ids.size() == e.offsets.size() && e.ids.size() == e.sequence.size());
+  std::uint32_t last_end[2] = {0, 0};
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    check(e.ids[i] >= 0 && static_cast<std::size_t>(e.ids[i]) < t.vocab_size());
+    if (e.sequence[i] < 0) continue;
+    const std::size_t text_size = e.sequence[i] == 0 ? a.size() : b.size();
+    const Offsets o = e.offsets[i];
+    check(o.begin <= o.end && o.end <= text_size);
+    // The pieces of one character share its span.
+    check(o.begin >= last_end[e.sequence[i]] || o.begin == e.offsets[i - 1].begin);
+    last_end[e.sequence[i]] = o.end;
+  }
+  for (const auto& window : e.overflowing) check_encoding(t, window, a, b);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::uint8_t knobs = data[0];
+  std::string repaired;
+  repair_utf8(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1), repaired);
+  std::string_view text = repaired;
+  std::string_view a = text, b;
+  const bool pair = knobs & 1;
+  if (pair) {
+    auto tab = text.find('\t');
+    a = text.substr(0, tab);
+    b = tab == std::string_view::npos ? std::string_view() : text.substr(tab + 1);
+  }
+  EncodeOptions options;
+  options.add_special_tokens = knobs & 2;
+  if (knobs & 4) options.truncation = TruncationParams{.max_length = 8, .stride = knobs & 8 ? 2u : 0u};
+  const bool add_prefix_space = knobs & 16;
+  const Tokenizer& t = tokenizer(add_prefix_space);
+  try {
+    Encoding e = t.encode(a, pair ? std::optional<std::string_view>(b) : std::nullopt, options);
+    check_encoding(t, e, a, b);
+    if (!pair && !options.truncation && a.find('<') == std::string_view::npos) {
+      std::vector<std::string> tokens;
+      for (std::size_t i = 0; i < e.size(); ++i)
+        if (e.sequence[i] >= 0) tokens.emplace_back(t.token(e.ids[i]));
+      const std::string decoded = t.tokens_to_string(tokens);
+      // The space add_prefix_space puts before a text that does not start with one comes back.
+      const bool prefixed = add_prefix_space && !a.empty() && a.front() != ' ';
+      check(decoded == (prefixed ? " " + std::string(a) : std::string(a)));
+    }
+  } catch (const bertkit::Error&) {
+  }
+  return 0;
+}
