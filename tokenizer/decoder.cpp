@@ -38,6 +38,8 @@ std::string trim_spaces(std::string s) {
 
 }  // namespace
 
+void clean_up_tokenization(std::string& s) { clean_up(s, false); }
+
 std::string decode_wordpiece(const std::vector<std::string>& tokens, const DecoderOptions& options,
                              UnicodeProfile profile) {
   std::string out;

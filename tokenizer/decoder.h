@@ -15,6 +15,9 @@ struct DecoderOptions {
   bool clean_up_tokenization_spaces = true;  // tokenizer_config.json: transformers cleans the whole text
 };
 
+// transformers' clean_up_tokenization, what decode() adds when clean_up_tokenization_spaces is on.
+void clean_up_tokenization(std::string& s);
+
 std::string decode_wordpiece(const std::vector<std::string>& tokens, const DecoderOptions& options,
                              UnicodeProfile profile);
 

@@ -79,13 +79,18 @@ void read_tokenizer_json(const std::string& text, const TokenizerFiles& files, T
   if (!j.is_object()) bad_input("{}: not a tokenizer.json object", where);
   const json& model = j.value("model", json::object());
   spec.model = read_model_spec(model, where);
-  if (file.vocab)
+  if (auto* unigram = std::get_if<UnigramSpec>(&spec.model)) {
+    spec.vocab = read_unigram_vocab(model, *unigram, where);
+    // transformers' SentencePiece tokenizers (XLM-R, CamemBERT) name these by default.
+    spec.special = {unigram->unk_id >= 0 ? std::string(spec.vocab->token(unigram->unk_id)) : "<unk>", "<s>", "</s>", "<pad>",
+                    "<mask>"};
+  } else if (file.vocab)
     spec.vocab = std::make_shared<Vocab>(Vocab::from_pairs(std::move(*file.vocab), where));
   else if (files.vocab_txt)
     spec.vocab = vocab_from_lines(files, vocab_txt_where, spec);
   else
     bad_input("{}: the WordPiece model has no vocab", where);
-  spec.special.unk = std::get<WordPieceOptions>(spec.model).unk_token;
+  if (const auto* wordpiece = std::get_if<WordPieceOptions>(&spec.model)) spec.special.unk = wordpiece->unk_token;
   read_pipeline_pieces(j, spec, where);
   for (const json& t : j.value("added_tokens", json::array())) spec.added_tokens.push_back(added_token_from_json(t, where));
 }
@@ -140,8 +145,9 @@ void read_tokenizer_config(const std::string& text, TokenizerSpec& spec, const s
     // transformers writes a huge sentinel (1e30) when a model has no limit.
     if (m > 0 && m < 1e9) spec.model_max_length = static_cast<std::size_t>(m);
   }
-  std::get<DecoderOptions>(spec.decoder).clean_up_tokenization_spaces =
-      get_or<bool>(cfg, "clean_up_tokenization_spaces", true, where);
+  const bool clean_up = get_or<bool>(cfg, "clean_up_tokenization_spaces", true, where);
+  if (auto* wordpiece = std::get_if<DecoderOptions>(&spec.decoder)) wordpiece->clean_up_tokenization_spaces = clean_up;
+  if (auto* metaspace = std::get_if<MetaspaceDecoderSpec>(&spec.decoder)) metaspace->clean_up_tokenization_spaces = clean_up;
   read_special_tokens(cfg, spec, where);
   if (cfg.contains("added_tokens_decoder") && cfg["added_tokens_decoder"].is_object()) {
     for (auto it = cfg["added_tokens_decoder"].begin(); it != cfg["added_tokens_decoder"].end(); ++it) {
@@ -177,8 +183,14 @@ TokenizerFiles read_tokenizer_files(const fs::path& path) {
     files.vocab_txt = read_if_exists(dir / "vocab.txt");
     files.tokenizer_config_json = read_if_exists(dir / "tokenizer_config.json");
     files.special_tokens_map_json = read_if_exists(dir / "special_tokens_map.json");
-    if (!files.tokenizer_json && !files.vocab_txt)
+    if (!files.tokenizer_json && !files.vocab_txt) {
+      for (const char* model : {"sentencepiece.bpe.model", "spiece.model", "tokenizer.model"})
+        if (fs::exists(dir / model, ec))
+          bad_input("{}: only a SentencePiece model ({}) and no tokenizer.json; bertkit reads tokenizer.json (write it "
+                    "with transformers: AutoTokenizer.from_pretrained(FOLDER).save_pretrained(FOLDER))",
+                    path.string(), model);
       bad_input("{}: no tokenizer.json or vocab.txt in this folder", path.string());
+    }
     return files;
   }
   if (!fs::exists(path, ec)) bad_input("{}: no such file or folder", path.string());
@@ -223,7 +235,7 @@ TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
   if (files.tokenizer_config_json)
     read_tokenizer_config(*files.tokenizer_config_json, spec, origin + "/tokenizer_config.json",
                           files.tokenizer_json.has_value());
-  std::get<WordPieceOptions>(spec.model).unk_token = spec.special.unk;
+  if (auto* wordpiece = std::get_if<WordPieceOptions>(&spec.model)) wordpiece->unk_token = spec.special.unk;
   if (!files.tokenizer_json) add_missing_special_tokens(spec);
   return spec;
 }

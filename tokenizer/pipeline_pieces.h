@@ -6,8 +6,13 @@
 // in make_* and in the loader (tokenizer_json_pieces.cpp).
 #include "tokenizer/bert_normalizer.h"
 #include "tokenizer/decoder.h"
+#include "tokenizer/metaspace.h"
 #include "tokenizer/model.h"
 #include "tokenizer/pre_tokenizer.h"
+#include "tokenizer/precompiled_charsmap.h"
+#include "tokenizer/replace_normalizer.h"
+#include "tokenizer/strip_normalizer.h"
+#include "tokenizer/unigram.h"
 #include "tokenizer/wordpiece.h"
 
 #include <memory>
@@ -18,15 +23,19 @@ namespace bertkit::tok {
 
 // Hugging Face's Lowercase normalizer: lower-cases every character as BertNormalizer's lowercase does.
 struct LowercaseSpec {};
-// One normaliser of a sequence: BertNormalizer (its options) or Lowercase.
-using NormalizerStep = std::variant<NormalizerOptions, LowercaseSpec>;
+// SentencePiece's rules (the Precompiled normalizer), shared by every tokenizer built from the spec.
+struct PrecompiledSpec {
+  std::shared_ptr<const PrecompiledCharsmap> charsmap;
+};
+// One normaliser of a sequence: BertNormalizer (its options), Lowercase, Precompiled, Replace or Strip.
+using NormalizerStep = std::variant<NormalizerOptions, LowercaseSpec, PrecompiledSpec, ReplaceSpec, StripSpec>;
 
 struct BertPreTokenizerSpec {};
-using PreTokenizerSpec = std::variant<BertPreTokenizerSpec>;
+using PreTokenizerSpec = std::variant<BertPreTokenizerSpec, MetaspaceSpec>;
 
-using ModelSpec = std::variant<WordPieceOptions>;
+using ModelSpec = std::variant<WordPieceOptions, UnigramSpec>;
 
-using DecoderSpec = std::variant<DecoderOptions>;  // the WordPiece decoder
+using DecoderSpec = std::variant<DecoderOptions, MetaspaceDecoderSpec>;  // WordPiece's, Metaspace's
 
 struct WordPieceTables;
 

@@ -27,6 +27,20 @@ class PrefixTrie {
     std::uint32_t length = 0;  // 0: no prefix of the text is in the vocabulary
     std::int32_t id = -1;
   };
+  // Calls fn(length, id) for every prefix of `text` in the vocabulary, shortest first (what Unigram's
+  // lattice asks for).
+  template <typename Fn>
+  void for_each_prefix(std::string_view text, Fn&& fn) const {
+    if (nodes_.empty() || text.empty()) return;
+    std::uint32_t node = root_child_[static_cast<unsigned char>(text[0])];
+    for (std::size_t i = 0;;) {
+      if (node == kNone) return;
+      const Node& n = nodes_[node];
+      if (n.id >= 0) fn(static_cast<std::uint32_t>(i + 1), n.id);
+      if (++i == text.size() || n.child_count == 0) return;
+      node = child(n, static_cast<unsigned char>(text[i]));
+    }
+  }
   Match longest_prefix(std::string_view text) const {
     Match best;
     if (nodes_.empty() || text.empty()) return best;

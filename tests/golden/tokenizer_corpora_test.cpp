@@ -154,3 +154,9 @@ TEST_CASE("golden corpora: --compat python, every line identical") {
 TEST_CASE("golden corpora: all-mpnet-base-v2 (tokenizer.json), every line identical") {
   check_model("all-mpnet-base-v2", false, false);
 }
+
+// A SentencePiece Unigram model as its tokenizer.json composes it (Precompiled charsmap + Replace,
+// Metaspace, <s> A </s></s> B </s>), the file's own truncation and padding ignored as transformers does.
+TEST_CASE("golden corpora: sentence-camembert-base (tokenizer.json, Unigram), every line identical") {
+  check_model("sentence-camembert-base", false, false);
+}
