@@ -4,6 +4,7 @@
 // WordPiece's greedy longest-match-first asks for, without a hash lookup per candidate length.
 #include "tokenizer/image_table.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -63,6 +64,12 @@ class PrefixTrie {
   };
   std::uint32_t child(const Node& n, unsigned char byte) const {
     const unsigned char* labels = labels_.data() + n.first_child;
+    if (n.child_count > 16) {
+      // Labels ascend (build sorts the keys): the node after a SentencePiece "▁" has a child for
+      // most letters, which a scan would walk through at every word.
+      const unsigned char* at = std::lower_bound(labels, labels + n.child_count, byte);
+      return at != labels + n.child_count && *at == byte ? n.first_child + static_cast<std::uint32_t>(at - labels) : kNone;
+    }
     for (std::uint32_t k = 0; k < n.child_count; ++k)
       if (labels[k] == byte) return n.first_child + k;
     return kNone;

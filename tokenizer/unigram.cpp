@@ -48,7 +48,10 @@ Unigram::Unigram(const Vocab& vocab, UnigramSpec spec) : vocab_(vocab), spec_(st
 void Unigram::unknown(std::string_view word, std::uint32_t begin, std::uint32_t end, std::vector<Piece>& out) const {
   // Hugging Face looks the fused text up again: it is a piece when it is in the vocabulary.
   const std::string_view text = word.substr(begin, end - begin);
-  if (auto id = vocab_.find(text)) {
+  std::size_t first_end = 0;
+  next_code_point(text, first_end);
+  // One character is never a piece here (it would not be unknown); several may be.
+  if (auto id = first_end == text.size() ? std::nullopt : vocab_.find(text)) {
     out.push_back({*id, begin, end});
   } else if (!byte_ids_.empty()) {
     for (unsigned char b : text) out.push_back({byte_ids_[b], begin, end});
