@@ -82,7 +82,12 @@ void read_tokenizer_json(const std::string& text, const TokenizerFiles& files, T
   if (!j.is_object()) bad_input("{}: not a tokenizer.json object", where);
   const json& model = j.value("model", json::object());
   spec.model = read_model_spec(model, where);
-  if (file.vocab)
+  if (auto* unigram = std::get_if<UnigramSpec>(&spec.model)) {
+    spec.vocab = read_unigram_vocab(model, *unigram, where);
+    // transformers' SentencePiece tokenizers (XLM-R, CamemBERT) name these by default.
+    spec.special = {unigram->unk_id >= 0 ? std::string(spec.vocab->token(unigram->unk_id)) : "<unk>", "<s>", "</s>", "<pad>",
+                    "<mask>"};
+  } else if (file.vocab)
     spec.vocab = std::make_shared<Vocab>(Vocab::from_pairs(std::move(*file.vocab), where));
   else if (files.vocab_txt)
     spec.vocab = vocab_from_lines(files, vocab_txt_where, spec);
@@ -90,9 +95,9 @@ void read_tokenizer_json(const std::string& text, const TokenizerFiles& files, T
     bad_input("{}: the model has no vocab", where);
   if (const auto* wordpiece = std::get_if<WordPieceOptions>(&spec.model)) {
     spec.special.unk = wordpiece->unk_token;
-  } else {
+  } else if (const auto* bpe = std::get_if<BpeOptions>(&spec.model)) {
     spec.special = roberta_special_tokens();
-    spec.special.unk = std::get<BpeOptions>(spec.model).unk_token.value_or(spec.special.unk);
+    spec.special.unk = bpe->unk_token.value_or(spec.special.unk);
   }
   read_pipeline_pieces(j, spec, where);
   // bertkit's BPE model reads the text's bytes through the byte-level alphabet, which the ByteLevel
@@ -225,6 +230,7 @@ void read_tokenizer_config(const std::string& text, TokenizerSpec& spec, const s
       spec.post_processor->set_trimming(trimming);
     }
   }
+  if (auto* metaspace = std::get_if<MetaspaceDecoderSpec>(&spec.decoder)) metaspace->clean_up_tokenization_spaces = clean_up;
   read_special_tokens(cfg, spec, where);
   if (cfg.contains("added_tokens_decoder") && cfg["added_tokens_decoder"].is_object()) {
     for (auto it = cfg["added_tokens_decoder"].begin(); it != cfg["added_tokens_decoder"].end(); ++it) {
@@ -269,8 +275,14 @@ TokenizerFiles read_tokenizer_files(const fs::path& path) {
     if (!files.tokenizer_json && !files.vocab_txt) {
       files.vocab_json = read_if_exists(dir / "vocab.json");
       files.merges_txt = read_if_exists(dir / "merges.txt");
-      if (!files.vocab_json || !files.merges_txt)
+      if (!files.vocab_json || !files.merges_txt) {
+        for (const char* model : {"sentencepiece.bpe.model", "spiece.model", "tokenizer.model"})
+          if (fs::exists(dir / model, ec))
+            bad_input("{}: only a SentencePiece model ({}) and no tokenizer.json; bertkit reads tokenizer.json (write it "
+                      "with transformers: AutoTokenizer.from_pretrained(FOLDER).save_pretrained(FOLDER))",
+                      path.string(), model);
         bad_input("{}: no tokenizer.json, vocab.txt, or vocab.json with merges.txt in this folder", path.string());
+      }
     }
     return files;
   }

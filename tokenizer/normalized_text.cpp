@@ -58,8 +58,13 @@ void NormalizedText::append_aligned(std::string_view bytes, std::uint32_t orig_b
 
 void NormalizedText::append_from(const NormalizedText& other, std::size_t from, std::size_t to) {
   make_explicit();
+  text.append(other.text, from, to - from);
+  if (!other.one_to_one_) {
+    begin_.insert(begin_.end(), other.begin_.begin() + static_cast<std::ptrdiff_t>(from), other.begin_.begin() + static_cast<std::ptrdiff_t>(to));
+    end_.insert(end_.end(), other.end_.begin() + static_cast<std::ptrdiff_t>(from), other.end_.begin() + static_cast<std::ptrdiff_t>(to));
+    return;
+  }
   for (std::size_t i = from; i < to; ++i) {
-    text.push_back(other.text[i]);
     begin_.push_back(other.begin_of(i));
     end_.push_back(other.end_of(i));
   }

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "tokenizer/bert_pretokenizer.h"
 #include "tokenizer/normalizer_sequence.h"
+#include "tokenizer/precompiled_normalizer.h"
 #include "tokenizer/python_normalizer.h"
 #include "tokenizer/wordpiece_image.h"
 
@@ -12,6 +13,9 @@ namespace {
 
 std::unique_ptr<Normalizer> make_step(const NormalizerStep& step, UnicodeProfile profile) {
   if (const auto* bert = std::get_if<NormalizerOptions>(&step)) return std::make_unique<BertNormalizer>(*bert, profile);
+  if (const auto* p = std::get_if<PrecompiledSpec>(&step)) return std::make_unique<PrecompiledNormalizer>(p->charsmap);
+  if (const auto* r = std::get_if<ReplaceSpec>(&step)) return std::make_unique<ReplaceNormalizer>(*r);
+  if (const auto* strip = std::get_if<StripSpec>(&step)) return std::make_unique<StripNormalizer>(*strip);
   // Lowercase: BertNormalizer's lower-casing alone.
   return std::make_unique<BertNormalizer>(NormalizerOptions{false, false, false, true}, profile);
 }
@@ -35,18 +39,21 @@ std::unique_ptr<Normalizer> make_normalizer(std::span<const NormalizerStep> step
 std::unique_ptr<PreTokenizer> make_pre_tokenizer(const PreTokenizerSpec& spec, UnicodeProfile profile) {
   if (const auto* byte_level = std::get_if<ByteLevelOptions>(&spec))
     return std::make_unique<ByteLevelPreTokenizer>(*byte_level);
+  if (const auto* metaspace = std::get_if<MetaspaceSpec>(&spec)) return std::make_unique<MetaspacePreTokenizer>(*metaspace);
   return std::make_unique<BertPreTokenizer>(profile);
 }
 
 std::unique_ptr<Model> make_model(const ModelSpec& spec, const Vocab& vocab,
                                   std::shared_ptr<const WordPieceTables> compiled) {
   if (const auto* bpe = std::get_if<BpeOptions>(&spec)) return std::make_unique<Bpe>(vocab, *bpe);
+  if (const auto* unigram = std::get_if<UnigramSpec>(&spec)) return std::make_unique<Unigram>(vocab, *unigram);
   return std::make_unique<WordPiece>(vocab, std::get<WordPieceOptions>(spec), std::move(compiled));
 }
 
 std::unique_ptr<Decoder> make_decoder(const DecoderSpec& spec, UnicodeProfile profile) {
   if (const auto* byte_level = std::get_if<ByteLevelDecoderOptions>(&spec))
     return std::make_unique<ByteLevelDecoder>(*byte_level);
+  if (const auto* metaspace = std::get_if<MetaspaceDecoderSpec>(&spec)) return std::make_unique<MetaspaceDecoder>(*metaspace);
   return std::make_unique<WordPieceDecoder>(std::get<DecoderOptions>(spec), profile);
 }
 

@@ -8,8 +8,13 @@
 #include "tokenizer/bpe.h"
 #include "tokenizer/byte_level.h"
 #include "tokenizer/decoder.h"
+#include "tokenizer/metaspace.h"
 #include "tokenizer/model.h"
 #include "tokenizer/pre_tokenizer.h"
+#include "tokenizer/precompiled_charsmap.h"
+#include "tokenizer/replace_normalizer.h"
+#include "tokenizer/strip_normalizer.h"
+#include "tokenizer/unigram.h"
 #include "tokenizer/wordpiece.h"
 
 #include <memory>
@@ -20,15 +25,19 @@ namespace bertkit::tok {
 
 // Hugging Face's Lowercase normalizer: lower-cases every character as BertNormalizer's lowercase does.
 struct LowercaseSpec {};
-// One normaliser of a sequence: BertNormalizer (its options) or Lowercase.
-using NormalizerStep = std::variant<NormalizerOptions, LowercaseSpec>;
+// SentencePiece's rules (the Precompiled normalizer), shared by every tokenizer built from the spec.
+struct PrecompiledSpec {
+  std::shared_ptr<const PrecompiledCharsmap> charsmap;
+};
+// One normaliser of a sequence: BertNormalizer (its options), Lowercase, Precompiled, Replace or Strip.
+using NormalizerStep = std::variant<NormalizerOptions, LowercaseSpec, PrecompiledSpec, ReplaceSpec, StripSpec>;
 
 struct BertPreTokenizerSpec {};
-using PreTokenizerSpec = std::variant<BertPreTokenizerSpec, ByteLevelOptions>;
+using PreTokenizerSpec = std::variant<BertPreTokenizerSpec, ByteLevelOptions, MetaspaceSpec>;
 
-using ModelSpec = std::variant<WordPieceOptions, BpeOptions>;
+using ModelSpec = std::variant<WordPieceOptions, BpeOptions, UnigramSpec>;
 
-using DecoderSpec = std::variant<DecoderOptions, ByteLevelDecoderOptions>;  // WordPiece's, ByteLevel's
+using DecoderSpec = std::variant<DecoderOptions, ByteLevelDecoderOptions, MetaspaceDecoderSpec>;  // WordPiece's, ByteLevel's, Metaspace's
 
 struct WordPieceTables;
 

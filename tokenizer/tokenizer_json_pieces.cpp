@@ -49,6 +49,41 @@ NormalizerOptions bert_normalizer_options(const json& n, const std::string& wher
   return o;
 }
 
+PrecompiledSpec read_precompiled(const json& n, const std::string& where) {
+  const std::string charsmap = get_or<std::string>(n, "precompiled_charsmap", "", where);
+  return {std::make_shared<const PrecompiledCharsmap>(PrecompiledCharsmap::from_base64(charsmap, where))};
+}
+
+ReplaceSpec read_replace(const json& n, const std::string& where) {
+  const json& pattern = n.value("pattern", json());
+  const bool regex = pattern.is_object() && pattern.contains("Regex");
+  if (!pattern.is_object() || !(regex || pattern.contains("String")))
+    bad_input("{}: Replace normalizer's pattern is neither {{\"String\": ...}} nor {{\"Regex\": ...}}", where);
+  return read_replace_pattern(regex, get_or<std::string>(pattern, regex ? "Regex" : "String", "", where),
+                              get_or<std::string>(n, "content", "", where), where);
+}
+
+// Metaspace's options, the pre-tokenizer's and the decoder's: prepend_scheme, or the older
+// add_prefix_space (false is "never").
+MetaspaceSpec read_metaspace(const json& m, const std::string& where) {
+  MetaspaceSpec spec;
+  const std::string replacement = get_or<std::string>(m, "replacement", "\u2581", where);
+  std::size_t i = 0;
+  if (replacement.empty() || valid_utf8_prefix(replacement) != replacement.size() ||
+      (next_code_point(replacement, i), i != replacement.size()))
+    bad_input("{}: Metaspace replacement '{}' is not one character", where, replacement);
+  i = 0;
+  spec.replacement = next_code_point(replacement, i);
+  const std::string scheme = get_or<std::string>(m, "prepend_scheme", "", where);
+  if (scheme == "first") spec.prepend_scheme = PrependScheme::First;
+  else if (scheme == "never") spec.prepend_scheme = PrependScheme::Never;
+  else if (scheme == "always" || scheme.empty()) spec.prepend_scheme = PrependScheme::Always;
+  else bad_input("{}: Metaspace prepend_scheme '{}' is not first, always or never", where, scheme);
+  if (scheme.empty() && !get_or<bool>(m, "add_prefix_space", true, where)) spec.prepend_scheme = PrependScheme::Never;
+  spec.split = get_or<bool>(m, "split", true, where);
+  return spec;
+}
+
 void read_normalizer(const json& n, TokenizerSpec& spec, const std::string& where) {
   spec.normalizer.clear();
   if (n.is_null()) {
@@ -65,6 +100,12 @@ void read_normalizer(const json& n, TokenizerSpec& spec, const std::string& wher
       spec.normalizer.push_back(bert_normalizer_options(*step, where));
     else if (type == "Lowercase")
       spec.normalizer.push_back(LowercaseSpec{});
+    else if (type == "Precompiled")
+      spec.normalizer.push_back(read_precompiled(*step, where));
+    else if (type == "Replace")
+      spec.normalizer.push_back(read_replace(*step, where));
+    else if (type == "Strip")
+      spec.normalizer.push_back(StripSpec{get_or<bool>(*step, "strip_left", true, where), get_or<bool>(*step, "strip_right", true, where)});
     else
       unsupported("normalizer", type, where);
   }
@@ -85,6 +126,10 @@ void read_pre_tokenizer(const json& pre, TokenizerSpec& spec, const std::string&
   const std::string type = type_of(piece, where);
   if (type == "ByteLevel") {
     spec.pre_tokenizer = byte_level_options(piece, where);
+    return;
+  }
+  if (type == "Metaspace") {
+    spec.pre_tokenizer = read_metaspace(piece, where);
     return;
   }
   if (type != "BertPreTokenizer") unsupported("pre_tokenizer", type, where);
@@ -169,6 +214,10 @@ void read_decoder(const json& dec_field, TokenizerSpec& spec, const std::string&
     spec.decoder = ByteLevelDecoderOptions{};
     return;
   }
+  if (type == "Metaspace") {
+    spec.decoder = MetaspaceDecoderSpec{read_metaspace(dec, where)};
+    return;
+  }
   if (!type.empty() && type != "WordPiece") unsupported("decoder", type, where);
   DecoderOptions options = std::get<DecoderOptions>(spec.decoder);
   options.prefix = get_or<std::string>(dec, "prefix", "##", where);
@@ -220,12 +269,39 @@ ModelSpec read_model_spec(const json& model, const std::string& where) {
   if (type.empty() && model.contains("merges")) type = "BPE";
   if (type.empty() && model.contains("continuing_subword_prefix")) type = "WordPiece";
   if (type == "BPE") return read_bpe_options(model, where);
+  if (type.empty() && model.contains("unk_id")) type = "Unigram";
+  if (type == "Unigram") {
+    UnigramSpec u;
+    const json& unk = model.value("unk_id", json());
+    if (!unk.is_null() && (!unk.is_number_integer() || unk.get<std::int64_t>() < 0 || unk.get<std::int64_t>() > INT32_MAX))
+      bad_input("{}: the Unigram model's unk_id is not an id", where);
+    if (!unk.is_null()) u.unk_id = unk.get<std::int32_t>();
+    u.byte_fallback = get_or<bool>(model, "byte_fallback", false, where);
+    return u;
+  }
   if (type != "WordPiece") unsupported("model", type, where);
   WordPieceOptions o;
   o.unk_token = get_or<std::string>(model, "unk_token", "[UNK]", where);
   o.continuing_subword_prefix = get_or<std::string>(model, "continuing_subword_prefix", "##", where);
   o.max_input_chars_per_word = get_or<std::size_t>(model, "max_input_chars_per_word", 100, where);
   return o;
+}
+
+std::shared_ptr<Vocab> read_unigram_vocab(const json& model, UnigramSpec& spec, const std::string& where) {
+  const json& vocab = model.value("vocab", json());
+  if (!vocab.is_array() || vocab.empty()) bad_input("{}: the Unigram model has no vocab list", where);
+  std::vector<std::pair<std::string, std::int64_t>> pieces;
+  auto scores = std::make_shared<std::vector<double>>();
+  pieces.reserve(vocab.size());
+  scores->reserve(vocab.size());
+  for (const json& entry : vocab) {
+    if (!entry.is_array() || entry.size() != 2 || !entry[0].is_string() || !entry[1].is_number())
+      bad_input("{}: Unigram vocab entry {} is not [piece, score]", where, pieces.size());
+    pieces.emplace_back(entry[0].get<std::string>(), static_cast<std::int64_t>(pieces.size()));
+    scores->push_back(entry[1].get<double>());
+  }
+  spec.scores = std::move(scores);
+  return std::make_shared<Vocab>(Vocab::from_pairs(std::move(pieces), where));
 }
 
 void read_pipeline_pieces(const json& file, TokenizerSpec& spec, const std::string& where) {
