@@ -178,5 +178,5 @@ TEST_CASE("golden corpora: roberta-base (vocab.json + merges.txt), every line id
 // A SentencePiece Unigram model as its tokenizer.json composes it (Precompiled charsmap + Replace,
 // Metaspace, <s> A </s></s> B </s>), the file's own truncation and padding ignored as transformers does.
 TEST_CASE("golden corpora: sentence-camembert-base (tokenizer.json, Unigram), every line identical") {
-  check_model("sentence-camembert-base", false, false);
+  check_model("sentence-camembert-base", false, Source::TokenizerJson);
 }
