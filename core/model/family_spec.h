@@ -47,6 +47,7 @@ struct ConfigKeys {
   const char* embedding_size = nullptr;                             // nullptr: embeddings are hidden_size wide
   int default_embedding_size = 0;                                   // when embedding_size is absent
   const char* sinusoidal_positions = nullptr;                       // nullptr: learned positions
+  const char* relative_attention_buckets = nullptr;                 // nullptr: no relative position bias
 };
 
 enum class PoolerUse { None, Optional, Required };

@@ -52,6 +52,23 @@ TEST_CASE("name map: Hugging Face names onto canonical names") {
       {"distilbert", "classifier.bias", "classifier.out.bias"},
       {"electra", "classifier.weight", "classifier.out.weight"},
       {"bert", "cls.seq_relationship.weight", "nsp.weight"},
+      // RoBERTa, and XLM-RoBERTa and CamemBERT under the same names (prefix roberta.).
+      {"roberta", "roberta.embeddings.token_type_embeddings.weight", "embeddings.token_type_embeddings.weight"},
+      {"roberta", "roberta.encoder.layer.1.attention.self.query.bias", "encoder.layer.1.attention.self.query.bias"},
+      {"roberta", "roberta.pooler.dense.weight", "pooler.dense.weight"},
+      {"roberta", "lm_head.dense.weight", "mlm.transform.dense.weight"},
+      {"roberta", "lm_head.layer_norm.bias", "mlm.transform.LayerNorm.bias"},
+      {"roberta", "lm_head.bias", "mlm.decoder.bias"},
+      {"roberta", "lm_head.decoder.bias", "mlm.decoder.bias"},
+      {"roberta", "lm_head.decoder.weight", "mlm.decoder.weight"},
+      {"roberta", "classifier.dense.weight", "classifier.dense.weight"},
+      {"roberta", "classifier.out_proj.bias", "classifier.out.bias"},
+      {"roberta", "classifier.weight", "classifier.out.weight"},
+      {"roberta", "qa_outputs.weight", "qa_outputs.weight"},
+      {"xlm-roberta", "roberta.encoder.layer.0.output.LayerNorm.weight", "encoder.layer.0.output.LayerNorm.weight"},
+      {"xlm-roberta", "lm_head.bias", "mlm.decoder.bias"},
+      {"camembert", "roberta.embeddings.word_embeddings.weight", "embeddings.word_embeddings.weight"},
+      {"camembert", "classifier.out_proj.weight", "classifier.out.weight"},
   };
   for (const auto& c : cases) {
     INFO(c.model_type, " ", c.name);
@@ -62,8 +79,10 @@ TEST_CASE("name map: Hugging Face names onto canonical names") {
   for (const FamilySpec* family : families())
     for (const char* unknown : {"cls.seq_relationship.extra.weight", "encoder.layer.x.output.dense.weight",
                                 "encoder.layer.0.crossattention.self.query.weight",
-                                "bert.embeddings.word_embeddings.gamma", "weight", "lm_head.decoder.weight"})
+                                "bert.embeddings.word_embeddings.gamma", "weight", "lm_head.extra.weight"})
       CHECK_MESSAGE(!canonical_name(*family, unknown), family->model_type, " ", unknown);
+  for (const char* model_type : {"bert", "distilbert", "electra"})
+    CHECK(!canonical_name(*find_family(model_type), "lm_head.decoder.weight"));
 }
 
 TEST_CASE("name map: expected tensors of the heads without a fixture") {
