@@ -112,7 +112,7 @@ struct FamilySpec {
 // The registry (core/model/families/registry.cpp), keyed by model_type.
 std::span<const FamilySpec* const> families();
 const FamilySpec* find_family(std::string_view model_type);  // nullptr if none
-std::string supported_model_types();                         // "bert, distilbert, electra"
+std::string supported_model_types();                         // "bert, distilbert, electra, ..."
 
 // The architecture row of a parsed config (its family offers config.head).
 const ArchitectureSpec& architecture_spec(const ModelConfig& config);

@@ -34,7 +34,8 @@ TEST_CASE("encoder: a sequence's output does not depend on batch size, order or 
 
     for (StoreType type : {StoreType::F32, StoreType::Int8}) {
       CAPTURE(store_type_name(type));
-      Encoder encoder(config, std::make_shared<const Weights>(type == StoreType::F32 ? f32 : with_store_type(f32, type)));
+      auto weights = std::make_shared<const Weights>(type == StoreType::F32 ? f32 : with_store_type(f32, type));
+      Encoder encoder(config, weights);
       EncoderOutput together, reversed, alone;
       encoder.forward(all, together);
       std::vector<TokenSequence> backwards(all.rbegin(), all.rend());
