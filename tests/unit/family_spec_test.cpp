@@ -1,14 +1,23 @@
-// The family registry: each family found by its model_type, with its base model first, and the
-// fields no current family sets but the next ones will (position offset) doing what they say.
+// The family registry: each family found by its model_type, with its base model first; the fields
+// the later families set (positions after padding) doing what they say; every architecture running.
+#include "core/bench/model_shapes.h"
 #include "core/checkpoint/weights.h"
 #include "core/error.h"
+#include "core/model/classification_head.h"
 #include "core/model/embeddings.h"
+#include "core/model/encoder.h"
 #include "core/model/family_spec.h"
+#include "core/model/mlm_head.h"
+#include "core/model/qa_head.h"
+#include "core/model/token_classification_head.h"
 #include "tokenizer/tokenizer.h"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstring>
+#include <memory>
 #include <set>
 #include <vector>
 
@@ -146,4 +155,61 @@ TEST_CASE("families: positions after the padding index skip padding tokens, whic
   CHECK(row(with_pad, 2) == row(without, 1));
   CHECK(row(with_pad, 1) == row(pad, 0));
   CHECK(row(embed({1, 0}), 1) == row(without, 0));  // a leading padding token moves nothing
+}
+
+// Every architecture of every family builds and runs from the tensors expected_tensors lists for it
+// (random values): the heads no fixture has (XLM-RoBERTa's, MPNet's classification, QA and token heads)
+// read exactly the names and shapes the name map promises. Config keys as the family spells them.
+TEST_CASE("families: every architecture of every family runs from the tensors its config expects") {
+  for (const FamilySpec* family : families()) {
+    for (const ArchitectureSpec& architecture : family->architectures) {
+      INFO(architecture.name);
+      nlohmann::json config = {{"model_type", family->model_type},
+                               {"architectures", {architecture.name}},
+                               {"vocab_size", 40},
+                               {family->keys.hidden_size, 16},
+                               {family->keys.num_layers, 1},
+                               {family->keys.num_heads, 2},
+                               {family->keys.intermediate_size, 32},
+                               {"max_position_embeddings", 20},
+                               {"pad_token_id", 1},
+                               {"num_labels", 3}};
+      if (family->keys.embedding_size) config[family->keys.embedding_size] = 16;
+      const ModelConfig c = parse_model_config(config.dump(), architecture.name);
+      auto weights = std::make_shared<const Weights>(random_weights(c, 7));
+      Encoder encoder(c, weights);
+      const std::vector<std::int32_t> ids = {0, 5, 1, 7, 2};
+      const std::vector<TokenSequence> batch = {{ids, {}}};
+      EncoderOutput out;
+      encoder.forward(batch, out);
+      CHECK(std::isfinite(out.row(0, 4)[15]));
+      std::vector<float> logits;
+      switch (c.head) {
+        case HeadKind::MaskedLM:
+        case HeadKind::PreTraining:
+          if (architecture.mlm) {
+            const TokenPosition at[] = {{0, 2}};
+            MlmHead(c, *weights).forward(out, at, logits);
+            CHECK(logits.size() == 40);
+          }
+          break;
+        case HeadKind::SequenceClassification:
+        case HeadKind::NextSentencePrediction:
+          ClassificationHead(c, *weights).forward(out, logits);
+          CHECK(logits.size() == (c.head == HeadKind::NextSentencePrediction ? 2u : 3u));
+          break;
+        case HeadKind::QuestionAnswering: {
+          SpanLogits spans;
+          QaHead(c, *weights).forward(out, spans);
+          CHECK(spans.start.size() == ids.size());
+          break;
+        }
+        case HeadKind::TokenClassification:
+          TokenClassificationHead(c, *weights).forward(out, logits);
+          CHECK(logits.size() == 3 * ids.size());
+          break;
+        case HeadKind::None: break;
+      }
+    }
+  }
 }
