@@ -48,9 +48,22 @@ tok::TokenizerFiles files_of(const core::LoadedModel& loaded) {
   return files;
 }
 
+// vocab.txt alone is read as BERT's tokenizer ([CLS] A [SEP]): right only for a family whose tokenizer
+// that is, not for one that puts <s> A </s> around a text with the same kind of vocabulary (MPNet).
+bool vocab_txt_is_bert_tokenizer(const core::FamilySpec& family) {
+  const tok::SpecialTokens bert;
+  return family.special_tokens.cls == bert.cls && family.special_tokens.sep == bert.sep;
+}
+
+[[noreturn]] void refuse_vocab_txt(const std::string& config, const core::FamilySpec& family) {
+  bad_input("{}: a {} model puts {} ... {} around a text, and without a tokenizer.json bertkit reads vocab.txt "
+            "as BERT's tokenizer only: give its tokenizer.json, or the vocab.txt alone to read it as BERT's",
+            config, family.model_type, family.special_tokens.cls, family.special_tokens.sep);
+}
+
 // A folder's tokenizer is the one its files declare: tokenizer.json, else vocab.txt read as BERT's
-// tokenizer, which is right only for a family bertkit knows. A config.json naming another model_type
-// (MPNet, RoBERTa, ...) without a tokenizer.json is refused, as the model commands refuse it.
+// tokenizer, which is right only for a family bertkit knows to tokenize that way. A config.json naming
+// another model_type without a tokenizer.json is refused, as the model commands refuse it.
 void check_folder_tokenizer(const fs::path& folder) {
   std::error_code ec;
   const fs::path config = folder / "config.json";
@@ -58,10 +71,13 @@ void check_folder_tokenizer(const fs::path& folder) {
   const auto json = core::read_json_file(config);
   if (!json.is_object() || !json.contains("model_type") || !json["model_type"].is_string()) return;
   const auto type = json["model_type"].get<std::string>();
-  if (!core::find_family(type))
+  const core::FamilySpec* family = core::find_family(type);
+  if (!family)
     bad_input("{}: model_type \"{}\" is not supported ({}), and without a tokenizer.json its tokenizer is "
               "unknown: give its tokenizer.json, or the vocab.txt alone to read it as BERT's",
               config.string(), type, core::supported_model_types());
+  if (fs::exists(folder / "vocab.txt", ec) && !vocab_txt_is_bert_tokenizer(*family))
+    refuse_vocab_txt(config.string(), *family);
 }
 
 tok::TokenizerFiles model_tokenizer_files(const std::string& model) {
@@ -87,6 +103,8 @@ std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& f, const c
   tok::TokenizerFiles files = model ? files_of(*model)
                               : f.model.empty() ? tok::builtin_tokenizer_files()
                                                 : model_tokenizer_files(f.model);
+  if (model && !files.tokenizer_json && files.vocab_txt && !vocab_txt_is_bert_tokenizer(*model->config.family))
+    refuse_vocab_txt(model->location.string(), *model->config.family);
   tok::TokenizerSpec spec = tok::build_tokenizer_spec(files);
   if (f.lowercase) spec.bert_normalizer().lowercase = *f.lowercase;
   if (f.strip_accents) spec.bert_normalizer().strip_accents = *f.strip_accents;

@@ -87,6 +87,7 @@ Fields model_info(const core::LoadedModel& m) {
   add(out, "intermediate_size", c.intermediate_size);
   add(out, "max_position_embeddings", c.max_position_embeddings);
   add(out, "type_vocab_size", c.type_vocab_size);
+  if (c.relative_attention_buckets > 0) add(out, "relative_attention_buckets", c.relative_attention_buckets);
   if (c.embedding_size != c.hidden_size) add(out, "embedding_size", c.embedding_size);
   add(out, "hidden_act", std::string(core::activation_name(c.hidden_act)));
   out.push_back({"layer_norm_eps", fmt::format("{}", c.layer_norm_eps), c.layer_norm_eps});

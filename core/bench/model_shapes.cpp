@@ -12,11 +12,12 @@
 namespace bertkit::core {
 
 std::span<const ModelShape> model_shapes() {
-  static constexpr std::array<ModelShape, 4> shapes{{
+  static constexpr std::array<ModelShape, 5> shapes{{
       {"bert-base", 12, 768, 12, 3072},
       {"bert-large", 24, 1024, 16, 4096},
       {"minilm-l6", 6, 384, 12, 1536},
       {"minilm-l12", 12, 384, 12, 1536},
+      {"mpnet-base", 12, 768, 12, 3072, "mpnet"},
   }};
   return shapes;
 }
@@ -31,6 +32,22 @@ const ModelShape& find_model_shape(std::string_view name) {
 }
 
 std::string config_json(const ModelShape& shape) {
+  if (shape.model_type == "mpnet") {
+    // all-mpnet-base-v2's: positions after padding id 1 (514 of them), 32 relative position buckets.
+    nlohmann::ordered_json j = {{"architectures", {"MPNetModel"}},
+                                {"model_type", "mpnet"},
+                                {"vocab_size", 30527},
+                                {"hidden_size", shape.hidden},
+                                {"num_hidden_layers", shape.layers},
+                                {"num_attention_heads", shape.heads},
+                                {"intermediate_size", shape.intermediate},
+                                {"hidden_act", "gelu"},
+                                {"max_position_embeddings", 514},
+                                {"relative_attention_num_buckets", 32},
+                                {"layer_norm_eps", 1e-5},
+                                {"pad_token_id", 1}};
+    return j.dump(2) + "\n";
+  }
   nlohmann::ordered_json j = {{"architectures", {"BertModel"}},
                               {"model_type", "bert"},
                               {"vocab_size", 30522},

@@ -69,6 +69,8 @@ std::vector<ExpectedTensor> expected_tensors(const ModelConfig& c) {
   if (c.type_vocab_size > 0) out.push_back({"embeddings.token_type_embeddings.weight", {c.type_vocab_size, E}});
   layer_norm("embeddings.LayerNorm", E);
   if (family.embedding_projection && E != H) linear("embeddings_project", H, E);
+  if (c.relative_attention_buckets > 0)
+    out.push_back({"encoder.relative_attention_bias.weight", {c.relative_attention_buckets, c.num_heads}});
   for (int l = 0; l < c.num_layers; ++l) {
     std::string p = "encoder.layer." + std::to_string(l) + ".";
     linear(p + "attention.self.query", H, H);

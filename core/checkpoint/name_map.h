@@ -9,6 +9,7 @@
 //   encoder.layer.N.attention.self.{query,key,value}.{weight,bias},
 //   encoder.layer.N.attention.output.{dense,LayerNorm}.{weight,bias},
 //   encoder.layer.N.intermediate.dense.{weight,bias}, encoder.layer.N.output.{dense,LayerNorm}.{weight,bias},
+//   encoder.relative_attention_bias.weight                  (MPNet: [buckets, heads])
 //   pooler.dense.{weight,bias}
 //   mlm.transform.{dense,LayerNorm}.{weight,bias}, mlm.decoder.{weight,bias}
 //   classifier.dense.{weight,bias}  (DistilBERT pre_classifier, ELECTRA classifier.dense)

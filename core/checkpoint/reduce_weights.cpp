@@ -26,6 +26,8 @@ bool is_int8_scale(const Weights& w, const std::string& name) {
 bool reducible(const std::string& name, const Shape& shape, DType target) {
   if (shape.size() != 2 || !name.ends_with(".weight")) return false;
   if (name == "embeddings.word_embeddings.weight") return target == DType::BF16;
+  // MPNet's relative position bias is a small table of biases, read as f32, not a matrix.
+  if (name == "encoder.relative_attention_bias.weight") return false;
   return !name.starts_with("embeddings.");
 }
 

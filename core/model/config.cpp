@@ -1,6 +1,7 @@
 #include "core/model/config.h"
 
 #include "core/model/family_spec.h"
+#include "core/model/relative_position_bias.h"
 
 #include "core/error.h"
 #include "core/files.h"
@@ -164,6 +165,13 @@ void parse_settings(const ConfigReader& r, const ConfigKeys& keys, ModelConfig& 
   }
   c.embedding_size = keys.embedding_size ? r.size(keys.embedding_size, keys.default_embedding_size) : c.hidden_size;
   c.sinusoidal_pos_embds = keys.sinusoidal_positions && r.flag(keys.sinusoidal_positions, false);
+  if (keys.relative_attention_buckets) {
+    c.relative_attention_buckets = r.size(keys.relative_attention_buckets, kRelativePositionBuckets);
+    // transformers buckets into 32 whatever the config says: a smaller table fails there too.
+    if (c.relative_attention_buckets < kRelativePositionBuckets)
+      r.refuse(fmt::format("field \"{}\" = {}: the model looks up {} buckets of relative positions",
+                           keys.relative_attention_buckets, c.relative_attention_buckets, kRelativePositionBuckets));
+  }
 }
 
 }  // namespace

@@ -43,6 +43,8 @@ struct ModelConfig {
   Activation hidden_act = Activation::Gelu;
   double layer_norm_eps = 1e-12;
   bool sinusoidal_pos_embds = false;  // DistilBERT
+  // MPNet: rows of the relative position bias table (core/model/relative_position_bias.h); 0: none.
+  int relative_attention_buckets = 0;
   int pad_token_id = 0;
   bool tie_word_embeddings = true;  // the MLM decoder is the word embedding matrix unless the file has one
 

@@ -16,6 +16,10 @@ Embeddings::Embeddings(const ModelConfig& config, const Weights& weights)
                     .data() +
                 config.position_offset * width_),
       norm_(weights, "embeddings.LayerNorm", width_, config.layer_norm_eps) {
+  if (config.family->positions_after_padding) {
+    pad_id_ = config.pad_token_id;
+    pad_position_ = position_ + (config.pad_token_id - config.position_offset) * width_;
+  }
   const TensorView& word = weights.require("embeddings.word_embeddings.weight", {vocab_size_, width_});
   if (word.dtype == DType::BF16)
     word_bf16_ = reinterpret_cast<const std::uint16_t*>(word.data);
@@ -61,9 +65,12 @@ void Embeddings::forward(std::span<const TokenSequence> batch, std::span<const s
 #pragma omp parallel for schedule(dynamic, 1) if (tokens * w >= 16384)
   for (std::int64_t s = 0; s < sequences; ++s) {
     const auto& seq = batch[static_cast<std::size_t>(s)];
+    // transformers' create_position_ids_from_input_ids where positions follow the padding index: a
+    // padding token, even one written in the text, takes the padding position and is not counted.
+    std::int64_t next_position = 0;
     for (std::size_t p = 0; p < seq.ids.size(); ++p) {
       float* row = sums + (offsets[s] + static_cast<std::int64_t>(p)) * w;
-      const float* position = position_ + static_cast<std::int64_t>(p) * w;
+      const float* position = seq.ids[p] == pad_id_ ? pad_position_ : position_ + next_position++ * w;
       const float* type = token_type_ ? token_type_ + (seq.type_ids.empty() ? 0 : seq.type_ids[p]) * w : nullptr;
       // Summed in transformers' order: (word + token type) + position.
       auto sum = [&](auto word_at) {

@@ -31,7 +31,9 @@ class Embeddings {
   std::int64_t vocab_size_, max_positions_, type_vocab_size_;
   const float* word_ = nullptr;
   const std::uint16_t* word_bf16_ = nullptr;  // the table of a bf16 file, widened row by row
-  const float* position_;
+  const float* position_;  // the row of a sequence's first token
+  std::int64_t pad_id_ = -1;  // positions_after_padding: the padding token, which takes pad_position_
+  const float* pad_position_ = nullptr;
   const float* token_type_ = nullptr;
   LayerNormWeights norm_;
   std::optional<Linear> project_;

@@ -8,6 +8,7 @@ Encoder::Encoder(const ModelConfig& config, std::shared_ptr<const Weights> weigh
     : config_(config), weights_(std::move(weights)), embeddings_(config_, *weights_) {
   layers_.reserve(static_cast<std::size_t>(config_.num_layers));
   for (int l = 0; l < config_.num_layers; ++l) layers_.emplace_back(config_, *weights_, l);
+  if (config_.relative_attention_buckets > 0) relative_bias_.emplace(config_, *weights_);
 }
 
 void Encoder::forward(std::span<const TokenSequence> batch, EncoderOutput& out, bool all_layers) {
@@ -21,13 +22,19 @@ void Encoder::forward(std::span<const TokenSequence> batch, EncoderOutput& out, 
   for (auto& layer : out.layers) layer.resize(size);
 
   embeddings_.forward(batch, out.offsets, out.layers[0].data());
+  std::optional<RelativeScoreBias> bias;
+  if (relative_bias_) {
+    std::int64_t longest = 0;
+    for (std::size_t s = 0; s < batch.size(); ++s) longest = std::max(longest, out.length(s));
+    bias = relative_bias_->tabulate(longest);
+  }
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     float* hidden = out.layers[0].data();
     if (all_layers) {
       std::copy(out.layers[l].begin(), out.layers[l].end(), out.layers[l + 1].begin());
       hidden = out.layers[l + 1].data();
     }
-    layers_[l].forward(hidden, out.offsets, scratch_);
+    layers_[l].forward(hidden, out.offsets, scratch_, bias ? &*bias : nullptr);
   }
 }
 

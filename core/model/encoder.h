@@ -1,16 +1,19 @@
 #pragma once
-// The BERT / DistilBERT / ELECTRA encoder: embeddings, then every transformer layer, over a batch of
-// sequences of any lengths. Sequences are packed end to end (no padding): the matmuls run on all tokens
-// of the batch at once, attention runs per sequence, and so a sequence's result does not depend on the
-// batch it came in (int8 included: activations are quantised per token).
+// The encoder of every family: embeddings, then every transformer layer (with MPNet's relative position
+// bias, tabulated once per batch, where the family has one), over a batch of sequences of any lengths.
+// Sequences are packed end to end (no padding): the matmuls run on all tokens of the batch at once,
+// attention runs per sequence, and so a sequence's result does not depend on the batch it came in (int8
+// included: activations are quantised per token).
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
 #include "core/model/embeddings.h"
 #include "core/model/encoder_layer.h"
+#include "core/model/relative_position_bias.h"
 #include "core/model/token_sequence.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -54,6 +57,7 @@ class Encoder {
   std::shared_ptr<const Weights> weights_;  // the embedding tables are views into it
   Embeddings embeddings_;
   std::vector<EncoderLayer> layers_;
+  std::optional<RelativePositionBias> relative_bias_;
   LayerScratch scratch_;
 };
 

@@ -114,14 +114,15 @@ void EncoderLayer::add_packed_to(const Weights& source, Weights& weights, int in
   }
 }
 
-void EncoderLayer::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s) const {
+void EncoderLayer::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s,
+                           const RelativeScoreBias* bias) const {
   const std::int64_t tokens = offsets.back(), h = hidden_size_;
   float* qkv = scratch(s.qkv, tokens * 3 * h);
   float* context = scratch(s.context, tokens * h);
   float* intermediate = scratch(s.intermediate, tokens * intermediate_size_);
 
   qkv_.forward(hidden, tokens, qkv);
-  s.attention.forward(qkv, offsets, heads_, h / heads_, context, attention_products_);
+  s.attention.forward(qkv, offsets, heads_, h / heads_, context, attention_products_, bias);
   attention_out_.forward(context, tokens, hidden);  // hidden += context·Wᵀ + b
   attention_norm_.apply(hidden, tokens);
   ffn_in_.forward(hidden, tokens, intermediate);

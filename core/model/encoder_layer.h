@@ -30,8 +30,9 @@ class EncoderLayer {
   // their plain parts: those that unpack to exactly the parts in `source`, the weights it was built from.
   void add_packed_to(const Weights& source, Weights& weights, int index) const;
 
-  // hidden: [tokens, hidden_size], updated in place; sequences as in SelfAttention::forward.
-  void forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch) const;
+  // hidden: [tokens, hidden_size], updated in place; sequences and `bias` as in SelfAttention::forward.
+  void forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch,
+               const RelativeScoreBias* bias = nullptr) const;
 
  private:
   std::int64_t hidden_size_, intermediate_size_;

@@ -47,6 +47,7 @@ struct ConfigKeys {
   const char* embedding_size = nullptr;                             // nullptr: embeddings are hidden_size wide
   int default_embedding_size = 0;                                   // when embedding_size is absent
   const char* sinusoidal_positions = nullptr;                       // nullptr: learned positions
+  const char* relative_attention_buckets = nullptr;                 // nullptr: no relative position bias
 };
 
 enum class PoolerUse { None, Optional, Required };
@@ -111,7 +112,7 @@ struct FamilySpec {
 // The registry (core/model/families/registry.cpp), keyed by model_type.
 std::span<const FamilySpec* const> families();
 const FamilySpec* find_family(std::string_view model_type);  // nullptr if none
-std::string supported_model_types();                         // "bert, distilbert, electra"
+std::string supported_model_types();                         // "bert, distilbert, electra, ..."
 
 // The architecture row of a parsed config (its family offers config.head).
 const ArchitectureSpec& architecture_spec(const ModelConfig& config);

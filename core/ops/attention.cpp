@@ -1,6 +1,7 @@
 #include "core/ops/attention.h"
 
 #include "core/error.h"
+#include "core/ops/attention_bias.h"
 #include "core/ops/kernel_table.h"
 #include "core/ops/softmax.h"
 #include "core/ops/threading.h"
@@ -19,13 +20,14 @@ namespace {
 // long sequences across threads.
 constexpr std::int64_t kQueryBlock = 64;
 
-// Where the path has no tiled kernel: oneDNN's sgemm for both products. Inside a parallel region it
-// runs on the calling thread only. Returns false if oneDNN failed.
-bool attention_block_sgemm(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t rows,
-                           std::int64_t length, std::int64_t head_dim, float scale, float* out,
-                           std::int64_t out_stride, float* scores) {
+// Where the path has no tiled kernel: oneDNN's sgemm for both products, for the `rows` queries from
+// `first`. Inside a parallel region it runs on the calling thread only. Returns false if oneDNN failed.
+bool attention_block_sgemm(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t first,
+                           std::int64_t rows, std::int64_t length, std::int64_t head_dim, float scale,
+                           const float* bias, float* out, std::int64_t out_stride, float* scores) {
   if (dnnl_sgemm('N', 'T', rows, length, head_dim, scale, q, stride, k, stride, 0.0f, scores, length) != dnnl_success)
     return false;
+  add_relative_bias(bias, first, rows, length, scores, length);
   for (std::int64_t r = 0; r < rows; ++r) softmax_row(scores + r * length, length);
   return dnnl_sgemm('N', 'N', rows, head_dim, length, 1.0f, scores, length, v, stride, 0.0f, out, out_stride) ==
          dnnl_success;
@@ -34,7 +36,8 @@ bool attention_block_sgemm(const float* q, const float* k, const float* v, std::
 }  // namespace
 
 void SelfAttention::forward(const float* qkv, std::span<const std::int64_t> offsets, int heads,
-                            std::int64_t head_dim, float* ctx, AttentionProducts products) {
+                            std::int64_t head_dim, float* ctx, AttentionProducts products,
+                            const RelativeScoreBias* bias) {
   const std::int64_t hidden = heads * head_dim;
   const std::int64_t stride = 3 * hidden;
   const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
@@ -72,11 +75,13 @@ void SelfAttention::forward(const float* qkv, std::span<const std::int64_t> offs
       const float* k = qkv + task.first_row * stride + hidden + task.head * head_dim;
       const float* v = k + hidden;
       float* out = ctx + (task.first_row + task.query) * hidden + task.head * head_dim;
+      const float* head_bias = bias ? bias->head(task.head) : nullptr;
       if (kernel) {
-        kernel->run(q, k, v, stride, task.length, head_dim, scale, out, hidden, scratch);
+        kernel->run(q, k, v, stride, task.length, head_dim, scale, head_bias, out, hidden, scratch);
       } else {
         const std::int64_t rows = std::min(kQueryBlock, task.length - task.query);
-        if (!attention_block_sgemm(q, k, v, stride, rows, task.length, head_dim, scale, out, hidden, scratch))
+        if (!attention_block_sgemm(q, k, v, stride, task.query, rows, task.length, head_dim, scale, head_bias, out,
+                                   hidden, scratch))
           failed = true;
       }
     }

@@ -1,5 +1,6 @@
 #include "core/ops/attention_avx512.h"
 
+#include "core/ops/attention_bias.h"
 #include "core/ops/attention_tiles.h"
 #include "core/ops/avx512_intrinsics.h"
 #include "core/ops/simd.h"
@@ -98,8 +99,8 @@ std::int64_t attention_avx512_scratch(std::int64_t length, std::int64_t head_dim
 }
 
 BK_TARGET_AVX512 void attention_avx512(const float* q, const float* k, const float* v, std::int64_t stride,
-                                std::int64_t length, std::int64_t head_dim, float scale, float* out,
-                                std::int64_t out_stride, float* scratch) {
+                                std::int64_t length, std::int64_t head_dim, float scale, const float* bias,
+                                float* out, std::int64_t out_stride, float* scratch) {
   const std::int64_t width = padded(length);
   // The keys transposed and the values packed, each once: read in place, every token's row sits on
   // its own page (rows are 3·hidden floats apart) and the kernels would miss the TLB on every row.
@@ -114,6 +115,7 @@ BK_TARGET_AVX512 void attention_avx512(const float* q, const float* k, const flo
   for (std::int64_t first = 0; first < length; first += kQueryBlock) {
     const std::int64_t rows = std::min(kQueryBlock, length - first);
     over_rows<QkRows>(rows, q + first * stride, stride, static_cast<const float*>(kt), width, head_dim, scale, scores);
+    add_relative_bias(bias, first, rows, length, scores, width);
     for (std::int64_t r = 0; r < rows; ++r) softmax_row(scores + r * width, length);
     float* o = out + first * out_stride;
     const float* p = scores;

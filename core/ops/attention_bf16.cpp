@@ -1,5 +1,6 @@
 #include "core/ops/attention_bf16.h"
 
+#include "core/ops/attention_bias.h"
 #include "core/ops/attention_tiles.h"
 #include "core/ops/avx512_intrinsics.h"
 #include "core/ops/simd.h"
@@ -159,7 +160,8 @@ std::int64_t attention_bf16_scratch(std::int64_t length, std::int64_t head_dim) 
 }
 
 BK_BF16 void attention_bf16(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t length,
-                            std::int64_t head_dim, float scale, float* out, std::int64_t out_stride, float* scratch) {
+                            std::int64_t head_dim, float scale, const float* bias, float* out, std::int64_t out_stride,
+                            float* scratch) {
   const std::int64_t width = padded(length), pairs = head_dim / 2;
   auto* kt = reinterpret_cast<std::uint32_t*>(scratch);  // [pairs, width]
   std::uint32_t* vp = kt + pairs * width;                // [width / 2, head_dim]
@@ -177,6 +179,7 @@ BK_BF16 void attention_bf16(const float* q, const float* k, const float* v, std:
         _mm512_storeu_si512(qb + r * pairs + c / 2, bf16x32(q + (first + r) * stride + c));
     over_rows<QkRows>(rows, static_cast<const std::uint32_t*>(qb), pairs, static_cast<const std::uint32_t*>(kt), width,
                       scale, scores);
+    add_relative_bias(bias, first, rows, length, scores, width);
     for (std::int64_t r = 0; r < rows; ++r) softmax_to_bf16(scores + r * width, length, width, pb + r * (width / 2));
     float* o = out + first * out_stride;
     if (head_dim == 64)

@@ -21,11 +21,13 @@ extern const VectorVariants<void(const float* x, std::size_t n, float inverse_sc
     quantize_s8_variants;
 extern const VectorVariants<void(const float* x, std::size_t n, std::uint16_t* out)> round_to_bf16_variants;
 
-// A register-tiled attention kernel of one sequence and one head (attention_avx512.h, attention_bf16.h).
+// A register-tiled attention kernel of one sequence and one head (attention_avx512.h, attention_bf16.h);
+// `bias`: null, or the head's relative bias at relative position 0 (RelativeScoreBias::head).
 struct AttentionKernel {
   std::int64_t (*scratch)(std::int64_t length, std::int64_t head_dim);  // floats per thread
   void (*run)(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t length,
-              std::int64_t head_dim, float scale, float* out, std::int64_t out_stride, float* scratch);
+              std::int64_t head_dim, float scale, const float* bias, float* out, std::int64_t out_stride,
+              float* scratch);
 };
 
 }  // namespace bertkit::core

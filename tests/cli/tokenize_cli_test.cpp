@@ -584,7 +584,14 @@ TEST_CASE("tokenize: a folder's tokenizer is what it declares; another family wi
   auto r = run_bertkit({"tokenize", "-m", (dir / "m").string(), "hello world"});
   CHECK(r.exit_code == 3);
   CHECK(r.out.empty());
-  CHECK(r.err.find("bertkit: error: " + (dir / "m/config.json").string() + ": model_type \"mpnet\" is not supported") == 0);
+  CHECK(r.err.find("bertkit: error: " + (dir / "m/config.json").string() +
+                   ": a mpnet model puts <s> ... </s> around a text, and without a tokenizer.json") == 0);
+  // The model commands alike: the encoder is MPNet's, its tokenizer is not vocab.txt read as BERT's.
+  std::filesystem::copy_file(mpnet / "model.safetensors", dir / "m/model.safetensors");
+  r = run_bertkit({"embed", "-m", (dir / "m").string(), "hello world"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("a mpnet model puts <s> ... </s> around a text") != std::string::npos);
+  std::filesystem::remove(dir / "m/model.safetensors");
   // With its tokenizer.json, the folder says what its tokenizer is: <s> ... </s>.
   std::filesystem::copy_file(mpnet / "tokenizer.json", dir / "m/tokenizer.json");
   r = run_bertkit({"tokenize", "-m", (dir / "m").string(), "--format", "tokens", "hello world"});

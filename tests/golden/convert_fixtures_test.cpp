@@ -156,3 +156,50 @@ TEST_CASE("convert: with_store_type f32 turns a reduced file's weights back into
     CHECK(wide.values_f32(name) == m.weights.values_f32(name));
   }
 }
+
+namespace {
+
+// The later families (RoBERTa, CamemBERT, MPNet), each converted to `type`: loaded back with the same
+// settings, MPNet's relative position bias still f32 (a table of biases, not a matrix), and the last
+// hidden state of the fixture's first case within `bound` of the folder's.
+void check_later_families_converted(StoreType type, float bound) {
+  bktest::TempDir dir;
+  std::size_t checked = 0;
+  for (const char* name : {"roberta-mlm", "roberta-cls", "roberta-qa", "camembert-cls", "camembert-embed",
+                           "mpnet-embed", "mpnet-mlm"}) {
+    INFO(name);
+    LoadedModel original = load_model(bktest::shared(std::string("fixtures/models2/") + name).string());
+    const auto goldens = bktest::read_json(bktest::shared(std::string("fixtures/models2/") + name + "/goldens.json"));
+    const auto ids = goldens.at("cases").at(0).at("input_ids").get<std::vector<std::int32_t>>();
+    const std::vector<TokenSequence> batch = {{ids, {}}};
+    EncoderOutput want, got;
+    Encoder(original.config, std::make_shared<const Weights>(original.weights)).forward(batch, want);
+    auto file = dir / (std::string(name) + ".bk");
+    write_converted_file(original, file, type);
+    LoadedModel converted = load_model(file.string());
+    check_same_settings(original, converted);
+    if (type == StoreType::F32) bktest::check_same_weights(original.weights, converted.weights);
+    if (const TensorView* bias = converted.weights.find("encoder.relative_attention_bias.weight"))
+      CHECK(bias->dtype == DType::F32);
+    Encoder(converted.config, std::make_shared<const Weights>(std::move(converted.weights))).forward(batch, got);
+    REQUIRE(got.last().size() == want.last().size());
+    float worst = 0;
+    for (std::size_t i = 0; i < got.last().size(); ++i)
+      worst = std::max(worst, std::fabs(got.last()[i] - want.last()[i]));
+    CHECK(worst <= bound);
+    ++checked;
+  }
+  CHECK(checked == 7);
+}
+
+}  // namespace
+
+TEST_CASE("convert: RoBERTa, CamemBERT and MPNet fixtures converted to f32 load back and run the same") {
+  check_later_families_converted(StoreType::F32, 0.0f);
+}
+
+// LayerNorm outputs of order 1: bf16 and int8 weights move them by a few hundredths.
+TEST_CASE("reduced types: RoBERTa, CamemBERT and MPNet fixtures in bf16 and int8 run near f32") {
+  check_later_families_converted(StoreType::BF16, 0.25f);
+  check_later_families_converted(StoreType::Int8, 0.25f);
+}

@@ -198,6 +198,30 @@ TEST_CASE("heads: MLM, classification and QA outputs match transformers for ever
   }
 }
 
+// The later fixtures of families bertkit has (RoBERTa, CamemBERT, ...), so that each family that lands
+// is checked here too; their token-classification, next-sentence and pre-training heads have tests of
+// their own.
+TEST_CASE("heads: MLM, classification and QA outputs of every later fixture whose family is supported") {
+  std::size_t checked = 0;
+  for (const auto& name : bktest::fixture_model_names("models2")) {
+    auto config = bktest::read_json(bktest::shared("fixtures/models2/" + name + "/config.json"));
+    if (!find_family(config.at("model_type").get<std::string>())) continue;
+    INFO("model " << name);
+    auto fixture = bktest::load_fixture(name, "models2");
+    switch (fixture.model.config.head) {
+      case HeadKind::MaskedLM: check_mlm(fixture); break;
+      case HeadKind::SequenceClassification: check_classification(fixture); break;
+      case HeadKind::QuestionAnswering: check_qa(fixture); break;
+      case HeadKind::None: CHECK(fixture.goldens.contains("sentence_embeddings")); break;
+      case HeadKind::PreTraining:
+      case HeadKind::TokenClassification:
+      case HeadKind::NextSentencePrediction: continue;
+    }
+    ++checked;
+  }
+  CHECK(checked >= 6);  // roberta-mlm, -cls, -qa, camembert-cls, -embed and more as families land
+}
+
 TEST_CASE("heads: token-classification logits of every token match transformers (NER fixtures of models2)") {
   std::size_t fixtures = 0;
   for (const auto& name : bktest::fixture_model_names("models2")) {
@@ -227,8 +251,9 @@ TEST_CASE("heads: token-classification logits of every token match transformers 
   CHECK(fixtures >= 3);  // bert-cased-ner, distilbert-uncased-ner, electra-ner
 }
 
-TEST_CASE("pooling: sentence embeddings match sentence-transformers' recipe (mean, normalised)") {
-  auto fixture = bktest::load_fixture("minilm-embed");
+namespace {
+
+void check_sentence_embeddings(bktest::Fixture& fixture) {
   REQUIRE(fixture.model.sentence_transformer);
   const auto& st = *fixture.model.sentence_transformer;
   CHECK(st.pooling.mean);
@@ -256,4 +281,26 @@ TEST_CASE("pooling: sentence embeddings match sentence-transformers' recipe (mea
     CHECK(bktest::max_abs_diff(row, bktest::flatten(golden.at("normalized")[i])) <= kTolerance);
     CHECK(bktest::max_abs_diff(row, bktest::flatten(golden.at("normalized_batched")[i])) <= kTolerance);
   });
+}
+
+}  // namespace
+
+TEST_CASE("pooling: sentence embeddings match sentence-transformers' recipe (mean, normalised)") {
+  auto fixture = bktest::load_fixture("minilm-embed");
+  check_sentence_embeddings(fixture);
+}
+
+TEST_CASE("pooling: sentence embeddings of every later sentence-transformers fixture whose family is supported") {
+  std::size_t checked = 0;
+  for (const auto& name : bktest::fixture_model_names("models2")) {
+    auto config = bktest::read_json(bktest::shared("fixtures/models2/" + name + "/config.json"));
+    if (!find_family(config.at("model_type").get<std::string>())) continue;
+    auto goldens = bktest::read_json(bktest::shared("fixtures/models2/" + name + "/goldens.json"));
+    if (!goldens.contains("sentence_embeddings")) continue;
+    INFO("model " << name);
+    auto fixture = bktest::load_fixture(name, "models2");
+    check_sentence_embeddings(fixture);
+    ++checked;
+  }
+  CHECK(checked >= 1);  // camembert-embed, and mpnet-embed with its family
 }

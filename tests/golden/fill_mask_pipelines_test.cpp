@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace bertkit;
@@ -28,13 +29,21 @@ void check_predictions(const std::vector<cmd::MaskPrediction>& got, const json& 
   }
 }
 
-std::size_t check_fixture(const std::string& name, const char* compat) {
-  bktest::Fixture f = bktest::load_fixture(name);
+std::size_t check_fixture(const std::string& name, const char* compat, const std::string& set = "models") {
+  bktest::Fixture f = bktest::load_fixture(name, set);
   auto tokenizer = bktest::fixture_tokenizer(f, compat);
   cmd::FillMasker masker(f.model.config, f.weights, *tokenizer);
   std::size_t checked = 0;
+  // The records were made with the slow tokenizer: on the fast path, leave out those whose input the
+  // fast tokenizer encodes otherwise (mpnet-mlm's general-09: the slow one splits a literal <unk>).
+  const json differing = f.goldens.contains("fast_tokenizer")
+                             ? f.goldens.at("fast_tokenizer").value("cases_differing_from_slow", json::array())
+                             : json::array();
   for (const json& p : f.goldens.at("pipelines")) {
     if (p.at("init").at("task") != "fill-mask") continue;
+    if (std::string(compat) == "fast" && p.contains("case") &&
+        std::find(differing.begin(), differing.end(), p.at("case")) != differing.end())
+      continue;
     const json& call = p.at("call");
     INFO(name << " " << compat << " input " << p.at("input").dump() << " call " << call.dump());
     cmd::FillMaskOptions options;
@@ -68,6 +77,11 @@ TEST_CASE("fill-mask: every fill-mask pipeline record, slow tokenizer (--compat 
 
 TEST_CASE("fill-mask: every fill-mask pipeline record, default fast tokenizer") {
   for (const std::string& name : bktest::fixtures_with_pipelines("fill-mask")) CHECK(check_fixture(name, "fast") > 0);
+}
+
+// MPNet: <mask> in a WordPiece vocabulary with <s> ... </s> around the text (its tokenizer.json).
+TEST_CASE("fill-mask: every fill-mask pipeline record of mpnet-mlm, fast tokenizer") {
+  CHECK(check_fixture("mpnet-mlm", "fast", "models2") > 0);
 }
 
 TEST_CASE("fill-mask: a text without a mask is refused, targets resolve as transformers does") {

@@ -12,6 +12,12 @@ namespace bktest {
 // Folders of fixtures/models whose goldens.json has `pipelines` records with init.task == task.
 std::vector<std::string> fixtures_with_pipelines(const std::string& task);
 
+// Whether bertkit builds the tokenizer of folder `name` of fixtures/SET: a later family's encoder can
+// land before its tokenizer model (byte-level BPE, Unigram), and a pipeline test takes the fixture once
+// both have. Only a tokenizer piece bertkit lacks ("not supported yet") answers false; any other
+// problem throws.
+bool builds_tokenizer(const std::string& name, const std::string& set);
+
 // The fixture's tokenizer as bertkit builds it: compat "fast" (the default) or "python".
 std::unique_ptr<bertkit::tok::Tokenizer> fixture_tokenizer(const Fixture& fixture, const char* compat);
 

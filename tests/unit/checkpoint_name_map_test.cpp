@@ -52,6 +52,38 @@ TEST_CASE("name map: Hugging Face names onto canonical names") {
       {"distilbert", "classifier.bias", "classifier.out.bias"},
       {"electra", "classifier.weight", "classifier.out.weight"},
       {"bert", "cls.seq_relationship.weight", "nsp.weight"},
+      // RoBERTa, and XLM-RoBERTa and CamemBERT under the same names (prefix roberta.).
+      {"roberta", "roberta.embeddings.token_type_embeddings.weight", "embeddings.token_type_embeddings.weight"},
+      {"roberta", "roberta.encoder.layer.1.attention.self.query.bias", "encoder.layer.1.attention.self.query.bias"},
+      {"roberta", "roberta.pooler.dense.weight", "pooler.dense.weight"},
+      {"roberta", "lm_head.dense.weight", "mlm.transform.dense.weight"},
+      {"roberta", "lm_head.layer_norm.bias", "mlm.transform.LayerNorm.bias"},
+      {"roberta", "lm_head.bias", "mlm.decoder.bias"},
+      {"roberta", "lm_head.decoder.bias", "mlm.decoder.bias"},
+      {"roberta", "lm_head.decoder.weight", "mlm.decoder.weight"},
+      {"roberta", "classifier.dense.weight", "classifier.dense.weight"},
+      {"roberta", "classifier.out_proj.bias", "classifier.out.bias"},
+      {"roberta", "classifier.weight", "classifier.out.weight"},
+      {"roberta", "qa_outputs.weight", "qa_outputs.weight"},
+      {"xlm-roberta", "roberta.encoder.layer.0.output.LayerNorm.weight", "encoder.layer.0.output.LayerNorm.weight"},
+      {"xlm-roberta", "lm_head.bias", "mlm.decoder.bias"},
+      {"camembert", "roberta.embeddings.word_embeddings.weight", "embeddings.word_embeddings.weight"},
+      {"camembert", "classifier.out_proj.weight", "classifier.out.weight"},
+      // MPNet: its own layer names, RoBERTa's heads, the relative position bias of the encoder.
+      {"mpnet", "mpnet.encoder.layer.3.attention.attn.q.weight", "encoder.layer.3.attention.self.query.weight"},
+      {"mpnet", "mpnet.encoder.layer.0.attention.attn.k.bias", "encoder.layer.0.attention.self.key.bias"},
+      {"mpnet", "encoder.layer.0.attention.attn.v.weight", "encoder.layer.0.attention.self.value.weight"},
+      {"mpnet", "encoder.layer.0.attention.attn.o.bias", "encoder.layer.0.attention.output.dense.bias"},
+      {"mpnet", "encoder.layer.1.attention.LayerNorm.weight", "encoder.layer.1.attention.output.LayerNorm.weight"},
+      {"mpnet", "encoder.layer.1.intermediate.dense.weight", "encoder.layer.1.intermediate.dense.weight"},
+      {"mpnet", "encoder.layer.1.output.LayerNorm.bias", "encoder.layer.1.output.LayerNorm.bias"},
+      {"mpnet", "mpnet.encoder.relative_attention_bias.weight", "encoder.relative_attention_bias.weight"},
+      {"mpnet", "mpnet.embeddings.position_embeddings.weight", "embeddings.position_embeddings.weight"},
+      {"mpnet", "lm_head.bias", "mlm.decoder.bias"},
+      {"mpnet", "lm_head.layer_norm.weight", "mlm.transform.LayerNorm.weight"},
+      {"mpnet", "classifier.out_proj.weight", "classifier.out.weight"},
+      {"mpnet", "classifier.weight", "classifier.out.weight"},
+      {"mpnet", "qa_outputs.bias", "qa_outputs.bias"},
   };
   for (const auto& c : cases) {
     INFO(c.model_type, " ", c.name);
@@ -59,11 +91,15 @@ TEST_CASE("name map: Hugging Face names onto canonical names") {
     CHECK(canonical_name(*find_family(c.model_type), c.name) == std::optional<std::string>(c.canonical));
   }
   CHECK(canonical_name(*find_family("bert"), "bert.embeddings.position_ids") == std::optional<std::string>(""));
+  CHECK(!canonical_name(*find_family("mpnet"), "mpnet.embeddings.token_type_embeddings.weight"));
+  CHECK(!canonical_name(*find_family("roberta"), "roberta.encoder.relative_attention_bias.weight"));
   for (const FamilySpec* family : families())
     for (const char* unknown : {"cls.seq_relationship.extra.weight", "encoder.layer.x.output.dense.weight",
                                 "encoder.layer.0.crossattention.self.query.weight",
-                                "bert.embeddings.word_embeddings.gamma", "weight", "lm_head.decoder.weight"})
+                                "bert.embeddings.word_embeddings.gamma", "weight", "lm_head.extra.weight"})
       CHECK_MESSAGE(!canonical_name(*family, unknown), family->model_type, " ", unknown);
+  for (const char* model_type : {"bert", "distilbert", "electra"})
+    CHECK(!canonical_name(*find_family(model_type), "lm_head.decoder.weight"));
 }
 
 TEST_CASE("name map: expected tensors of the heads without a fixture") {

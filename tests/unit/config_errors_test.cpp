@@ -38,7 +38,7 @@ TEST_CASE("config: unsupported values are refused by name") {
   expect_config_refused("{\"model_type\": ", "invalid JSON");
   expect_config_refused("{\"a\": " + std::string(100000, '[') + std::string(100000, ']') + "}",
                         "nested deeper than 64 levels");
-  expect_config_refused(with("model_type", "roberta"), "unsupported model_type \"roberta\"");
+  expect_config_refused(with("model_type", "deberta-v2"), "unsupported model_type \"deberta-v2\"");
   expect_config_refused(with("hidden_act", "quick_gelu"), "\"quick_gelu\"");
   expect_config_refused(with("position_embedding_type", "relative_key"), "\"relative_key\"");
   expect_config_refused(with("architectures", {"BertForMultipleChoice"}), "\"BertForMultipleChoice\"");

@@ -13,10 +13,11 @@ using bertkit::core::AttentionProducts;
 
 double to_bf16(double x) { return bertkit::core::bf16_to_f32(bertkit::core::f32_to_bf16(static_cast<float>(x))); }
 
-// softmax(Q·Kᵀ/√d)·V of one sequence and head, from the packed [tokens, 3·hidden] layout; with
+// softmax(Q·Kᵀ/√d + bias)·V of one sequence and head, from the packed [tokens, 3·hidden] layout; with
 // `rounded`, Q, K, V and the probabilities rounded to bf16 first, as the bf16 kernel multiplies them.
+// `bias`: none if null, else the head's bias of relative position 0 (bias[j − i] for query i, key j).
 std::vector<double> reference_head(std::vector<float> qkv, std::int64_t first, std::int64_t length, int head,
-                                   std::int64_t d, std::int64_t hidden, bool rounded) {
+                                   std::int64_t d, std::int64_t hidden, bool rounded, const float* bias) {
   if (rounded)
     for (float& x : qkv) x = static_cast<float>(to_bf16(x));
   std::vector<double> out(length * d);
@@ -27,7 +28,7 @@ std::vector<double> reference_head(std::vector<float> qkv, std::int64_t first, s
       double dot = 0;
       for (std::int64_t c = 0; c < d; ++c)
         dot += double(qkv[(first + i) * stride + head * d + c]) * qkv[(first + j) * stride + hidden + head * d + c];
-      scores[j] = dot / std::sqrt(double(d));
+      scores[j] = dot / std::sqrt(double(d)) + (bias ? bias[j - i] : 0.0);
     }
     bktest::reference_softmax(scores);
     if (rounded)
@@ -41,22 +42,31 @@ std::vector<double> reference_head(std::vector<float> qkv, std::int64_t first, s
   return out;
 }
 
-void check_attention(int heads, std::int64_t d, AttentionProducts products = AttentionProducts::F32) {
+// With `relative_bias`, a random relative position bias (MPNet's) wider than the longest sequence needs,
+// as the encoder's table is for all but a batch's longest sequence.
+void check_attention(int heads, std::int64_t d, AttentionProducts products = AttentionProducts::F32,
+                     bool relative_bias = false) {
   const bool bf16 = products == AttentionProducts::BF16;
-  INFO("heads " << heads << ", head size " << d << std::string(bf16 ? ", bf16 products" : ""));
+  INFO("heads " << heads << ", head size " << d << std::string(bf16 ? ", bf16 products" : "")
+                << std::string(relative_bias ? ", relative bias" : ""));
   const std::int64_t hidden = heads * d;
   std::vector<std::int64_t> offsets{0, 1, 6, 76, 206};  // lengths 1, 5, 70, 130: one and several query blocks
   const std::int64_t tokens = offsets.back();
   auto qkv = bktest::random_floats(tokens * 3 * hidden, 51, -2.0f, 2.0f);
+  const std::int64_t center = 140, width = 2 * center + 1;
+  const auto table = bktest::random_floats(heads * width, 53, -3.0f, 3.0f);
+  const bertkit::core::RelativeScoreBias bias{table.data(), width, center};
+  const auto* bias_arg = relative_bias ? &bias : nullptr;
+  auto head_bias = [&](int h) { return relative_bias ? bias.head(h) : nullptr; };
   std::vector<float> ctx(tokens * hidden);
   bertkit::core::SelfAttention attention;
-  attention.forward(qkv.data(), offsets, heads, d, ctx.data(), products);
+  attention.forward(qkv.data(), offsets, heads, d, ctx.data(), products, bias_arg);
   double worst = 0, worst_unrounded = 0;
   for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
     for (int h = 0; h < heads; ++h) {
       const std::int64_t length = offsets[s + 1] - offsets[s];
-      auto expected = reference_head(qkv, offsets[s], length, h, d, hidden, bf16);
-      auto exact = reference_head(qkv, offsets[s], length, h, d, hidden, false);
+      auto expected = reference_head(qkv, offsets[s], length, h, d, hidden, bf16, head_bias(h));
+      auto exact = reference_head(qkv, offsets[s], length, h, d, hidden, false, head_bias(h));
       for (std::int64_t i = 0; i < length; ++i)
         for (std::int64_t c = 0; c < d; ++c) {
           const double got = ctx[(offsets[s] + i) * hidden + h * d + c];
@@ -78,7 +88,7 @@ void check_attention(int heads, std::int64_t d, AttentionProducts products = Att
     std::vector<float> alone_qkv(qkv.begin() + offsets[2] * 3 * hidden, qkv.begin() + offsets[3] * 3 * hidden);
     std::vector<std::int64_t> alone_offsets{0, offsets[3] - offsets[2]};
     std::vector<float> alone(alone_offsets[1] * hidden);
-    attention.forward(alone_qkv.data(), alone_offsets, heads, d, alone.data(), products);
+    attention.forward(alone_qkv.data(), alone_offsets, heads, d, alone.data(), products, bias_arg);
     for (std::size_t i = 0; i < alone.size(); ++i) CHECK(alone[i] == ctx[offsets[2] * hidden + i]);
   }
 }
@@ -91,6 +101,19 @@ TEST_CASE("self-attention of packed sequences matches a double reference per seq
   check_attention(2, 32);
   check_attention(2, 64);
   CHECK(bertkit::core::kernels().attention(AttentionProducts::F32, 8) == nullptr);
+}
+
+// MPNet's relative position bias, in every path: sgemm (head size 8, or every size on the portable
+// path), the AVX-512 kernels, and bf16 products where the CPU has them.
+TEST_CASE("self-attention with a relative position bias matches the reference in every kernel" *
+          doctest::test_suite("threads")) {
+  check_attention(3, 8, AttentionProducts::F32, true);
+  check_attention(2, 32, AttentionProducts::F32, true);
+  check_attention(2, 64, AttentionProducts::F32, true);
+  if (bertkit::core::kernels().attention_bf16) {
+    check_attention(2, 32, AttentionProducts::BF16, true);
+    check_attention(2, 64, AttentionProducts::BF16, true);
+  }
 }
 
 TEST_CASE("self-attention with bf16 products matches a reference that rounds as it does" * doctest::test_suite("threads")) {

@@ -1,5 +1,6 @@
 #pragma once
-// BERT's tensor names, which other families' checkpoints share (ELECTRA: embeddings and layers).
+// Tensor names that several families' checkpoints share: BERT's (ELECTRA, RoBERTa: embeddings and
+// layers), RoBERTa's pooler and heads (MPNet).
 #include "core/model/family_spec.h"
 
 #include <span>
@@ -8,5 +9,6 @@ namespace bertkit::core {
 
 std::span<const ModuleName> bert_embedding_modules();  // embeddings.{word,position,token_type}_embeddings, LayerNorm
 std::span<const ModuleName> bert_layer_modules();      // attention.self.query ... output.LayerNorm
+std::span<const ModuleName> roberta_other_modules();   // pooler.dense, lm_head.*, classifier.*, qa_outputs
 
 }  // namespace bertkit::core

@@ -8,12 +8,18 @@
 
 namespace bertkit::core {
 
-const FamilySpec& bert_family();        // bert.cpp
-const FamilySpec& distilbert_family();  // distilbert.cpp
-const FamilySpec& electra_family();     // electra.cpp
+const FamilySpec& bert_family();         // bert.cpp
+const FamilySpec& distilbert_family();   // distilbert.cpp
+const FamilySpec& electra_family();      // electra.cpp
+const FamilySpec& roberta_family();      // roberta.cpp
+const FamilySpec& xlm_roberta_family();  // roberta.cpp
+const FamilySpec& camembert_family();    // roberta.cpp
+const FamilySpec& mpnet_family();        // mpnet.cpp
 
 std::span<const FamilySpec* const> families() {
-  static const FamilySpec* const all[] = {&bert_family(), &distilbert_family(), &electra_family()};
+  static const FamilySpec* const all[] = {&bert_family(),    &distilbert_family(),  &electra_family(),
+                                          &roberta_family(), &xlm_roberta_family(), &camembert_family(),
+                                          &mpnet_family()};
   return all;
 }
 
