@@ -2,6 +2,7 @@
 
 #include "cli/number_flags.h"
 
+#include "records/json_line.h"
 #include "records/log.h"
 #include "records/record_writer.h"
 #include "core/error.h"
@@ -113,9 +114,35 @@ void report_parse_error(const CLI::App& app, const CLI::ParseError& e) {
   std::fprintf(stderr, "bertkit: error: %s\n", message.c_str());
 }
 
+std::string& settings_storage() {
+  static std::string settings;
+  return settings;
+}
+
+std::string settings_of(int argc, char** argv) {
+  records::JsonLine j;
+  j.begin_array();
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--resume" || arg == "-q" || arg == "--quiet" || arg.starts_with("--threads=")) continue;
+    if (arg == "--threads") {
+      ++i;
+      continue;
+    }
+    j.value(arg);
+  }
+  j.end_array();
+  std::string line(j.line());
+  while (!line.empty() && line.back() == '\n') line.pop_back();
+  return line;
+}
+
 }  // namespace
 
+const std::string& command_settings() { return settings_storage(); }
+
 int run(int argc, char** argv) {
+  settings_storage() = settings_of(argc, argv);
   // A closed stdout pipe (`bertkit ... | head -1`) is reported by write() as EPIPE and ends the
   // program quietly, as coreutils do.
   std::signal(SIGPIPE, SIG_IGN);

@@ -119,6 +119,9 @@ int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& to
   std::vector<float> query_rows;
   if (scorer.embedder) scorer.embedder->sentence_embeddings(query_encodings, scorer.limits, query_rows);
 
+  if (options.output.resume)
+    usage_error("--resume: a search writes every query's results after the whole corpus, so nothing is finished before the end");
+  options.output.settings.clear();
   options.output.pairs = false;
   SearchTask task(scorer, queries, query_rows, tokenizer, options);
   records::RecordOutput out(options.output, query_reader->table(), task.result_fields());
