@@ -1,5 +1,6 @@
 #include "cli/app.h"
 
+#include "cli/default_threads.h"
 #include "cli/number_flags.h"
 
 #include "records/json_line.h"
@@ -27,7 +28,8 @@ namespace bertkit::cli {
 namespace {
 
 void add_global_flags(CLI::App& app, GlobalOptions& global) {
-  app.add_option("--threads", global.threads, "Worker threads (0 = all cores)")
+  app.add_option("--threads", global.threads,
+                 "Worker threads (0 = the cores this process may use, within its cgroup's CPU quota)")
       ->check(whole_number(0, 4096))
       ->capture_default_str();
   app.add_flag("-q,--quiet", global.quiet, "No warnings or progress on stderr");
@@ -180,6 +182,7 @@ int run(int argc, char** argv) {
     if (!cpu.error.empty()) usage_error("{}", cpu.error);
     if (!cpu.warning.empty()) records::warn("{}", cpu.warning);
     if (global.threads > 0) omp_set_num_threads(global.threads);
+    else limit_threads_to_cpu_quota();
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action();
     return static_cast<int>(ErrorKind::Usage);

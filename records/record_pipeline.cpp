@@ -108,7 +108,7 @@ class Runner {
     const bool check = options_.mark_truncated;
     EncodedRecords encoded;
     if (task_.tokenizes()) {
-      encoded = encode_records(tokenizer_, options_.tokenize, inputs_, check);
+      encoded = encode_records(tokenizer_, options_.tokenize, inputs_, check, std::move(spare_encodings_));
     } else {
       encoded.truncated.assign(n, 0);
       encoded.errors.resize(n);
@@ -163,9 +163,10 @@ class Runner {
     const std::uint64_t first = read_;
     read_ += n;
     if (auto error = compute_and_write(batch)) return error;
-    // Back to the read buffers, whose strings keep their capacity for the next batch.
+    // Back to the read buffers, whose strings keep their capacity for the next batch (the encodings too).
     if (whole) {
       batch.records.swap(records);
+      spare_encodings_ = std::move(batch.encodings);
     } else {
       for (std::size_t k = 0; k < batch.size(); ++k)
         records[static_cast<std::size_t>(batch.ordinals[k] - first)] = std::move(batch.records[k]);
@@ -259,6 +260,7 @@ class Runner {
   std::vector<std::string> texts_, pairs_;
   std::vector<TextInput> inputs_, second_inputs_;
   std::vector<std::uint8_t> keep_;  // per record of the batch: good
+  std::vector<tok::Encoding> spare_encodings_;  // the last batch's, refilled by the next
   std::uint64_t read_ = 0;  // records read before this batch
   std::uint64_t next_row_ = 0;  // vector output: the input record whose row comes next
 };
