@@ -1,7 +1,9 @@
 #include "cli/app.h"
 
+#include "cli/default_threads.h"
 #include "cli/number_flags.h"
 
+#include "records/json_line.h"
 #include "records/log.h"
 #include "records/record_writer.h"
 #include "core/error.h"
@@ -26,7 +28,8 @@ namespace bertkit::cli {
 namespace {
 
 void add_global_flags(CLI::App& app, GlobalOptions& global) {
-  app.add_option("--threads", global.threads, "Worker threads (0 = all cores)")
+  app.add_option("--threads", global.threads,
+                 "Worker threads (0 = the cores this process may use, within its cgroup's CPU quota)")
       ->check(whole_number(0, 4096))
       ->capture_default_str();
   app.add_flag("-q,--quiet", global.quiet, "No warnings or progress on stderr");
@@ -113,9 +116,35 @@ void report_parse_error(const CLI::App& app, const CLI::ParseError& e) {
   std::fprintf(stderr, "bertkit: error: %s\n", message.c_str());
 }
 
+std::string& settings_storage() {
+  static std::string settings;
+  return settings;
+}
+
+std::string settings_of(int argc, char** argv) {
+  records::JsonLine j;
+  j.begin_array();
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--resume" || arg == "-q" || arg == "--quiet" || arg.starts_with("--threads=")) continue;
+    if (arg == "--threads") {
+      ++i;
+      continue;
+    }
+    j.value(arg);
+  }
+  j.end_array();
+  std::string line(j.line());
+  while (!line.empty() && line.back() == '\n') line.pop_back();
+  return line;
+}
+
 }  // namespace
 
+const std::string& command_settings() { return settings_storage(); }
+
 int run(int argc, char** argv) {
+  settings_storage() = settings_of(argc, argv);
   // A closed stdout pipe (`bertkit ... | head -1`) is reported by write() as EPIPE and ends the
   // program quietly, as coreutils do.
   std::signal(SIGPIPE, SIG_IGN);
@@ -153,6 +182,7 @@ int run(int argc, char** argv) {
     if (!cpu.error.empty()) usage_error("{}", cpu.error);
     if (!cpu.warning.empty()) records::warn("{}", cpu.warning);
     if (global.threads > 0) omp_set_num_threads(global.threads);
+    else limit_threads_to_cpu_quota();
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action();
     return static_cast<int>(ErrorKind::Usage);

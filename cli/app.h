@@ -30,4 +30,8 @@ const std::vector<Subcommand>& subcommands();
 
 int run(int argc, char** argv);
 
+// The command line as a resume log records it (records/resume_log.h): the arguments after the program
+// name as a JSON array, without --resume, --threads and -q, which change no output byte.
+const std::string& command_settings();
+
 }  // namespace bertkit::cli

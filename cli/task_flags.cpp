@@ -32,6 +32,7 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
   add_input_flags(sub, f, {.texts_help = which.texts_help, .pairs = which.pairs});
 
   sub.add_option("-o,--output", f.output, "Output file (- = stdout)")->capture_default_str();
+  add_resume_flag(sub, f.resume);
   f.formats = which.formats;
   std::string formats;
   for (std::size_t i = 0; i < which.formats.size(); ++i) formats += (i ? ", " : "") + which.formats[i];
@@ -62,6 +63,12 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
   sub.add_option("--on-error", f.on_error, "A bad record: fail (stop, keep what was written) or skip (report, go on)")
       ->capture_default_str();
   sub.add_flag("--dry-run", f.dry_run, "Print the resolved settings and exit");
+}
+
+void add_resume_flag(CLI::App& sub, bool& resume) {
+  sub.add_flag("--resume", resume,
+               "Continue the cut-off run of the same command whose -o FILE is there: skip the input records it "
+               "finished, append the rest");
 }
 
 std::string output_format(const TaskFlags& f) {

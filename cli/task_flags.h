@@ -27,6 +27,7 @@ namespace bertkit::cli {
 struct TaskFlags : InputFlags {
   // Output
   std::string output = "-";
+  bool resume = false;  // continue the earlier run's -o FILE
   std::string format;  // --format; empty: output_format() resolves it
   std::vector<std::string> formats;  // the formats offered
   std::string output_prefix;         // before every output field's name
@@ -50,6 +51,9 @@ struct TaskFlagSet {
 };
 
 void add_task_flags(CLI::App& sub, TaskFlags& flags, const TaskFlagSet& which = {});
+
+// --resume (model commands and tokenize).
+void add_resume_flag(CLI::App& sub, bool& resume);
 
 // --format, else the one -o's extension names (any case; .ndjson is jsonl), else the first offered; an
 // extension that names no format offered is a usage error.

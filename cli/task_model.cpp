@@ -1,5 +1,6 @@
 #include "cli/task_model.h"
 
+#include "cli/app.h"
 #include "cli/tokenizer_flags.h"
 #include "core/checkpoint/converted_file.h"
 #include "core/checkpoint/reduce_weights.h"
@@ -116,6 +117,8 @@ records::PipelineOptions pipeline_options(const TaskFlags& flags, const TaskMode
   o.input = input_spec(flags);
   o.input.options.stop_at_long_line = o.on_error == records::OnError::Fail;
   o.output.path = flags.output;
+  o.output.settings = command_settings();
+  o.output.resume = flags.resume;
   o.output.field_prefix = flags.output_prefix;
   if (!flags.formats.empty()) o.output.format = result_format(flags);
   o.output.pairs = flags.pairs || !flags.pair_column.empty() || !flags.pair_field.empty();

@@ -2,6 +2,7 @@
 #include "cli/app.h"
 #include "cli/input_flags.h"
 #include "cli/number_flags.h"
+#include "cli/task_flags.h"
 #include "cli/tokenizer_flags.h"
 #include "commands/tokenize.h"
 #include "core/error.h"
@@ -15,6 +16,7 @@ namespace {
 struct TokenizeOptions {
   InputFlags input;
   std::string output = "-";
+  bool resume = false;
   TokenizerFlags tokenizer;
   std::string format = "jsonl";
   std::string offsets = "chars";
@@ -45,6 +47,8 @@ int run_tokenize(const TokenizeOptions& o) {
   // No --on-error here: a bad record stops the run (the records before it are written).
   options.input = input_spec(o.input, records::OnBadRecord::Fail);
   options.output.path = o.output;
+  options.output.settings = command_settings();
+  options.output.resume = o.resume;
   // Files are read in large batches for the threads; a pipe or terminal line by line, so results
   // appear as input arrives. --padding longest pads within a batch, so it takes batches of
   // --batch-size lines from every input alike: a pipe pads as the same file does.
@@ -66,6 +70,7 @@ Action add_tokenize(CLI::App& sub, const GlobalOptions&) {
                                   .input_format_alias = true,
                                   .one_file_per_input = true});
   sub.add_option("-o,--output", o->output, "Output file (- = stdout)")->capture_default_str();
+  add_resume_flag(sub, o->resume);
   add_tokenizer_flags(sub, o->tokenizer);
   o->stride_flag = sub.get_option("--stride");
   sub.add_option("--format", o->format, "jsonl, tokens, ids or tsv")->capture_default_str();

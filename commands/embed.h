@@ -93,6 +93,10 @@ class EmbedTask : public records::RecordTask {
   void compute(const records::Batch& batch) override;
   void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
   void finish(records::RecordOutput& out) override;
+  std::string whole_input_reason() const override {
+    return keep_all_ ? "--precision without --calibration quantises with the ranges of every embedding of the input"
+                     : std::string();
+  }
 
   // `calibration`: int8/uint8 ranges; without them, those of every embedding of the input.
   void quantize(core::Precision precision, std::optional<core::Ranges> calibration);

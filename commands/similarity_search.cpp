@@ -152,6 +152,9 @@ int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& to
     quantize_rows(scorer, scorer.embedder->dimension(), query_rows, query_bits);
   }
 
+  if (options.output.resume)
+    usage_error("--resume: a search writes every query's results after the whole corpus, so nothing is finished before the end");
+  options.output.settings.clear();
   options.output.pairs = false;
   SearchTask task(scorer, queries, query_rows, query_bits, tokenizer, options);
   records::RecordOutput out(options.output, query_reader->table(), task.result_fields());

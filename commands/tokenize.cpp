@@ -139,10 +139,15 @@ std::string TokenizeTask::render_count(const records::Record& rec, std::size_t c
 
 std::string TokenizeTask::token_line(const tok::Encoding& e) const {
   std::string line;
+  line.reserve(e.ids.size() * 8);
   for (std::size_t i = 0; i < e.ids.size(); ++i) {
     if (i) line += ' ';
-    if (output_.format == TokenizeFormat::Ids) line += std::to_string(e.ids[i]);
-    else line += tokenizer_.token(e.ids[i]);
+    if (output_.format == TokenizeFormat::Ids) {
+      const fmt::format_int id(e.ids[i]);
+      line.append(id.data(), id.size());
+    } else {
+      line += tokenizer_.token(e.ids[i]);
+    }
   }
   line += '\n';
   return line;
@@ -191,9 +196,10 @@ void TokenizeTask::write_tsv_row(const records::Record& rec, const tok::Encoding
       tokens += ' ';
       offsets += ' ';
     }
-    ids += std::to_string(e.ids[i]);
+    const fmt::format_int id(e.ids[i]), begin(offs[i].begin), end(offs[i].end);
+    ids.append(id.data(), id.size());
     tokens += tokenizer_.token(e.ids[i]);
-    offsets += fmt::format("{}:{}", offs[i].begin, offs[i].end);
+    offsets.append(begin.data(), begin.size()).append(1, ':').append(end.data(), end.size());
   }
   table_->begin_row(rec).cell(rec.text);
   if (rec.has_pair) table_->cell(rec.text_pair);

@@ -7,8 +7,9 @@
 namespace bertkit::records {
 
 std::vector<tok::Encoding> tokenize_batch(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
-                                          std::span<const TextInput> inputs) {
-  std::vector<tok::Encoding> out(inputs.size());
+                                          std::span<const TextInput> inputs, std::vector<tok::Encoding> reuse) {
+  std::vector<tok::Encoding> out = std::move(reuse);
+  out.resize(inputs.size());
   std::exception_ptr error;
   const auto n = static_cast<std::ptrdiff_t>(inputs.size());
   // Exceptions must not cross the OpenMP region: keep the first, rethrow after it.
@@ -16,7 +17,7 @@ std::vector<tok::Encoding> tokenize_batch(const tok::Tokenizer& tokenizer, const
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     try {
       const TextInput& in = inputs[static_cast<std::size_t>(i)];
-      out[static_cast<std::size_t>(i)] = tokenizer.encode(in.text, in.pair, options.encode);
+      tokenizer.encode(in.text, in.pair, options.encode, out[static_cast<std::size_t>(i)]);
     } catch (...) {
 #pragma omp critical
       if (!error) error = std::current_exception();
@@ -28,12 +29,13 @@ std::vector<tok::Encoding> tokenize_batch(const tok::Tokenizer& tokenizer, const
 }
 
 EncodedRecords encode_records(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
-                              std::span<const TextInput> inputs, bool check_truncation) {
+                              std::span<const TextInput> inputs, bool check_truncation,
+                              std::vector<tok::Encoding> reuse) {
   EncodedRecords out;
   out.truncated.assign(inputs.size(), 0);
   out.errors.resize(inputs.size());
   try {
-    out.encodings = tokenize_batch(tokenizer, options, inputs);
+    out.encodings = tokenize_batch(tokenizer, options, inputs, std::move(reuse));
   } catch (const Error&) {
     // Some input is bad: encode one at a time so the others still go through.
     out.encodings.assign(inputs.size(), tok::Encoding{});

@@ -26,8 +26,9 @@ struct TokenizeOptions {
 };
 
 // Encodes every input (in parallel over OpenMP threads) and pads the batch; results in input order.
+// `reuse`: the encodings of an earlier batch, whose memory is filled again (no allocation per record).
 std::vector<tok::Encoding> tokenize_batch(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
-                                          std::span<const TextInput> inputs);
+                                          std::span<const TextInput> inputs, std::vector<tok::Encoding> reuse = {});
 
 // The encodings of a batch of inputs, in input order.
 struct EncodedRecords {
@@ -39,6 +40,7 @@ struct EncodedRecords {
 
 // Encodes every input (in parallel); a bad input fails alone. `check_truncation`: fill `truncated`.
 EncodedRecords encode_records(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
-                              std::span<const TextInput> inputs, bool check_truncation = true);
+                              std::span<const TextInput> inputs, bool check_truncation = true,
+                              std::vector<tok::Encoding> reuse = {});
 
 }  // namespace bertkit::records

@@ -97,8 +97,15 @@ JsonLine& JsonLine::floating(Float x) {
 JsonLine& JsonLine::value(float x) { return floating(x); }
 JsonLine& JsonLine::value(double x) { return floating(x); }
 
-void JsonLine::append_integer(std::int64_t x) { fmt::format_to(std::back_inserter(out_), "{}", x); }
-void JsonLine::append_integer(std::uint64_t x) { fmt::format_to(std::back_inserter(out_), "{}", x); }
+// fmt::format_int writes the digits into a buffer of its own: no format string parsed per number.
+void JsonLine::append_integer(std::int64_t x) {
+  const fmt::format_int digits(x);
+  out_.append(digits.data(), digits.size());
+}
+void JsonLine::append_integer(std::uint64_t x) {
+  const fmt::format_int digits(x);
+  out_.append(digits.data(), digits.size());
+}
 
 JsonLine& JsonLine::value(bool b) {
   separate();

@@ -16,4 +16,11 @@ void warn(fmt::format_string<Args...> format, Args&&... args) {
   fmt::print(stderr, "bertkit: warning: {}\n", fmt::format(format, std::forward<Args>(args)...));
 }
 
+template <typename... Args>
+void note(fmt::format_string<Args...> format, Args&&... args) {
+  if (quiet()) return;
+  std::fflush(stdout);
+  fmt::print(stderr, "bertkit: {}\n", fmt::format(format, std::forward<Args>(args)...));
+}
+
 }  // namespace bertkit::records

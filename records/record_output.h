@@ -2,9 +2,12 @@
 // Where a command's output records go: the output file (or stdout) in the format asked, through a
 // ResultWriter (jsonl, tsv, csv: the input echoed, then the result fields) or, for vectors, an npy or
 // raw f32 writer. Opened once the input is open (its columns are echoed), before any record is read.
+// A file output keeps a resume log beside it (checkpoint() after each batch) and, with --resume,
+// continues an earlier run's file.
 #include "records/record_reader.h"
 #include "records/record_writer.h"
 #include "records/result_writer.h"
+#include "records/resume_log.h"
 #include "records/vector_writers.h"
 
 #include <cstdint>
@@ -26,6 +29,10 @@ struct OutputSpec {
   std::string field_prefix;
   // npy: the element type of its rows (int8/uint8 for quantised embeddings).
   VectorType vector_type = VectorType::F32;
+  // The command line recorded in the resume log beside a file output (records/resume_log.h); empty:
+  // no log (a task whose output needs the whole input first).
+  std::string settings;
+  bool resume = false;  // --resume: continue the earlier run's output
 };
 
 class RecordOutput {
@@ -47,8 +54,15 @@ class RecordOutput {
   void missing_vector();
   // Every record of the batch written: out to the file (npy: its header counts them).
   void end_batch();
+  // --resume: the input records an earlier run finished (skip them), else 0.
+  std::uint64_t resumed_records() const { return log_.start().records; }
+  // After end_batch(): the first `records` input records are finished.
+  void checkpoint(std::uint64_t records) { log_.checkpoint(records, out_.committed()); }
+  // The run completed: no resume log is left behind.
+  void complete() { log_.complete(); }
 
  private:
+  ResumeLog log_;  // before out_, which opens the file where the log says
   RecordWriter out_;
   const TableLayout* input_;
   std::unique_ptr<ResultWriter> results_;

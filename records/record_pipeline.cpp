@@ -37,6 +37,7 @@ class Runner {
         progress_(options.progress ? reader.total_bytes() : std::nullopt) {}
 
   int run() {
+    skip_finished();
     const std::size_t batch_size = one_at_a_time() ? 1 : std::max<std::size_t>(options_.batch_size, 1);
     std::vector<Record> records(batch_size);
     for (;;) {
@@ -50,7 +51,8 @@ class Runner {
         more = false;
       }
       std::optional<Error> fatal = run_batch(records, n);
-      finish_batch();
+      // A batch that stopped at an error is not checkpointed: a resumed run redoes it.
+      finish_batch(!fatal && !read_error);
       if (fatal) throw *fatal;
       if (read_error) std::rethrow_exception(read_error);
       if (interrupted()) {
@@ -65,6 +67,18 @@ class Runner {
   }
 
  private:
+  // --resume: the records an earlier run finished are read again, unprocessed.
+  void skip_finished() {
+    const std::uint64_t finished = out_.resumed_records();
+    Record record;
+    while (read_ < finished && reader_.next(record)) ++read_;
+    if (read_ < finished)
+      usage_error("--resume: the earlier run finished {} records but the input has only {}: not the same input",
+                  finished, read_);
+    next_row_ = read_;
+    if (finished) note("resuming {} after {} finished record{}", out_.writer().name(), finished, plural(finished));
+  }
+
   bool one_at_a_time() const {
     switch (options_.batching) {
       case Batching::Full: return false;
@@ -94,7 +108,7 @@ class Runner {
     const bool check = options_.mark_truncated;
     EncodedRecords encoded;
     if (task_.tokenizes()) {
-      encoded = encode_records(tokenizer_, options_.tokenize, inputs_, check);
+      encoded = encode_records(tokenizer_, options_.tokenize, inputs_, check, std::move(spare_encodings_));
     } else {
       encoded.truncated.assign(n, 0);
       encoded.errors.resize(n);
@@ -149,9 +163,10 @@ class Runner {
     const std::uint64_t first = read_;
     read_ += n;
     if (auto error = compute_and_write(batch)) return error;
-    // Back to the read buffers, whose strings keep their capacity for the next batch.
+    // Back to the read buffers, whose strings keep their capacity for the next batch (the encodings too).
     if (whole) {
       batch.records.swap(records);
+      spare_encodings_ = std::move(batch.encodings);
     } else {
       for (std::size_t k = 0; k < batch.size(); ++k)
         records[static_cast<std::size_t>(batch.ordinals[k] - first)] = std::move(batch.records[k]);
@@ -208,11 +223,12 @@ class Runner {
     for (; next_row_ < ordinal; ++next_row_) out_.missing_vector();
   }
 
-  void finish_batch() {
+  void finish_batch(bool checkpoint) {
     {
       WritingScope writing;
       if (out_.vectors() && options_.on_error == OnError::Skip) fill_missing_rows(read_);
       out_.end_batch();
+      if (checkpoint) out_.checkpoint(read_);
     }
     progress_.update(reader_.bytes_read(), report_.written);
   }
@@ -244,6 +260,7 @@ class Runner {
   std::vector<std::string> texts_, pairs_;
   std::vector<TextInput> inputs_, second_inputs_;
   std::vector<std::uint8_t> keep_;  // per record of the batch: good
+  std::vector<tok::Encoding> spare_encodings_;  // the last batch's, refilled by the next
   std::uint64_t read_ = 0;  // records read before this batch
   std::uint64_t next_row_ = 0;  // vector output: the input record whose row comes next
 };
@@ -254,15 +271,23 @@ int run_records(RecordReader& reader, RecordOutput& out, const tok::Tokenizer& t
                 const PipelineOptions& options, RecordTask& task) {
   PipelineReport report;
   InterruptGuard interrupt;
+  out.end_batch();  // the header, before the first checkpoint
+  out.checkpoint(out.resumed_records());
   const int status = Runner(reader, tokenizer, options, task, out, report).run();
   task.finish(out);
+  if (status == 0) out.complete();
   return status;
 }
 
 int run_records(const PipelineOptions& options, const tok::Tokenizer& tokenizer, RecordTask& task) {
   if (options.input.texts.empty()) refuse_output_over_inputs(options.input.paths, options.output.path);
+  OutputSpec output = options.output;
+  if (const std::string reason = task.whole_input_reason(); !reason.empty()) {
+    if (output.resume) usage_error("--resume: {}, so no record is finished before the end", reason);
+    output.settings.clear();
+  }
   std::unique_ptr<RecordReader> reader = open_reader(options.input);
-  RecordOutput out(options.output, reader->table(), task.result_fields(), task.vector_width());
+  RecordOutput out(output, reader->table(), task.result_fields(), task.vector_width());
   task.start(out);
   return run_records(*reader, out, tokenizer, options, task);
 }

@@ -77,6 +77,9 @@ class RecordTask {
   virtual std::vector<std::string> result_fields() const = 0;
   // Values per row of npy/f32 output.
   virtual std::size_t vector_width() const { return 0; }
+  // Why a record's output depends on other records or is written only at finish() (e.g. ranges over
+  // every record); empty: each record's output is its own, written in its batch, so a run can resume.
+  virtual std::string whole_input_reason() const { return {}; }
   // Whether records are tokenized before compute() (Batch::encodings).
   virtual bool tokenizes() const { return true; }
   // The text(s) the model sees for a record; default: as read. `text` and `pair` are storage the
@@ -95,7 +98,8 @@ class RecordTask {
 
 // Opens options.input (checking its structure first), then options.output, and runs the whole
 // input. Returns the exit status: 0, or 130 when Ctrl-C stopped it (the output then holds every record
-// finished before). Warnings and the summary go to stderr.
+// finished before). Warnings and the summary go to stderr. With options.output.resume, the input
+// records an earlier run finished are read and skipped, and the output continues its file.
 int run_records(const PipelineOptions& options, const tok::Tokenizer& tokenizer, RecordTask& task);
 
 // The loop alone, over an input and output already open (a search writes after its corpus is read).

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -14,14 +15,19 @@ namespace {
 constexpr std::size_t kFlushThreshold = 1 << 20;
 }
 
-RecordWriter::RecordWriter(const std::string& path) {
+RecordWriter::RecordWriter(const std::string& path, std::uint64_t keep, std::uint64_t rewritten) {
   if (path.empty() || path == "-") {
     name_ = "<stdout>";
     return;
   }
   name_ = path;
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | (keep ? 0 : O_TRUNC) | O_CLOEXEC, 0644);
   if (fd_ < 0) runtime_error("cannot create {}: {}", path, std::strerror(errno));
+  if (keep == 0) return;
+  if (::ftruncate(fd_, static_cast<off_t>(keep)) != 0 || ::lseek(fd_, static_cast<off_t>(keep), SEEK_SET) < 0)
+    runtime_error("cannot write {}: {}", path, std::strerror(errno));
+  committed_ = keep;
+  drop_ = rewritten;
 }
 
 RecordWriter::~RecordWriter() {
@@ -34,6 +40,11 @@ RecordWriter::~RecordWriter() {
 }
 
 void RecordWriter::write(std::string_view record) {
+  if (drop_) {
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(drop_, record.size()));
+    record.remove_prefix(n);
+    drop_ -= n;
+  }
   buffer_.append(record);
   if (buffer_.size() >= kFlushThreshold) flush();
 }

@@ -13,8 +13,10 @@ struct StdoutClosed {};
 
 class RecordWriter {
  public:
-  // "-" or "" = stdout.
-  explicit RecordWriter(const std::string& path);
+  // "-" or "" = stdout. `keep` > 0 (--resume): the file's first `keep` bytes stay and records are
+  // appended after them; the first `rewritten` bytes written (the header, which the writers write
+  // again) are dropped, being already there.
+  explicit RecordWriter(const std::string& path, std::uint64_t keep = 0, std::uint64_t rewritten = 0);
   ~RecordWriter();
   RecordWriter(const RecordWriter&) = delete;
   RecordWriter& operator=(const RecordWriter&) = delete;
@@ -37,6 +39,7 @@ class RecordWriter {
   std::string name_;
   std::string buffer_;
   std::uint64_t committed_ = 0;  // bytes of complete records already in the file
+  std::uint64_t drop_ = 0;       // bytes still to drop from what is written (a resumed header)
 };
 
 }  // namespace bertkit::records

@@ -10,7 +10,9 @@ packages=(build-essential cmake ninja-build pkg-config libdnnl-dev libcli11-dev 
           # tests/cross_compile_check.sh: the portable path compiles on another architecture
           g++-aarch64-linux-gnu
           # tests/cli/long_lines_cli_test.cpp: a child's own peak memory (forked from a small process)
-          time)
+          time
+          # tests/cli/parallel_cli_test.cpp: the "Many machines" recipes (rsync: parallel's --basefile)
+          parallel rsync)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
