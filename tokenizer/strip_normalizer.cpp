@@ -1,15 +1,9 @@
 #include "tokenizer/strip_normalizer.h"
 
+#include "tokenizer/unicode.h"
+#include "tokenizer/utf8.h"
+
 namespace bertkit::tok {
-
-namespace {
-
-bool is_white_space(char32_t c) {
-  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
-         c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
-}
-
-}  // namespace
 
 void StripNormalizer::normalize(std::string_view original, std::uint32_t base, NormalizedText& out) const {
   std::size_t begin = 0, end = original.size();

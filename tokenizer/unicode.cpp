@@ -25,6 +25,15 @@ inline __attribute__((always_inline)) bool in_ranges(std::span<const CodeRange> 
   return it != ranges.begin() && c <= std::prev(it)->last;
 }
 
+bool is_ascii_punct(char32_t c) {
+  return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+}
+
+constexpr char32_t kDottedCapitalI = 0x130;  // lower case: i + U+0307, the only two-character mapping
+
+}  // namespace
+
+// Rust's char::is_whitespace: the Unicode White_Space property.
 bool is_white_space(char32_t c) {
   switch (c) {
     case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x20: case 0x85: case 0xA0:
@@ -34,14 +43,6 @@ bool is_white_space(char32_t c) {
       return c >= 0x2000 && c <= 0x200A;
   }
 }
-
-bool is_ascii_punct(char32_t c) {
-  return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
-}
-
-constexpr char32_t kDottedCapitalI = 0x130;  // lower case: i + U+0307, the only two-character mapping
-
-}  // namespace
 
 bool is_chinese_char(char32_t c, UnicodeProfile profile) {
   // The CJK Unified Ideographs blocks exactly as each reference lists them: the Rust library starts its

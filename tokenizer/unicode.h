@@ -60,5 +60,7 @@ class CharTable {
 };
 
 bool is_chinese_char(char32_t c, UnicodeProfile profile);
+// Rust's char::is_whitespace (the Unicode White_Space property).
+bool is_white_space(char32_t c);
 
 }  // namespace bertkit::tok
