@@ -1,8 +1,10 @@
 #include "commands/info.h"
 
 #include "core/checkpoint/converted_file.h"
+#include "core/error.h"
 #include "core/json.h"
 #include "core/model/family_spec.h"
+#include "tokenizer/loader.h"
 #include "tokenizer/wordpiece_image.h"
 
 #include <fmt/format.h>
@@ -57,6 +59,13 @@ void tokenizer_settings(const core::LoadedModel& m, Fields& out) {
   if (m.tokenizer.wordpiece_image) files.push_back("wordpiece.bin");
   add_list(out, "tokenizer_files", files);
   add(out, "tokenizer_tables", tokenizer_tables(m.tokenizer));
+  try {
+    const tok::TokenizerSpec spec = tok::build_tokenizer_spec(m.tokenizer);
+    add(out, "tokenizer_model", tok::model_kind(spec.model));
+    add_list(out, "tokenizer_normalizer", tok::normalizer_kinds(spec.normalizer));
+  } catch (const Error& e) {
+    add(out, "tokenizer_model", fmt::format("not loadable: {}", e.what()));
+  }
   if (!m.tokenizer.tokenizer_config_json) return;
   auto config = core::parse_json(*m.tokenizer.tokenizer_config_json, "tokenizer_config.json");
   for (const char* key : {"tokenizer_class", "do_lower_case", "strip_accents", "tokenize_chinese_chars", "model_max_length"}) {

@@ -1,5 +1,6 @@
 #include "tokenizer/metaspace.h"
 
+#include "tokenizer/unicode.h"
 #include "tokenizer/utf8.h"
 
 #include <cstring>
@@ -8,7 +9,7 @@ namespace bertkit::tok {
 
 namespace {
 
-std::string utf8_of(char32_t c) {
+std::string metaspace_utf8(char32_t c) {
   std::string s;
   append_utf8(s, c);
   return s;
@@ -16,12 +17,40 @@ std::string utf8_of(char32_t c) {
 
 }  // namespace
 
-MetaspacePreTokenizer::MetaspacePreTokenizer(MetaspaceSpec spec) : spec_(spec), replacement_(utf8_of(spec.replacement)) {}
+MetaspacePreTokenizer::MetaspacePreTokenizer(MetaspaceSpec spec) : spec_(spec), replacement_(metaspace_utf8(spec.replacement)) {}
 
 const NormalizedText& MetaspacePreTokenizer::pre_tokenize(const NormalizedText& text, std::uint32_t from, std::uint32_t to,
                                                           std::vector<ByteSpan>& words, NormalizedText& rewritten) const {
   rewritten.clear();
-  if (from >= to) return rewritten;
+  if (!spec_.whitespace_split) {
+    rewrite(text, from, to, words, rewritten);
+    return rewritten;
+  }
+  const std::string_view t = text.text;
+  for (std::size_t at = from; at < to;) {
+    // The next run of non-white-space characters.
+    std::size_t begin = at, end = at;
+    while (begin < to) {
+      std::size_t next = begin;
+      if (!is_white_space(next_code_point(t, next))) break;
+      begin = next;
+    }
+    end = begin;
+    while (end < to) {
+      std::size_t next = end;
+      if (is_white_space(next_code_point(t, next))) break;
+      end = next;
+    }
+    if (begin < end) rewrite(text, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), words, rewritten);
+    at = end;
+  }
+  return rewritten;
+}
+
+void MetaspacePreTokenizer::rewrite(const NormalizedText& text, std::uint32_t from, std::uint32_t to,
+                                    std::vector<ByteSpan>& words, NormalizedText& rewritten) const {
+  if (from >= to) return;
+  const std::size_t start_size = rewritten.text.size();
   const std::string_view t = text.text;
   const bool starts_with_replacement = t[from] == ' ' || t.substr(from, to - from).starts_with(replacement_);
   // "first": only the piece that starts the text (its first character comes from original offset 0).
@@ -43,21 +72,20 @@ const NormalizedText& MetaspacePreTokenizer::pre_tokenize(const NormalizedText& 
   }
   const std::string_view r = rewritten.text;
   if (!spec_.split) {
-    words.push_back({0, static_cast<std::uint32_t>(r.size())});
-    return rewritten;
+    words.push_back({static_cast<std::uint32_t>(start_size), static_cast<std::uint32_t>(r.size())});
+    return;
   }
   // Merged with next: every replacement character starts a word.
-  std::size_t start = 0;
-  for (std::size_t at = r.find(replacement_, 1); at != std::string_view::npos; at = r.find(replacement_, at + 1)) {
-    words.push_back({static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(at)});
-    start = at;
+  std::size_t word = start_size;
+  for (std::size_t at = r.find(replacement_, start_size + 1); at != std::string_view::npos; at = r.find(replacement_, at + 1)) {
+    words.push_back({static_cast<std::uint32_t>(word), static_cast<std::uint32_t>(at)});
+    word = at;
   }
-  words.push_back({static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(r.size())});
-  return rewritten;
+  words.push_back({static_cast<std::uint32_t>(word), static_cast<std::uint32_t>(r.size())});
 }
 
 MetaspaceDecoder::MetaspaceDecoder(MetaspaceDecoderSpec spec)
-    : spec_(spec), replacement_(utf8_of(spec.metaspace.replacement)) {}
+    : spec_(spec), replacement_(metaspace_utf8(spec.metaspace.replacement)) {}
 
 std::string MetaspaceDecoder::join(const std::vector<std::string>& tokens) const {
   std::string out;

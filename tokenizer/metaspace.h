@@ -16,6 +16,10 @@ struct MetaspaceSpec {
   char32_t replacement = U'\u2581';
   PrependScheme prepend_scheme = PrependScheme::Always;
   bool split = true;
+  // Behind a WhitespaceSplit (tokenizer.json's Sequence [WhitespaceSplit, Metaspace], as T5's and some
+  // SentencePiece conversions have it): white space cuts the text first and is dropped, and each piece
+  // gets its own replacement character.
+  bool whitespace_split = false;
 };
 
 class MetaspacePreTokenizer : public PreTokenizer {
@@ -27,6 +31,10 @@ class MetaspacePreTokenizer : public PreTokenizer {
   bool independent_across_spaces() const override { return true; }
 
  private:
+  // Metaspace on text[from, to): appended to `rewritten`, its words to `words`.
+  void rewrite(const NormalizedText& text, std::uint32_t from, std::uint32_t to, std::vector<ByteSpan>& words,
+               NormalizedText& rewritten) const;
+
   MetaspaceSpec spec_;
   std::string replacement_;  // UTF-8
 };

@@ -20,7 +20,26 @@ std::unique_ptr<Normalizer> make_step(const NormalizerStep& step, UnicodeProfile
   return std::make_unique<BertNormalizer>(NormalizerOptions{false, false, false, true}, profile);
 }
 
+// One call operator per kind: a kind added to a variant without its name here does not compile.
+struct KindName {
+  std::string operator()(const WordPieceOptions&) const { return "WordPiece"; }
+  std::string operator()(const UnigramSpec&) const { return "Unigram"; }
+  std::string operator()(const NormalizerOptions&) const { return "BertNormalizer"; }
+  std::string operator()(const LowercaseSpec&) const { return "Lowercase"; }
+  std::string operator()(const PrecompiledSpec&) const { return "Precompiled"; }
+  std::string operator()(const ReplaceSpec&) const { return "Replace"; }
+  std::string operator()(const StripSpec&) const { return "Strip"; }
+};
+
 }  // namespace
+
+std::string model_kind(const ModelSpec& spec) { return std::visit(KindName{}, spec); }
+
+std::vector<std::string> normalizer_kinds(std::span<const NormalizerStep> steps) {
+  std::vector<std::string> out;
+  for (const NormalizerStep& step : steps) out.push_back(std::visit(KindName{}, step));
+  return out;
+}
 
 std::unique_ptr<Normalizer> make_normalizer(std::span<const NormalizerStep> steps, UnicodeProfile profile) {
   if (profile == UnicodeProfile::Python) {

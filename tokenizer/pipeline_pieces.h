@@ -19,7 +19,9 @@
 
 #include <memory>
 #include <span>
+#include <string>
 #include <variant>
+#include <vector>
 
 namespace bertkit::tok {
 
@@ -40,6 +42,10 @@ using ModelSpec = std::variant<WordPieceOptions, BpeOptions, UnigramSpec>;
 using DecoderSpec = std::variant<DecoderOptions, ByteLevelDecoderOptions, MetaspaceDecoderSpec>;  // WordPiece's, ByteLevel's, Metaspace's
 
 struct WordPieceTables;
+
+// What `info` shows: the model's kind and each normaliser's, as tokenizer.json names them.
+std::string model_kind(const ModelSpec& spec);
+std::vector<std::string> normalizer_kinds(std::span<const NormalizerStep> steps);
 
 // The steps one after another (a SequenceNormalizer when there are several). --compat python
 // (`profile` Python) stands for transformers' slow BertTokenizer, so it takes exactly one BertNormalizer.

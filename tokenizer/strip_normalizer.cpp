@@ -1,6 +1,7 @@
 #include "tokenizer/strip_normalizer.h"
 
 #include "tokenizer/unicode.h"
+#include "tokenizer/utf8.h"
 
 namespace bertkit::tok {
 

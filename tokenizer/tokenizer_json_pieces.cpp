@@ -122,6 +122,15 @@ ByteLevelOptions byte_level_options(const json& piece, const std::string& where)
 void read_pre_tokenizer(const json& pre, TokenizerSpec& spec, const std::string& where) {
   // None at all keeps BERT's, as bertkit always did.
   if (pre.is_null()) return;
+  std::vector<const json*> pieces;
+  flatten(pre, "pretokenizers", where, pieces);
+  // T5's and some SentencePiece conversions' [WhitespaceSplit, Metaspace]: Metaspace behind a whitespace split.
+  if (pieces.size() == 2 && type_of(*pieces[0], where) == "WhitespaceSplit" && type_of(*pieces[1], where) == "Metaspace") {
+    MetaspaceSpec metaspace = read_metaspace(*pieces[1], where);
+    metaspace.whitespace_split = true;
+    spec.pre_tokenizer = metaspace;
+    return;
+  }
   const json& piece = single_piece(pre, "pre_tokenizer", "pretokenizers", where);
   const std::string type = type_of(piece, where);
   if (type == "ByteLevel") {

@@ -133,6 +133,10 @@ TEST_CASE("metaspace pre-tokenizer: spaces become the replacement, words start a
   MetaspaceSpec never;
   never.prepend_scheme = PrependScheme::Never;
   CHECK(metaspace_words(never, "a b") == std::vector<std::string>{"a", "\u2581b"});
+  MetaspaceSpec behind_whitespace_split;
+  behind_whitespace_split.whitespace_split = true;
+  CHECK(metaspace_words(behind_whitespace_split, " Hey\t\u2581you  ok\n") ==
+        std::vector<std::string>{"\u2581Hey", "\u2581you", "\u2581ok"});
   MetaspaceSpec whole;
   whole.split = false;
   CHECK(metaspace_words(whole, "a b") == std::vector<std::string>{"\u2581a\u2581b"});

@@ -1,0 +1,79 @@
+// A real SentencePiece Unigram tokenizer (../shared's sentence-camembert-base tokenizer.json: Precompiled
+// charsmap, Replace, Metaspace, Unigram, template) on arbitrary bytes. The first byte picks the options
+// (a pair split at the first tab, special tokens, a short truncation with stride), the rest is the text,
+// repaired to valid UTF-8 first as every input reader does. Beyond not crashing: ids are inside the
+// vocabulary, each sequence's offsets lie inside its text and their starts never go back (also in
+// overflowing windows), and decoding gives valid UTF-8.
+#include "core/error.h"
+#include "fuzz_check.h"
+#include "tokenizer/loader.h"
+#include "tokenizer/tokenizer.h"
+#include "tokenizer/utf8.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+using namespace bertkit::tok;
+using bkfuzz::check;
+
+namespace {
+
+const Tokenizer& tokenizer() {
+  static const Tokenizer* t = [] {
+    try {
+      return new Tokenizer(build_tokenizer_spec(
+          read_tokenizer_files(std::string(BERTKIT_SHARED_DIR) + "/vocab/sentence-camembert-base/tokenizer.json")));
+    } catch (const bertkit::Error& e) {
+      std::fprintf(stderr, "fuzz_unigram_tokenizer needs ../shared: %s\n", e.what());
+      std::exit(1);
+    }
+  }();
+  return *t;
+}
+
+void check_encoding(const Encoding& e, std::string_view a, std::string_view b) {
+  const auto& t = tokenizer();
+  check(e.ids.size() == e.offsets.size() && e.ids.size() == e.sequence.size());
+  std::uint32_t last_begin[2] = {0, 0};
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    check(e.ids[i] >= 0 && static_cast<std::size_t>(e.ids[i]) < t.vocab_size());
+    if (e.sequence[i] < 0) continue;
+    const std::size_t text_size = e.sequence[i] == 0 ? a.size() : b.size();
+    const Offsets o = e.offsets[i];
+    check(o.begin <= o.end && o.end <= text_size);
+    check(o.begin >= last_begin[e.sequence[i]]);
+    last_begin[e.sequence[i]] = o.begin;
+  }
+  for (const auto& window : e.overflowing) check_encoding(window, a, b);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::uint8_t knobs = data[0];
+  std::string repaired;
+  repair_utf8(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1), repaired);
+  std::string_view text = repaired;
+  std::string_view a = text, b;
+  const bool pair = knobs & 1;
+  if (pair) {
+    auto tab = text.find('\t');
+    a = text.substr(0, tab);
+    b = tab == std::string_view::npos ? std::string_view() : text.substr(tab + 1);
+  }
+  EncodeOptions options;
+  options.add_special_tokens = knobs & 2;
+  if (knobs & 4) options.truncation = TruncationParams{.max_length = 8, .stride = knobs & 8 ? 2u : 0u};
+  const auto& t = tokenizer();
+  try {
+    const Encoding e = t.encode(a, pair ? std::optional<std::string_view>(b) : std::nullopt, options);
+    check_encoding(e, a, b);
+    const std::string decoded = t.decode(e.ids, knobs & 16);
+    check(valid_utf8_prefix(decoded) == decoded.size());
+  } catch (const bertkit::Error&) {
+  }
+  return 0;
+}
