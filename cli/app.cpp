@@ -1,5 +1,6 @@
 #include "cli/app.h"
 
+#include "cli/hub_download_cli.h"
 #include "cli/number_flags.h"
 
 #include "records/log.h"
@@ -153,6 +154,7 @@ int run(int argc, char** argv) {
     if (!cpu.error.empty()) usage_error("{}", cpu.error);
     if (!cpu.warning.empty()) records::warn("{}", cpu.warning);
     if (global.threads > 0) omp_set_num_threads(global.threads);
+    install_model_download();
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action();
     return static_cast<int>(ErrorKind::Usage);

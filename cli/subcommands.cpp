@@ -12,6 +12,7 @@ Action add_fill_mask(CLI::App& sub, const GlobalOptions& global);
 Action add_qa(CLI::App& sub, const GlobalOptions& global);
 Action add_ner(CLI::App& sub, const GlobalOptions& global);
 Action add_bench(CLI::App& sub, const GlobalOptions& global);
+Action add_download(CLI::App& sub, const GlobalOptions& global);
 
 const std::vector<Subcommand>& subcommands() {
   static const std::vector<Subcommand> table = {
@@ -24,6 +25,8 @@ const std::vector<Subcommand>& subcommands() {
        add_ner, "token-classification"},
       {"qa", "Extractive question answering: the span of a context that answers a question", add_qa},
       {"convert", "Convert a checkpoint into one memory-mapped bertkit file (f32, f16, bf16 or int8)", add_convert},
+      {"download", "Fetch a model from the Hugging Face Hub into the cache transformers uses (resumable, checked)",
+       add_download},
       {"info", "Show what bertkit detects in a model and where each part came from", add_info},
       {"bench", "Time the encoder (sequences/s, GFLOP/s, share of the f32 peak), the tokenizer or real text", add_bench},
   };
