@@ -1,7 +1,9 @@
 #pragma once
 // SHA-256 (FIPS 180-4), to check a downloaded file against the Hub's etag, which for large (LFS)
 // files is their sha256. Hand-written: no dependency of bertkit offers one (libcurl does not export
-// its own, and OpenSSL's headers would be a new build dependency).
+// its own, and OpenSSL's headers would be a new build dependency). With the CPU's SHA extensions
+// (cpu_features: not on the portable path) it hashes ~4x faster than the portable code, which would
+// otherwise cost more than fetching a model over a fast link.
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -18,7 +20,7 @@ class Sha256 {
   std::string hex_digest();              // lower-case, 64 characters
 
  private:
-  void block(const std::uint8_t* p);
+  void blocks(const std::uint8_t* p, std::size_t count);  // whole 64-byte blocks
 
   std::array<std::uint32_t, 8> state_;
   std::array<std::uint8_t, 64> pending_{};
