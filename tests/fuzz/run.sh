@@ -25,7 +25,8 @@ targets=(fuzz_csv_reader:csv:4096 fuzz_jsonl_reader:jsonl:4096 fuzz_line_reader:
          fuzz_tokenizer:tokenizer:4096 fuzz_vocab:vocab:4096 fuzz_model_config:model_config:4096
          fuzz_safetensors:safetensors:4096 fuzz_zip_archive:zip:4096 fuzz_pickle:pickle:4096
          fuzz_tokenizer_files:tokenizer_files:20000 fuzz_converted_file:converted:32768
-         fuzz_wordpiece_image:wordpiece_image:8192 fuzz_gzip_input:gzip:4096 fuzz_npy_reader:npy:4096)
+         fuzz_wordpiece_image:wordpiece_image:8192 fuzz_gzip_input:gzip:4096 fuzz_npy_reader:npy:4096
+         fuzz_hub_files:hub_files:4096)
 
 run_one() {
   local name=$1 seeds=$2 max_len=$3
