@@ -46,7 +46,7 @@ void DownloadReport::draw(bool last) {
   const double seconds = std::chrono::duration<double>(last_draw_ - start_).count();
   const double rate = seconds > 0.05 ? static_cast<double>(done_ - resumed_from_) / seconds : 0;
   const int percent = size_ ? static_cast<int>(100 * done_ / size_) : 100;
-  std::string line = fmt::format("{}  {:3d}%  {}/{}", path_, percent, megabytes(done_), megabytes(size_));
+  std::string line = fmt::format("{}  {:3d}%  {:.1f}/{}", path_, percent, static_cast<double>(done_) / 1e6, megabytes(size_));
   if (resumed_from_) line += fmt::format("  (resumed at {})", megabytes(resumed_from_));
   if (rate > 0) line += fmt::format("  {:.1f} MB/s", rate / 1e6);
   if (!last && rate > 0 && done_ < size_) {

@@ -2,6 +2,7 @@
 // protocol, huggingface_hub's cache layout, resumption, checks, errors, offline mode, revisions and
 // two downloads at once. Each test starts its own server and cache.
 #include "cli/hub_stand_in.h"
+#include "cli/pty_child.h"
 #include "cli/task_cli_helpers.h"
 
 #include "core/hub/sha256.h"
@@ -329,4 +330,26 @@ TEST_CASE("download: a server that stops sending fails after HF_HUB_DOWNLOAD_TIM
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(15));
   hub.set("delay=");
   CHECK(run_bertkit({"download", kRepo}).exit_code == 0);
+}
+
+TEST_CASE("download: a progress bar per file on a terminal or with --progress, nothing on a pipe") {
+  HubStandIn hub({served("minilm-embed")});
+  HubEnvironment env(hub.endpoint());
+  auto r = run_bertkit({"download", kRepo});
+  REQUIRE(r.exit_code == 0);
+  CHECK_FALSE(has(r.err, "%"));  // stderr is a pipe: the summary line only
+  fs::remove_all(env.hub());
+  r = run_bertkit({"download", "--progress", kRepo});
+  REQUIRE(r.exit_code == 0);
+  CHECK(has(r.err, "model.safetensors  100%  4.1/4.1 MB"));
+  CHECK(has(r.err, "1_Pooling/config.json  100%"));
+  fs::remove_all(env.hub());
+  r = run_bertkit({"-q", "download", "--progress", kRepo});
+  CHECK(r.err.empty());
+
+  fs::remove_all(env.hub());
+  bktest::PtyChild child({"download", kRepo});  // a terminal: the bar without asking
+  CHECK(child.wait_for("files fetched"));
+  CHECK(child.exit_code() == 0);
+  CHECK(has(child.seen(), "model.safetensors  100%"));
 }
