@@ -107,6 +107,8 @@ std::vector<fs::path> hf_cache_dirs() {
   return dirs;
 }
 
+fs::path hf_download_cache_dir() { return hf_cache_dirs().front(); }
+
 std::string repo_folder_name(std::string_view repo) {
   std::string name = "models--" + std::string(repo);
   for (auto pos = name.find('/'); pos != std::string::npos; pos = name.find('/')) name.replace(pos, 1, "--");

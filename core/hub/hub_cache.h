@@ -32,6 +32,9 @@ std::filesystem::path hf_home_dir();
 // else PYTORCH_TRANSFORMERS_CACHE, else PYTORCH_PRETRAINED_BERT_CACHE, as transformers reads them),
 // then the hub cache.
 std::vector<std::filesystem::path> hf_cache_dirs();
+// Where a download goes: the first of hf_cache_dirs() (transformers downloads into its own cache when
+// TRANSFORMERS_CACHE is set, and so does bertkit).
+std::filesystem::path hf_download_cache_dir();
 
 // "models--ORG--NAME".
 std::string repo_folder_name(std::string_view repo);

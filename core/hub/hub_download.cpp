@@ -91,7 +91,7 @@ struct FileMeta {
 class HubSession {
  public:
   HubSession(const ModelId& id, const DownloadOptions& options)
-      : id_(id), options_(options), endpoint_(hub_endpoint()), cache_(hf_hub_cache_dir()),
+      : id_(id), options_(options), endpoint_(hub_endpoint()), cache_(hf_download_cache_dir()),
         repo_dir_(cache_ / repo_folder_name(id.repo)), locks_dir_(cache_ / ".locks" / repo_folder_name(id.repo)),
         metadata_seconds_(seconds_from_env("HF_HUB_ETAG_TIMEOUT", 10)),
         download_seconds_(seconds_from_env("HF_HUB_DOWNLOAD_TIMEOUT", 10)) {
@@ -161,9 +161,16 @@ std::vector<std::string> HubSession::revision_info() {
   commit_ = info["sha"].get<std::string>();
   if (!safe_revision(commit_) || commit_.find('/') != std::string::npos)
     runtime_error("model {}: {} answered the commit \"{}\"", id_.text(), endpoint_, commit_);
+  // Paths that would leave the snapshot folder are never taken, whatever --include says.
+  auto inside = [](const std::string& path) {
+    return !path.empty() && !path.starts_with('/') && path.find('\\') == std::string::npos &&
+           std::string_view(path).find("..") == std::string_view::npos && path.find("//") == std::string::npos &&
+           !path.ends_with('/');
+  };
   std::vector<std::string> files;
   for (const auto& s : info["siblings"])
-    if (s.is_object() && s.value("rfilename", nlohmann::json()).is_string()) files.push_back(s["rfilename"].get<std::string>());
+    if (s.is_object() && s.value("rfilename", nlohmann::json()).is_string() && inside(s["rfilename"].get<std::string>()))
+      files.push_back(s["rfilename"].get<std::string>());
   return files;
 }
 

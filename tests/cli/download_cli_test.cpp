@@ -126,6 +126,19 @@ TEST_CASE("download: -m ORG/NAME of a model not in the cache downloads it first,
   CHECK(requests_to(hub.stats(), "/api/") == 1);
 }
 
+TEST_CASE("download: with TRANSFORMERS_CACHE set, the model goes there, as transformers puts it") {
+  HubStandIn hub({served("minilm-embed")});
+  HubEnvironment env(hub.endpoint());
+  bktest::TempDir transformers;
+  bktest::ScopedEnv cache("TRANSFORMERS_CACHE", transformers.path().string());
+  auto r = run_bertkit({"download", kRepo});
+  REQUIRE(r.exit_code == 0);
+  CHECK(trimmed(r.out) == (transformers / kRepoFolder / "snapshots" / hub.commit(kRepo)).string());
+  CHECK_FALSE(fs::exists(env.repo(kRepoFolder)));
+  CHECK(run_bertkit({"info", kRepo}).exit_code == 0);
+  CHECK(requests_to(hub.stats(), "/api/") == 2);  // the download's and the test's own: info found it cached
+}
+
 TEST_CASE("download: a dropped connection resumes where it stopped") {
   HubStandIn hub({served("minilm-embed")});
   HubEnvironment env(hub.endpoint());
