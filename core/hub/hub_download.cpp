@@ -184,7 +184,11 @@ FileMeta HubSession::file_meta(const std::string& path) const {
   request.stall_seconds = metadata_seconds_;
   HttpReply reply;
   for (int hops = 0;; ++hops) {
-    reply = http_send(request);
+    try {
+      reply = http_send(request);
+    } catch (const NetworkError& e) {
+      runtime_error("model {}: cannot reach {} for {} ({}); run the command again", id_.text(), endpoint_, path, e.what());
+    }
     const std::string location = reply.header("location");
     if (reply.status < 300 || reply.status >= 400 || location.empty() || !location.starts_with('/') || hops == 5) break;
     request.url = endpoint_ + location;
