@@ -247,8 +247,14 @@ def main():
         f.write(str(server.server_address[1]))
     os.rename(tmp, args.port_file)
     parent = os.getppid()
+    try:  # Linux: SIGTERM when the test that started it dies, even by SIGKILL
+        import ctypes
+        import signal
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
-    def watch_parent():  # never outlive the test that started it
+    def watch_parent():  # never outlive the test that started it (and elsewhere than Linux too)
         while os.getppid() == parent:
             time.sleep(0.2)
         os._exit(0)
