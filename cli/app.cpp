@@ -1,6 +1,7 @@
 #include "cli/app.h"
 
 #include "cli/default_threads.h"
+#include "cli/hub_download_cli.h"
 #include "cli/number_flags.h"
 
 #include "records/json_line.h"
@@ -183,6 +184,7 @@ int run(int argc, char** argv) {
     if (!cpu.warning.empty()) records::warn("{}", cpu.warning);
     if (global.threads > 0) omp_set_num_threads(global.threads);
     else limit_threads_to_cpu_quota();
+    install_model_download();
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action();
     return static_cast<int>(ErrorKind::Usage);

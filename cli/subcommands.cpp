@@ -13,6 +13,7 @@ Action add_qa(CLI::App& sub, const GlobalOptions& global);
 Action add_ner(CLI::App& sub, const GlobalOptions& global);
 Action add_rerank(CLI::App& sub, const GlobalOptions& global);
 Action add_bench(CLI::App& sub, const GlobalOptions& global);
+Action add_download(CLI::App& sub, const GlobalOptions& global);
 
 const std::vector<Subcommand>& subcommands() {
   static const std::vector<Subcommand> table = {
@@ -26,6 +27,8 @@ const std::vector<Subcommand>& subcommands() {
       {"rerank", "Each query's documents scored by a cross-encoder and sorted best first", add_rerank},
       {"qa", "Extractive question answering: the span of a context that answers a question", add_qa},
       {"convert", "Convert a checkpoint into one memory-mapped bertkit file (f32, f16, bf16 or int8)", add_convert},
+      {"download", "Fetch a model from the Hugging Face Hub into the cache transformers uses (resumable, checked)",
+       add_download},
       {"info", "Show what bertkit detects in a model and where each part came from", add_info},
       {"bench", "Time the encoder (sequences/s, GFLOP/s, share of the f32 peak), the tokenizer or real text", add_bench},
   };

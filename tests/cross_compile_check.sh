@@ -28,6 +28,10 @@ mapfile -t alone < <(find cli commands core records tokenizer tests -name '*.cpp
 headers=$(mktemp -d)
 trap 'rm -rf "$headers"' EXIT
 for h in CLI doctest editline fmt nlohmann oneapi utf8proc.h zlib.h zconf.h; do ln -s "/usr/include/$h" "$headers/$h"; done
+# libcurl's headers sit in the host's multiarch folder; they are the same on every architecture.
+for d in /usr/include/*/curl /usr/include/curl; do
+  if [ -e "$d/curl.h" ]; then ln -s "$d" "$headers/curl"; break; fi
+done
 printf '%s\n' "${batches[@]}" "${alone[@]}" |
   xargs -P "$jobs" -I{} "$cxx" -std=c++20 -fsyntax-only -fopenmp -Wall -Wextra -Werror -I. -Itests \
     -isystem "$headers" -DBERTKIT_VERSION='"0"' -DBERTKIT_SHARED_DIR='"."' -DBERTKIT_BINARY='"bertkit"' \

@@ -10,8 +10,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cstdlib>
 #include <cstring>
 
 namespace bertkit::core {
@@ -24,22 +22,6 @@ namespace {
 std::optional<std::string> read_optional(const fs::path& path) {
   if (!fs::exists(path)) return std::nullopt;
   return read_text_file(path);
-}
-
-const char* env(const char* name) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : nullptr;
-}
-
-bool looks_like_model_id(std::string_view spec) {
-  if (spec.empty() || spec.front() == '/' || spec.front() == '.' || spec.find("..") != std::string_view::npos)
-    return false;
-  int slashes = 0;
-  for (char c : spec) {
-    if (c == '/') ++slashes;
-    else if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) return false;
-  }
-  return slashes <= 1 && spec.back() != '/';
 }
 
 template <typename T>
@@ -222,66 +204,26 @@ LoadedModel load_folder(const fs::path& root, std::string_view spec) {
   return m;
 }
 
+ModelFetcher& model_fetcher() {
+  static ModelFetcher fetcher;
+  return fetcher;
+}
+
 }  // namespace
 
-fs::path hf_hub_cache_dir() {
-  if (const char* v = env("HF_HUB_CACHE")) return v;
-  if (const char* v = env("HUGGINGFACE_HUB_CACHE")) return v;  // the older name of HF_HUB_CACHE
-  if (const char* v = env("HF_HOME")) return fs::path(v) / "hub";
-  if (const char* v = env("XDG_CACHE_HOME")) return fs::path(v) / "huggingface" / "hub";
-  if (const char* v = env("HOME")) return fs::path(v) / ".cache" / "huggingface" / "hub";
-  return fs::path(".cache") / "huggingface" / "hub";
-}
-
-std::vector<fs::path> hf_cache_dirs() {
-  std::vector<fs::path> dirs;
-  for (const char* name : {"TRANSFORMERS_CACHE", "PYTORCH_TRANSFORMERS_CACHE", "PYTORCH_PRETRAINED_BERT_CACHE"})
-    if (const char* v = env(name)) {
-      dirs.emplace_back(v);
-      break;
-    }
-  fs::path hub = hf_hub_cache_dir();
-  if (dirs.empty() || dirs.front() != hub) dirs.push_back(std::move(hub));
-  return dirs;
-}
+void set_model_fetcher(ModelFetcher fetcher) { model_fetcher() = std::move(fetcher); }
 
 fs::path resolve_model_location(std::string_view spec) {
   fs::path direct{std::string(spec)};
   if (fs::exists(direct)) return direct;
-  if (!looks_like_model_id(spec)) bad_input("model {}: no such file or folder", spec);
-
-  std::string repo = "models--" + std::string(spec);
-  for (auto pos = repo.find('/'); pos != std::string::npos; pos = repo.find('/')) repo.replace(pos, 1, "--");
-  std::vector<std::string> searched;
-  fs::path repo_dir;
-  for (const fs::path& cache : hf_cache_dirs()) {
-    repo_dir = cache / repo;
-    if (fs::is_directory(repo_dir)) break;
-    searched.push_back(repo_dir.string());
-  }
-  if (!fs::is_directory(repo_dir))
-    bad_input("model {}: not a file or folder, and not in the Hugging Face cache ({} does not exist; "
-              "download it once, e.g. with huggingface-cli download {})",
-              spec, fmt::format("{}", fmt::join(searched, " nor ")), spec);
-  const fs::path ref = repo_dir / "refs" / "main";
-  if (fs::exists(ref)) {
-    std::string revision = read_text_file(ref);
-    while (!revision.empty() && (revision.back() == '\n' || revision.back() == '\r' || revision.back() == ' '))
-      revision.pop_back();
-    if (!looks_like_model_id(revision) || revision.find('/') != std::string::npos)
-      bad_input("{}: not a revision: \"{}\"", ref.string(), revision);
-    fs::path snapshot = repo_dir / "snapshots" / revision;
-    if (!fs::is_directory(snapshot)) bad_input("model {}: {} names snapshot {}, which is missing", spec, ref.string(), revision);
-    return snapshot;
-  }
-  // No refs/main (e.g. downloaded at a fixed revision): accept the snapshot if there is exactly one.
-  std::vector<fs::path> snapshots;
-  if (fs::is_directory(repo_dir / "snapshots"))
-    for (const auto& e : fs::directory_iterator(repo_dir / "snapshots"))
-      if (e.is_directory()) snapshots.push_back(e.path());
-  if (snapshots.size() == 1) return snapshots.front();
-  bad_input("model {}: {} has no refs/main and {} snapshots; pass the snapshot folder itself", spec,
-            repo_dir.string(), snapshots.size());
+  const std::optional<ModelId> id = parse_model_id(spec);
+  if (!id) bad_input("model {}: no such file or folder", spec);
+  CacheLookup cached = find_cached_model(*id);
+  if (cached.snapshot) return *cached.snapshot;
+  if (model_fetcher()) return model_fetcher()(*id);
+  bad_input("model {}: not a file or folder, and not in the Hugging Face cache ({}; download it once with "
+            "bertkit download {})",
+            spec, cached.why_not, spec);
 }
 
 LoadedModel load_model(std::string_view spec) {

@@ -3,10 +3,12 @@
 // converted bertkit file, or a model id found in the local Hugging Face cache.
 #include "core/checkpoint/tokenizer_files.h"
 #include "core/checkpoint/weights.h"
+#include "core/hub/hub_cache.h"
 #include "core/model/config.h"
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -68,17 +70,15 @@ struct LoadedModel {
   std::vector<std::pair<std::string, std::string>> origins;
 };
 
-// The folder or file that `spec` names: an existing path, else a Hugging Face model id looked up in
-// the local caches (hf_cache_dirs) at snapshots/<refs/main>. Never goes online.
+// The folder or file that `spec` names: an existing path, else a Hugging Face model id
+// (ORG/NAME[@REVISION]) looked up in the local caches (find_cached_model), else -- when a fetcher is
+// installed -- the folder it downloads the model into. Never goes online by itself.
 std::filesystem::path resolve_model_location(std::string_view spec);
 
-// The Hugging Face hub cache: HF_HUB_CACHE, else HUGGINGFACE_HUB_CACHE, else HF_HOME/hub, else
-// XDG_CACHE_HOME or ~/.cache + huggingface/hub, as huggingface_hub resolves it.
-std::filesystem::path hf_hub_cache_dir();
-// The caches a model id is looked up in, in order: transformers' own when set (TRANSFORMERS_CACHE,
-// else PYTORCH_TRANSFORMERS_CACHE, else PYTORCH_PRETRAINED_BERT_CACHE, as transformers reads them),
-// then the hub cache.
-std::vector<std::filesystem::path> hf_cache_dirs();
+// How a model id missing from the caches is obtained: the CLI installs the Hub download
+// (core/hub/hub_download.h) so that every command taking -m fetches it; unset, such an id is refused.
+using ModelFetcher = std::function<std::filesystem::path(const ModelId& id)>;
+void set_model_fetcher(ModelFetcher fetcher);
 
 LoadedModel load_model(std::string_view spec);
 

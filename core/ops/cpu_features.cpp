@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 #include <oneapi/dnnl/dnnl.h>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #include <array>
 #include <cstdlib>
 #include <utility>
@@ -42,6 +46,8 @@ CpuFeatures detect_cpu_features() {
   f.avx512f = __builtin_cpu_supports("avx512f");
   f.avx512bw = __builtin_cpu_supports("avx512bw");
   f.avx512bf16 = __builtin_cpu_supports("avx512bf16");
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  f.sha = __builtin_cpu_supports("sse4.1") && __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & bit_SHA);
 #endif
   return f;
 }
@@ -55,7 +61,7 @@ CpuPath best_path(const CpuFeatures& features) {
 CpuFeatures capped(const CpuFeatures& features, CpuPath path) {
   CpuFeatures f = features;
   if (path < CpuPath::Avx512) f.avx512f = f.avx512bw = f.avx512bf16 = false;
-  if (path < CpuPath::Avx2) f.avx2 = f.fma = false;
+  if (path < CpuPath::Avx2) f.avx2 = f.fma = f.sha = false;  // portable: nothing beyond SSE2
   return f;
 }
 

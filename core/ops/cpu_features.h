@@ -22,6 +22,7 @@ struct CpuFeatures {
   bool avx512f = false;
   bool avx512bw = false;
   bool avx512bf16 = false;
+  bool sha = false;  // the SHA extensions (with SSE4.1): the download's sha256 check, not a kernel
 };
 
 // The running CPU's (all false off x86-64).

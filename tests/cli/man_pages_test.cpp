@@ -1,4 +1,5 @@
 // Every subcommand has a man page, and every flag its --help lists is documented there.
+#include "cli/hub_stand_in.h"
 #include "support.h"
 
 #include <doctest/doctest.h>
@@ -250,6 +251,19 @@ TEST_CASE("bertkit-classify(1): every example runs as printed") {
 }
 
 TEST_CASE("bertkit-convert(1): every example runs as printed") { run_examples("bertkit-convert.1", 5); }
+
+// The Hub is a local stand-in (HF_ENDPOINT) serving the fixtures under the ids the examples name.
+TEST_CASE("bertkit-download(1): every example runs as printed") {
+  bktest::HubStandIn hub({"sentence-transformers/all-MiniLM-L6-v2=" + bktest::shared("fixtures/models/minilm-embed").string(),
+                          "bert-base-uncased=" + bktest::shared("fixtures/models/bert-uncased-mlm").string()});
+  bktest::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint());
+  bktest::ScopedEnv offline("HF_HUB_OFFLINE", "");
+  run_examples("bertkit-download.1", 4, [](const std::string& example, const ExampleFolder& folder) {
+    if (has(example, "--exclude")) CHECK(has(folder.out(), "/snapshots/"));
+    if (has(example, "ls ")) CHECK(has(folder.out(), "modules.json"));
+  });
+  CHECK(hub.stats()["body_bytes"].get<std::uint64_t>() > 0);
+}
 
 TEST_CASE("bertkit-embed(1): every example runs as printed") {
   run_examples("bertkit-embed.1", 8, [](const std::string& example, const ExampleFolder& folder) {

@@ -1,0 +1,73 @@
+#include "cli/hub_download_cli.h"
+
+#include "core/checkpoint/model_source.h"
+#include "records/log.h"
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace bertkit::cli {
+
+namespace {
+
+std::string megabytes(std::uint64_t bytes) { return fmt::format("{:.1f} MB", static_cast<double>(bytes) / 1e6); }
+
+}  // namespace
+
+DownloadReport::DownloadReport(bool force_bar) : bar_(!records::quiet() && (force_bar || ::isatty(2) == 1)) {}
+
+void DownloadReport::note(const std::string& line) {
+  if (records::quiet()) return;
+  std::fflush(stdout);
+  fmt::print(stderr, "bertkit: {}\n", line);
+}
+
+void DownloadReport::file_started(const std::string& path, std::uint64_t size, std::uint64_t resumed_from) {
+  path_ = path;
+  size_ = size;
+  resumed_from_ = done_ = resumed_from;
+  start_ = last_draw_ = std::chrono::steady_clock::now();
+  draw(false);
+}
+
+void DownloadReport::file_progress(std::uint64_t bytes_done) {
+  done_ = bytes_done;
+  if (std::chrono::steady_clock::now() - last_draw_ >= std::chrono::milliseconds(100)) draw(false);
+}
+
+void DownloadReport::file_finished() { draw(true); }
+
+void DownloadReport::draw(bool last) {
+  if (!bar_) return;
+  last_draw_ = std::chrono::steady_clock::now();
+  const double seconds = std::chrono::duration<double>(last_draw_ - start_).count();
+  const double rate = seconds > 0.05 ? static_cast<double>(done_ - resumed_from_) / seconds : 0;
+  const int percent = size_ ? static_cast<int>(100 * done_ / size_) : 100;
+  std::string line = fmt::format("{}  {:3d}%  {:.1f}/{}", path_, percent, static_cast<double>(done_) / 1e6, megabytes(size_));
+  if (resumed_from_) line += fmt::format("  (resumed at {})", megabytes(resumed_from_));
+  if (rate > 0) line += fmt::format("  {:.1f} MB/s", rate / 1e6);
+  if (!last && rate > 0 && done_ < size_) {
+    const auto eta = static_cast<long>(static_cast<double>(size_ - done_) / rate);
+    line += fmt::format("  ETA {}:{:02d}", eta / 60, eta % 60);
+  }
+  fmt::print(stderr, "\r\033[K{}{}", line, last ? "\n" : "");
+  std::fflush(stderr);
+}
+
+void install_model_download() {
+  core::set_model_fetcher([](const core::ModelId& id) {
+    DownloadReport report(false);
+    core::DownloadOptions options;
+    options.observer = &report;
+    if (!options.offline && !core::hub_offline())
+      report.note(fmt::format("{} is not in the Hugging Face cache: downloading its config, tokenizer and weights from "
+                              "{} into {}",
+                              id.text(), core::hub_endpoint(), core::hf_hub_cache_dir().string()));
+    return core::download_model(id, options).snapshot;
+  });
+}
+
+}  // namespace bertkit::cli

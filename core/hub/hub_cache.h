@@ -1,0 +1,56 @@
+#pragma once
+// The Hugging Face hub cache, laid out as huggingface_hub lays it out, so transformers,
+// sentence-transformers and bertkit share its files:
+//   <cache>/models--ORG--NAME/blobs/<etag>              the files' bytes (etag: the sha256 of large files)
+//   <cache>/models--ORG--NAME/snapshots/<commit>/<path> relative symlinks to the blobs
+//   <cache>/models--ORG--NAME/refs/<revision>           the commit a branch or tag named when fetched
+//   <cache>/.locks/models--ORG--NAME/<etag>.lock         held while a blob is written
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bertkit::core {
+
+// `-m ORG/NAME[@REVISION]`: a Hub repository id and the branch, tag or commit asked for.
+struct ModelId {
+  std::string repo;                  // "ORG/NAME" or "NAME"
+  std::string revision = "main";
+  bool revision_given = false;       // "@REVISION" was written
+  std::string text() const { return revision_given ? repo + "@" + revision : repo; }
+};
+// nullopt when `spec` cannot be a model id (a path, "..", characters the Hub refuses).
+std::optional<ModelId> parse_model_id(std::string_view spec);
+
+// The hub cache: HF_HUB_CACHE, else HUGGINGFACE_HUB_CACHE, else HF_HOME/hub, else XDG_CACHE_HOME or
+// ~/.cache + huggingface/hub, as huggingface_hub resolves it.
+std::filesystem::path hf_hub_cache_dir();
+// HF_HOME, else XDG_CACHE_HOME or ~/.cache + huggingface: where huggingface_hub keeps `token`.
+std::filesystem::path hf_home_dir();
+// The caches a model id is looked up in, in order: transformers' own when set (TRANSFORMERS_CACHE,
+// else PYTORCH_TRANSFORMERS_CACHE, else PYTORCH_PRETRAINED_BERT_CACHE, as transformers reads them),
+// then the hub cache.
+std::vector<std::filesystem::path> hf_cache_dirs();
+// Where a download goes: the first of hf_cache_dirs() (transformers downloads into its own cache when
+// TRANSFORMERS_CACHE is set, and so does bertkit).
+std::filesystem::path hf_download_cache_dir();
+
+// "models--ORG--NAME".
+std::string repo_folder_name(std::string_view repo);
+
+// A revision as a file name under refs/ or snapshots/: no "..", no absolute path, no control bytes.
+bool safe_revision(std::string_view revision);
+
+// A model id looked up in the caches, offline: the snapshot refs/<revision> names, else
+// snapshots/<revision> (a commit), else -- with no revision written -- the only snapshot there is.
+struct CacheLookup {
+  std::optional<std::filesystem::path> snapshot;
+  std::string why_not;  // when absent: what was looked at, for the message
+};
+CacheLookup find_cached_model(const ModelId& id);
+
+// The snapshot folder of `commit` in the hub cache (it may not exist yet).
+std::filesystem::path snapshot_dir(const std::filesystem::path& cache, std::string_view repo, std::string_view commit);
+
+}  // namespace bertkit::core

@@ -1,0 +1,134 @@
+// The pieces of `bertkit download` that need no server: SHA-256 against the standard's vectors, which
+// files of a repository are fetched, model ids with revisions, and the cache lookup at a revision.
+#include "support.h"
+
+#include "core/error.h"
+#include "core/hub/hub_cache.h"
+#include "core/hub/hub_files.h"
+#include "core/hub/sha256.h"
+
+#include <doctest/doctest.h>
+
+using namespace bertkit::core;
+using bktest::ScopedEnv;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string sha256_of(const std::string& text) {
+  Sha256 h;
+  h.update(std::as_bytes(std::span(text)));
+  return h.hex_digest();
+}
+
+}  // namespace
+
+TEST_CASE("hub: sha256 gives FIPS 180-2's digests, in one piece or many") {
+  CHECK(sha256_of("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(sha256_of("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(sha256_of("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  const std::string million(1000000, 'a');
+  CHECK(sha256_of(million) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  Sha256 pieces;  // odd piece sizes cross the 64-byte blocks everywhere
+  for (std::size_t at = 0, step = 1; at < million.size(); at += step, step = step % 131 + 7)
+    pieces.update(std::as_bytes(std::span(million).subspan(at, std::min(step, million.size() - at))));
+  CHECK(pieces.hex_digest() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  // A file: the fixture's weights, whose sha256 the goldens recorded.
+  const auto goldens = bktest::read_json(bktest::shared("fixtures/models/minilm-embed/goldens.json"));
+  CHECK(sha256_file(bktest::shared("fixtures/models/minilm-embed/model.safetensors")) ==
+        goldens["weights"][0]["sha256"].get<std::string>());
+}
+
+TEST_CASE("hub: the files fetched are what bertkit reads, the weights in the best format present") {
+  const std::vector<std::string> repo{".gitattributes", "README.md", "config.json", "vocab.txt", "tokenizer.json",
+                                      "tokenizer_config.json", "special_tokens_map.json", "model.safetensors",
+                                      "pytorch_model.bin", "tf_model.h5", "onnx/model.onnx", "merges.txt"};
+  CHECK(files_to_fetch(repo, {""}, {}) ==
+        std::vector<std::string>{"config.json", "vocab.txt", "tokenizer.json", "tokenizer_config.json",
+                                 "special_tokens_map.json", "model.safetensors"});
+  // Excluded files are not candidates: the next format is taken.
+  CHECK(files_to_fetch(repo, {""}, {{}, {"*.safetensors", "vocab.txt"}}) ==
+        std::vector<std::string>{"config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json",
+                                 "pytorch_model.bin"});
+  // --include adds; '*' crosses '/', and "onnx/" is the folder.
+  auto with_onnx = files_to_fetch(repo, {""}, {{"onnx/"}, {}});
+  CHECK(std::count(with_onnx.begin(), with_onnx.end(), "onnx/model.onnx") == 1);
+  CHECK(files_to_fetch(repo, {""}, {{"*.onnx"}, {}}).size() == 7);
+  CHECK(glob_matches("*.json", "1_Pooling/config.json"));
+  CHECK_FALSE(glob_matches("*.bin", "model.safetensors"));
+
+  const std::vector<std::string> sharded{"config.json", "model.safetensors.index.json", "model-00001-of-00002.safetensors",
+                                         "model-00002-of-00002.safetensors", "pytorch_model.bin.index.json",
+                                         "pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin"};
+  CHECK(files_to_fetch(sharded, {""}, {}) ==
+        std::vector<std::string>{"config.json", "model.safetensors.index.json", "model-00001-of-00002.safetensors",
+                                 "model-00002-of-00002.safetensors"});
+  CHECK(files_to_fetch(sharded, {""}, {{}, {"*.safetensors*"}}) ==
+        std::vector<std::string>{"config.json", "pytorch_model.bin.index.json", "pytorch_model-00001-of-00002.bin",
+                                 "pytorch_model-00002-of-00002.bin"});
+}
+
+TEST_CASE("hub: a sentence-transformers repository brings its module folders") {
+  const std::string modules = R"([
+    {"idx": 0, "name": "0", "path": "0_Transformer", "type": "sentence_transformers.models.Transformer"},
+    {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+    {"idx": 2, "name": "2", "path": "2_Dense", "type": "sentence_transformers.models.Dense"},
+    {"idx": 3, "name": "3", "path": "3_Normalize", "type": "sentence_transformers.models.Normalize"}])";
+  const ModuleFolders folders = read_module_folders(modules, "modules.json");
+  CHECK(folders.transformer == "0_Transformer/");
+  CHECK(folders.folders == std::vector<std::string>{"0_Transformer/", "1_Pooling/", "2_Dense/", "3_Normalize/"});
+  const std::vector<std::string> repo{"modules.json", "config_sentence_transformers.json", "README.md",
+                                      "0_Transformer/config.json", "0_Transformer/pytorch_model.bin",
+                                      "0_Transformer/vocab.txt", "0_Transformer/sentence_bert_config.json",
+                                      "1_Pooling/config.json", "2_Dense/config.json", "2_Dense/model.safetensors",
+                                      "2_Dense/pytorch_model.bin", "onnx/model.onnx"};
+  CHECK(files_to_fetch(repo, folders.folders, {}) ==
+        std::vector<std::string>{"modules.json", "config_sentence_transformers.json", "0_Transformer/config.json",
+                                 "0_Transformer/pytorch_model.bin", "0_Transformer/vocab.txt",
+                                 "0_Transformer/sentence_bert_config.json", "1_Pooling/config.json",
+                                 "2_Dense/config.json", "2_Dense/model.safetensors"});
+  // The root as the transformer's folder ("path": "").
+  CHECK(read_module_folders(R"([{"path": "", "type": "sentence_transformers.models.Transformer"}])", "m").folders ==
+        std::vector<std::string>{""});
+  for (const char* bad : {"{}", R"([{"path": "../x", "type": "t"}])", R"([{"type": "t"}])", "not json"})
+    CHECK_THROWS_AS(read_module_folders(bad, "modules.json"), bertkit::Error);
+}
+
+TEST_CASE("hub: model ids take a revision after @; paths and odd revisions are not ids") {
+  auto id = parse_model_id("sentence-transformers/all-MiniLM-L6-v2");
+  REQUIRE(id);
+  CHECK(id->repo == "sentence-transformers/all-MiniLM-L6-v2");
+  CHECK(id->revision == "main");
+  CHECK_FALSE(id->revision_given);
+  id = parse_model_id("bert-base-uncased@v1.0");
+  REQUIRE(id);
+  CHECK(id->repo == "bert-base-uncased");
+  CHECK(id->revision == "v1.0");
+  CHECK(id->text() == "bert-base-uncased@v1.0");
+  CHECK(parse_model_id("org/name@refs/pr/1"));
+  for (const char* bad : {"", "/abs/path", "./model", "a/b/c", "org/../x", "org/name@", "org/name@../x", "org/name@a b",
+                          "org/name@a@b", "org/na me"})
+    CHECK_MESSAGE(!parse_model_id(bad), bad);
+  CHECK(repo_folder_name("org/name") == "models--org--name");
+}
+
+TEST_CASE("hub: the cache lookup follows refs/REVISION, or takes a commit's snapshot") {
+  bktest::TempDir cache;
+  ScopedEnv hub("HF_HUB_CACHE", cache.path().string());
+  ScopedEnv transformers("TRANSFORMERS_CACHE", "");
+  const fs::path repo = cache / "models--org--name";
+  fs::create_directories(repo / "snapshots/aaaa");
+  fs::create_directories(repo / "snapshots/bbbb");
+  bktest::write_file(repo / "refs/main", "aaaa\n");
+  bktest::write_file(repo / "refs/v2", "bbbb");
+  CHECK(find_cached_model(*parse_model_id("org/name")).snapshot == repo / "snapshots/aaaa");
+  CHECK(find_cached_model(*parse_model_id("org/name@v2")).snapshot == repo / "snapshots/bbbb");
+  CHECK(find_cached_model(*parse_model_id("org/name@bbbb")).snapshot == repo / "snapshots/bbbb");
+  const auto missing = find_cached_model(*parse_model_id("org/name@v3"));
+  CHECK_FALSE(missing.snapshot);
+  CHECK(missing.why_not.find("no refs/v3 nor snapshots/v3") != std::string::npos);
+  bktest::write_file(repo / "refs/v4", "cccc");  // an interrupted download: not cached, fetched again
+  CHECK_FALSE(find_cached_model(*parse_model_id("org/name@v4")).snapshot);
+  CHECK(find_cached_model(*parse_model_id("org/other")).why_not.find("models--org--other does not exist") != std::string::npos);
+}
