@@ -61,13 +61,18 @@ bool vocab_txt_is_bert_tokenizer(const core::FamilySpec& family) {
             config, family.model_type, family.special_tokens.cls, family.special_tokens.sep);
 }
 
-// A folder's tokenizer is the one its files declare: tokenizer.json, else vocab.txt read as BERT's
-// tokenizer, which is right only for a family bertkit knows to tokenize that way. A config.json naming
-// another model_type without a tokenizer.json is refused, as the model commands refuse it.
+// A folder's tokenizer is the one its files declare: tokenizer.json, vocab.json + merges.txt (byte-level
+// BPE), else vocab.txt read as BERT's tokenizer, which is right only for a family bertkit knows to
+// tokenize that way. A config.json naming another model_type without a tokenizer.json is refused, as the
+// model commands refuse it.
 void check_folder_tokenizer(const fs::path& folder) {
   std::error_code ec;
   const fs::path config = folder / "config.json";
   if (fs::exists(folder / "tokenizer.json", ec) || !fs::exists(config, ec)) return;
+  // vocab.json + merges.txt (no vocab.txt) declare byte-level BPE, whatever the family.
+  if (!fs::exists(folder / "vocab.txt", ec) && fs::exists(folder / "vocab.json", ec) &&
+      fs::exists(folder / "merges.txt", ec))
+    return;
   const auto json = core::read_json_file(config);
   if (!json.is_object() || !json.contains("model_type") || !json["model_type"].is_string()) return;
   const auto type = json["model_type"].get<std::string>();

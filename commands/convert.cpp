@@ -16,7 +16,8 @@ ConvertSummary convert_model(const std::string& source, const std::filesystem::p
   if (model.tokenizer.vocab_txt) {
     // Building the tokenizer here also refuses a broken vocabulary now rather than at every use.
     const tok::Tokenizer tokenizer(tok::build_tokenizer_spec(model.tokenizer));
-    model.tokenizer.wordpiece_image = core::SharedBytes::copy_of(tok::write_wordpiece_image(tokenizer));
+    if (std::holds_alternative<tok::WordPieceOptions>(tokenizer.spec().model))
+      model.tokenizer.wordpiece_image = core::SharedBytes::copy_of(tok::write_wordpiece_image(tokenizer));
   }
   if (type != core::StoreType::F16) {
     // The encoder's matrices packed for this machine go in the file instead of their plain form: loaded

@@ -56,8 +56,13 @@ void tokenizer_settings(const core::LoadedModel& m, Fields& out) {
   if (m.tokenizer.tokenizer_json) files.push_back("tokenizer.json");
   if (m.tokenizer.tokenizer_config_json) files.push_back("tokenizer_config.json");
   if (m.tokenizer.special_tokens_map_json) files.push_back("special_tokens_map.json");
+  if (m.tokenizer.vocab_json) files.push_back("vocab.json");
+  if (m.tokenizer.merges_txt) files.push_back("merges.txt");
   if (m.tokenizer.wordpiece_image) files.push_back("wordpiece.bin");
   add_list(out, "tokenizer_files", files);
+  const tok::TokenizerSpec spec = tok::build_tokenizer_spec(m.tokenizer);
+  add(out, "tokenizer_model", tok::model_summary(spec));
+  add(out, "tokenizer_normalizer", tok::normalizer_summary(spec));
   add(out, "tokenizer_tables", tokenizer_tables(m.tokenizer));
   try {
     const tok::TokenizerSpec spec = tok::build_tokenizer_spec(m.tokenizer);

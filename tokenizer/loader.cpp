@@ -10,6 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -342,6 +345,30 @@ TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
       if (t.content == spec.special.mask) t.lstrip = true;
   }
   return spec;
+}
+
+std::string model_summary(const TokenizerSpec& spec) {
+  if (const auto* bpe = std::get_if<BpeOptions>(&spec.model))
+    return fmt::format("BPE (byte-level, {} merges)", bpe->merges->size());
+  return "WordPiece";
+}
+
+std::string normalizer_summary(const TokenizerSpec& spec) {
+  std::vector<std::string> steps;
+  for (const NormalizerStep& step : spec.normalizer) {
+    if (std::holds_alternative<LowercaseSpec>(step)) {
+      steps.emplace_back("Lowercase");
+      continue;
+    }
+    const auto& o = std::get<NormalizerOptions>(step);
+    std::vector<std::string> on;
+    if (o.clean_text) on.emplace_back("clean_text");
+    if (o.handle_chinese_chars) on.emplace_back("chinese_chars");
+    if (o.lowercase) on.emplace_back("lowercase");
+    if (o.strips_accents()) on.emplace_back("strip_accents");
+    if (!on.empty()) steps.push_back(fmt::format("BertNormalizer({})", fmt::join(on, ", ")));
+  }
+  return steps.empty() ? "none" : fmt::format("{}", fmt::join(steps, " -> "));
 }
 
 TokenizerFiles compact_tokenizer_files(const TokenizerFiles& files) {

@@ -24,6 +24,11 @@ TokenizerFiles builtin_tokenizer_files();
 // A tokenizer.json without model.vocab takes its vocabulary from vocab.txt: converted files store it so.
 TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files);
 
+// What `info` says of a tokenizer: its model ("WordPiece", "BPE (byte-level, 50000 merges)") and its
+// normalizer's steps ("none" when nothing changes the text).
+std::string model_summary(const TokenizerSpec& spec);
+std::string normalizer_summary(const TokenizerSpec& spec);
+
 // The same tokenizer in files that load faster, for a converted model: tokenizer.json's vocabulary moved
 // into vocab.txt (one token per line, in id order), which loads in a tenth of the time of the JSON
 // object; the files as they are when the vocabulary cannot be written as lines (ids with gaps, an empty

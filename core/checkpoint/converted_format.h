@@ -56,7 +56,7 @@ struct Entry {
 
 // The blobs a file may hold, in the order they are written.
 constexpr const char* kTokenizerFiles[] = {"vocab.txt", "tokenizer.json", "tokenizer_config.json",
-                                           "special_tokens_map.json", "wordpiece.bin"};
+                                           "special_tokens_map.json", "vocab.json", "merges.txt", "wordpiece.bin"};
 
 // The text member of TokenizerFiles (const or not) that a blob other than wordpiece.bin fills.
 template <typename Files>
@@ -64,6 +64,8 @@ auto& text_slot(Files& t, std::string_view name) {
   if (name == "vocab.txt") return t.vocab_txt;
   if (name == "tokenizer.json") return t.tokenizer_json;
   if (name == "tokenizer_config.json") return t.tokenizer_config_json;
+  if (name == "vocab.json") return t.vocab_json;
+  if (name == "merges.txt") return t.merges_txt;
   return t.special_tokens_map_json;
 }
 

@@ -199,7 +199,12 @@ LoadedModel load_folder(const fs::path& root, std::string_view spec) {
   m.tokenizer.tokenizer_json = read_optional(folder / "tokenizer.json");
   m.tokenizer.tokenizer_config_json = read_optional(folder / "tokenizer_config.json");
   m.tokenizer.special_tokens_map_json = read_optional(folder / "special_tokens_map.json");
-  for (const char* file : {"vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"})
+  if (!m.tokenizer.vocab_txt && !m.tokenizer.tokenizer_json) {  // byte-level BPE's files (RoBERTa)
+    m.tokenizer.vocab_json = read_optional(folder / "vocab.json");
+    m.tokenizer.merges_txt = read_optional(folder / "merges.txt");
+  }
+  for (const char* file : {"vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json",
+                           "vocab.json", "merges.txt"})
     if (fs::exists(folder / file)) m.origins.emplace_back("tokenizer", (folder / file).string());
   return m;
 }

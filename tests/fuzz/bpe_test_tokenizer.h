@@ -23,7 +23,7 @@ inline nlohmann::json bpe_tokenizer_json() {
   }
   json merges = json::array();
   for (const char* m : {"\xC4\xA0 t", "h e", "\xC4\xA0t he", "i n", "\xC4\xA0 a", "e r", "a n", "o n", "\xC4\xA0 \xC4\xA0",
-                        "\xC3\xA2 \xC4\xA2", "in g", "\xC4\xA0a n", "e d"}) {
+                        "\xC3\xA2 \xC4\xA2", "in g", "\xC4\xA0" "a n", "e d"}) {
     std::string s = m;
     const auto space = s.find(' ');
     const std::string merged = s.substr(0, space) + s.substr(space + 1);

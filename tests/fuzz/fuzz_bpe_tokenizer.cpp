@@ -2,7 +2,7 @@
 // options (a pair split at the first tab, special tokens, a short truncation with stride, the
 // pre-tokenizer's add_prefix_space), the rest is the text, repaired to valid UTF-8 as every input reader
 // does. Beyond not crashing: ids are inside the vocabulary, each sequence's offsets lie inside its text
-// and never go back, and, byte-level BPE losing nothing, a text without '<' (no added token) is given
+// and (without add_prefix_space) never go back, and, byte-level BPE losing nothing, a text without '<' (no added token) is given
 // back byte for byte by the decoder.
 #include "bpe_test_tokenizer.h"
 #include "core/error.h"
@@ -34,7 +34,10 @@ const Tokenizer& tokenizer(bool add_prefix_space) {
   return add_prefix_space ? *prefixed : *plain;
 }
 
-void check_encoding(const Tokenizer& t, const Encoding& e, std::string_view a, std::string_view b) {
+// `monotonic`: offsets never go back. With add_prefix_space they may, as the reference's do: the space
+// added after an added token stands for the next character, and trimming moves its token past that
+// character's start ("a<mask>\u3000": "Ġ" [8, 8], then the pieces of U+3000 [7, 8]).
+void check_encoding(const Tokenizer& t, const Encoding& e, std::string_view a, std::string_view b, bool monotonic) {
   check(e.ids.size() == e.offsets.size() && e.ids.size() == e.sequence.size());
   std::uint32_t last_end[2] = {0, 0};
   for (std::size_t i = 0; i < e.size(); ++i) {
@@ -44,10 +47,10 @@ void check_encoding(const Tokenizer& t, const Encoding& e, std::string_view a, s
     const Offsets o = e.offsets[i];
     check(o.begin <= o.end && o.end <= text_size);
     // The pieces of one character share its span.
-    check(o.begin >= last_end[e.sequence[i]] || o.begin == e.offsets[i - 1].begin);
+    check(!monotonic || o.begin >= last_end[e.sequence[i]] || o.begin == e.offsets[i - 1].begin);
     last_end[e.sequence[i]] = o.end;
   }
-  for (const auto& window : e.overflowing) check_encoding(t, window, a, b);
+  for (const auto& window : e.overflowing) check_encoding(t, window, a, b, monotonic);
 }
 
 }  // namespace
@@ -72,7 +75,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Tokenizer& t = tokenizer(add_prefix_space);
   try {
     Encoding e = t.encode(a, pair ? std::optional<std::string_view>(b) : std::nullopt, options);
-    check_encoding(t, e, a, b);
+    check_encoding(t, e, a, b, !add_prefix_space);
     if (!pair && !options.truncation && a.find('<') == std::string_view::npos) {
       std::vector<std::string> tokens;
       for (std::size_t i = 0; i < e.size(); ++i)

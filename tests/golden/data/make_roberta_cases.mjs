@@ -17,7 +17,7 @@ const variants = {
 const texts = [
   "Hello <mask>!", "Hello   <mask> there", "<mask> x", " <mask>", "a\u3000<mask>", "x\t<mask>\ny",
   "  hello  world  ", "x\n\n y", "I'm 'sup don't 123abc", "\u{1F600} ok", "caf\u00e9\u00a0cr\u00e8me",
-  "<s>hello</s> <pad>", "Hello world", " Hello world", "", " ", "The Company's 2nd-quarter results\u2014again.",
+  "<s>hello</s> <pad>", "a<mask>\u3000\u00a0x", "Hello world", " Hello world", "", " ", "The Company's 2nd-quarter results\u2014again.",
 ];
 const pairs = [["Hello world", "  second   text "], ["<mask> is", "what <mask>"]];
 const lines = [];
