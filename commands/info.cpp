@@ -60,14 +60,11 @@ void tokenizer_settings(const core::LoadedModel& m, Fields& out) {
   if (m.tokenizer.merges_txt) files.push_back("merges.txt");
   if (m.tokenizer.wordpiece_image) files.push_back("wordpiece.bin");
   add_list(out, "tokenizer_files", files);
-  const tok::TokenizerSpec spec = tok::build_tokenizer_spec(m.tokenizer);
-  add(out, "tokenizer_model", tok::model_summary(spec));
-  add(out, "tokenizer_normalizer", tok::normalizer_summary(spec));
   add(out, "tokenizer_tables", tokenizer_tables(m.tokenizer));
   try {
     const tok::TokenizerSpec spec = tok::build_tokenizer_spec(m.tokenizer);
-    add(out, "tokenizer_model", tok::model_kind(spec.model));
-    add_list(out, "tokenizer_normalizer", tok::normalizer_kinds(spec.normalizer));
+    add(out, "tokenizer_model", tok::model_summary(spec));
+    add(out, "tokenizer_normalizer", tok::normalizer_summary(spec));
   } catch (const Error& e) {
     add(out, "tokenizer_model", fmt::format("not loadable: {}", e.what()));
   }

@@ -350,23 +350,20 @@ TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
 std::string model_summary(const TokenizerSpec& spec) {
   if (const auto* bpe = std::get_if<BpeOptions>(&spec.model))
     return fmt::format("BPE (byte-level, {} merges)", bpe->merges->size());
-  return "WordPiece";
+  return model_kind(spec.model);
 }
 
 std::string normalizer_summary(const TokenizerSpec& spec) {
-  std::vector<std::string> steps;
-  for (const NormalizerStep& step : spec.normalizer) {
-    if (std::holds_alternative<LowercaseSpec>(step)) {
-      steps.emplace_back("Lowercase");
-      continue;
-    }
-    const auto& o = std::get<NormalizerOptions>(step);
+  std::vector<std::string> steps = normalizer_kinds(spec.normalizer);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const auto* o = std::get_if<NormalizerOptions>(&spec.normalizer[i]);
+    if (!o) continue;
     std::vector<std::string> on;
-    if (o.clean_text) on.emplace_back("clean_text");
-    if (o.handle_chinese_chars) on.emplace_back("chinese_chars");
-    if (o.lowercase) on.emplace_back("lowercase");
-    if (o.strips_accents()) on.emplace_back("strip_accents");
-    if (!on.empty()) steps.push_back(fmt::format("BertNormalizer({})", fmt::join(on, ", ")));
+    if (o->clean_text) on.emplace_back("clean_text");
+    if (o->handle_chinese_chars) on.emplace_back("chinese_chars");
+    if (o->lowercase) on.emplace_back("lowercase");
+    if (o->strips_accents()) on.emplace_back("strip_accents");
+    steps[i] = fmt::format("BertNormalizer({})", fmt::join(on, ", "));
   }
   return steps.empty() ? "none" : fmt::format("{}", fmt::join(steps, " -> "));
 }

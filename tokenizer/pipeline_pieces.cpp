@@ -23,6 +23,7 @@ std::unique_ptr<Normalizer> make_step(const NormalizerStep& step, UnicodeProfile
 // One call operator per kind: a kind added to a variant without its name here does not compile.
 struct KindName {
   std::string operator()(const WordPieceOptions&) const { return "WordPiece"; }
+  std::string operator()(const BpeOptions&) const { return "BPE"; }
   std::string operator()(const UnigramSpec&) const { return "Unigram"; }
   std::string operator()(const NormalizerOptions&) const { return "BertNormalizer"; }
   std::string operator()(const LowercaseSpec&) const { return "Lowercase"; }
