@@ -29,7 +29,18 @@ std::vector<std::string> ner_fixtures() {
         core::find_family(config.at("model_type").get<std::string>()) && bktest::builds_tokenizer(name, "models2"))
       names.push_back(name);
   }
-  CHECK(names.size() >= 3);  // bert-cased-ner, distilbert-uncased-ner, electra-ner
+  CHECK(names.size() >= 4);  // bert-cased-ner, distilbert-uncased-ner, electra-ner, roberta-ner
+  return names;
+}
+
+// Those that record every case's windows (ner_windows); roberta-ner records windows for its long text
+// only, and is checked end to end.
+std::vector<std::string> fixtures_with_windows() {
+  std::vector<std::string> names;
+  for (const std::string& name : ner_fixtures())
+    if (bktest::read_json(bktest::shared("fixtures/models2/" + name + "/goldens.json")).contains("ner_windows"))
+      names.push_back(name);
+  CHECK(names.size() >= 3);
   return names;
 }
 
@@ -95,7 +106,7 @@ bool check_entities(const std::vector<cmd::Entity>& got, const json& expected, b
 }  // namespace
 
 TEST_CASE("ner: the pipeline's windows (ids, offsets) and the model's logits on them") {
-  for (const std::string& name : ner_fixtures()) {
+  for (const std::string& name : fixtures_with_windows()) {
     bktest::Fixture f = bktest::load_fixture(name, "models2");
     auto tokenizer = bktest::fixture_tokenizer(f, "fast");
     cmd::TokenClassifier classifier(f.model.config, f.weights);
@@ -133,7 +144,7 @@ TEST_CASE("ner: the pipeline's windows (ids, offsets) and the model's logits on 
 }
 
 TEST_CASE("ner: every pipelines_fast record from the recorded logits (post-processing alone)") {
-  for (const std::string& name : ner_fixtures()) {
+  for (const std::string& name : fixtures_with_windows()) {
     bktest::Fixture f = bktest::load_fixture(name, "models2");
     auto tokenizer = bktest::fixture_tokenizer(f, "fast");
     std::size_t matched = 0, records = 0;
