@@ -74,23 +74,26 @@ TEST_CASE("embed: minilm-embed sentence embeddings equal sentence-transformers'"
   }
 }
 
-// MPNet end to end (its tokenizer.json is WordPiece with <s> ... </s>): the sentence-transformers folder
-// with mean pooling, normalisation and max_seq_length 384, which cuts the long sentence.
-TEST_CASE("embed: mpnet-embed sentence embeddings equal sentence-transformers'") {
-  const json se = bktest::models2_goldens("mpnet-embed")["sentence_embeddings"];
-  REQUIRE(se["fast_input_ids"].empty());  // the Rust tokenizer's ids are the recorded ones
-  const std::string input = sentences_jsonl(se["sentences"]);
-  const std::string m = bktest::models2_path("mpnet-embed");
-  check_close(column(bktest::run_jsonl({"embed", "-m", m, "--jsonl", "--batch-size", "1"}, input), "embedding"),
-              se["normalized"]);
-  check_close(column(bktest::run_jsonl({"embed", "-m", m, "--jsonl"}, input), "embedding"), se["normalized_batched"]);
-  check_close(column(bktest::run_jsonl({"embed", "-m", m, "--jsonl", "--no-normalize"}, input), "embedding"),
-              se["mean_pooled"]);
-  auto records = bktest::run_jsonl({"embed", "-m", m, "--jsonl", "--token-embeddings"}, input);
-  REQUIRE(records.size() == se["input_ids"].size());
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    CAPTURE(i);
-    CHECK(records[i]["tokens"].size() == se["input_ids"][i].size());
+// The wave-2 sentence-transformers folders end to end: MPNet (its tokenizer.json is WordPiece with
+// <s> ... </s>; max_seq_length 384 cuts the long sentence) and CamemBERT (Unigram; 128).
+TEST_CASE("embed: mpnet-embed and camembert-embed sentence embeddings equal sentence-transformers'") {
+  for (const char* name : {"mpnet-embed", "camembert-embed"}) {
+    INFO(name);
+    const json se = bktest::models2_goldens(name)["sentence_embeddings"];
+    REQUIRE(se["fast_input_ids"].empty());  // the Rust tokenizer's ids are the recorded ones
+    const std::string input = sentences_jsonl(se["sentences"]);
+    const std::string m = bktest::models2_path(name);
+    check_close(column(bktest::run_jsonl({"embed", "-m", m, "--jsonl", "--batch-size", "1"}, input), "embedding"),
+                se["normalized"]);
+    check_close(column(bktest::run_jsonl({"embed", "-m", m, "--jsonl"}, input), "embedding"), se["normalized_batched"]);
+    check_close(column(bktest::run_jsonl({"embed", "-m", m, "--jsonl", "--no-normalize"}, input), "embedding"),
+                se["mean_pooled"]);
+    auto records = bktest::run_jsonl({"embed", "-m", m, "--jsonl", "--token-embeddings"}, input);
+    REQUIRE(records.size() == se["input_ids"].size());
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      CAPTURE(i);
+      CHECK(records[i]["tokens"].size() == se["input_ids"][i].size());
+    }
   }
 }
 

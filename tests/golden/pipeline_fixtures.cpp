@@ -2,20 +2,30 @@
 
 #include "cli/tokenizer_flags.h"
 #include "core/error.h"
+#include "core/model/family_spec.h"
 #include "support.h"
 #include "tokenizer/loader.h"
 
 namespace bktest {
 
-std::vector<std::string> fixtures_with_pipelines(const std::string& task) {
-  std::vector<std::string> out;
-  for (const std::string& name : fixture_model_names()) {
-    nlohmann::json g = read_json(shared("fixtures/models/" + name + "/goldens.json"));
-    for (const auto& p : g.value("pipelines", nlohmann::json::array()))
-      if (p.at("init").at("task") == task) {
-        out.push_back(name);
-        break;
+std::ostream& operator<<(std::ostream& out, const FixtureRef& ref) { return out << ref.set << "/" << ref.name; }
+
+std::vector<FixtureRef> fixtures_with_pipelines(const std::string& task, bool models2) {
+  std::vector<FixtureRef> out;
+  for (const char* set : {"models", "models2"}) {
+    if (std::string_view(set) == "models2" && !models2) break;
+    for (const std::string& name : fixture_model_names(set)) {
+      nlohmann::json g = read_json(shared(std::string("fixtures/") + set + "/" + name + "/goldens.json"));
+      bool has = false;
+      for (const auto& p : g.value("pipelines", nlohmann::json::array()))
+        has = has || (p.contains("init") && p.at("init").value("task", "") == task);
+      if (!has) continue;
+      if (std::string_view(set) == "models2") {
+        auto config = read_json(shared(std::string("fixtures/") + set + "/" + name + "/config.json"));
+        if (!bertkit::core::find_family(config.at("model_type").get<std::string>()) || !builds_tokenizer(name, set)) continue;
       }
+      out.push_back({name, set});
+    }
   }
   return out;
 }

@@ -4,13 +4,22 @@
 #include "tokenizer/tokenizer.h"
 
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
 namespace bktest {
 
-// Folders of fixtures/models whose goldens.json has `pipelines` records with init.task == task.
-std::vector<std::string> fixtures_with_pipelines(const std::string& task);
+// A fixture folder: fixtures/SET/NAME.
+struct FixtureRef {
+  std::string name, set = "models";
+};
+std::ostream& operator<<(std::ostream& out, const FixtureRef& ref);
+
+// Fixtures whose goldens.json has `pipelines` records with init.task == task: every folder of
+// fixtures/models and, with `models2`, those of fixtures/models2 whose family and tokenizer bertkit has
+// (their records are the slow tokenizer's: compare them on the fast path where it tokenizes alike).
+std::vector<FixtureRef> fixtures_with_pipelines(const std::string& task, bool models2 = false);
 
 // Whether bertkit builds the tokenizer of folder `name` of fixtures/SET: a later family's encoder can
 // land before its tokenizer model (byte-level BPE, Unigram), and a pipeline test takes the fixture once

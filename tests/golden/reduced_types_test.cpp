@@ -36,8 +36,8 @@ std::shared_ptr<const core::Weights> reduced(const bktest::Fixture& f, core::Sto
 }
 
 void classification(core::StoreType type, Agreement& a) {
-  for (const std::string& name : bktest::fixtures_with_pipelines("text-classification")) {
-    bktest::Fixture f = bktest::load_fixture(name);
+  for (const auto& name : bktest::fixtures_with_pipelines("text-classification")) {
+    bktest::Fixture f = bktest::load_fixture(name.name, name.set);
     auto tokenizer = bktest::fixture_tokenizer(f, "python");
     cmd::Classifier classifier(f.model.config, reduced(f, type));
     tok::EncodeOptions options;
@@ -61,8 +61,8 @@ void classification(core::StoreType type, Agreement& a) {
 }
 
 void fill_mask(core::StoreType type, Agreement& a, std::size_t& tied) {
-  for (const std::string& name : bktest::fixtures_with_pipelines("fill-mask")) {
-    bktest::Fixture f = bktest::load_fixture(name);
+  for (const auto& name : bktest::fixtures_with_pipelines("fill-mask")) {
+    bktest::Fixture f = bktest::load_fixture(name.name, name.set);
     auto tokenizer = bktest::fixture_tokenizer(f, "python");
     cmd::FillMasker masker(f.model.config, reduced(f, type), *tokenizer);
     for (const json& p : f.goldens.at("pipelines")) {
