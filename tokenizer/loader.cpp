@@ -354,16 +354,21 @@ std::string model_summary(const TokenizerSpec& spec) {
 }
 
 std::string normalizer_summary(const TokenizerSpec& spec) {
-  std::vector<std::string> steps = normalizer_kinds(spec.normalizer);
-  for (std::size_t i = 0; i < steps.size(); ++i) {
+  const std::vector<std::string> kinds = normalizer_kinds(spec.normalizer);
+  std::vector<std::string> steps;
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
     const auto* o = std::get_if<NormalizerOptions>(&spec.normalizer[i]);
-    if (!o) continue;
+    if (!o) {
+      steps.push_back(kinds[i]);
+      continue;
+    }
     std::vector<std::string> on;
     if (o->clean_text) on.emplace_back("clean_text");
     if (o->handle_chinese_chars) on.emplace_back("chinese_chars");
     if (o->lowercase) on.emplace_back("lowercase");
     if (o->strips_accents()) on.emplace_back("strip_accents");
-    steps[i] = fmt::format("BertNormalizer({})", fmt::join(on, ", "));
+    // With every option off it changes nothing: a byte-level BPE's "no normalizer".
+    if (!on.empty()) steps.push_back(fmt::format("BertNormalizer({})", fmt::join(on, ", ")));
   }
   return steps.empty() ? "none" : fmt::format("{}", fmt::join(steps, " -> "));
 }
