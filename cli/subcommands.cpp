@@ -17,7 +17,7 @@ Action add_download(CLI::App& sub, const GlobalOptions& global);
 
 const std::vector<Subcommand>& subcommands() {
   static const std::vector<Subcommand> table = {
-      {"tokenize", "Split text into WordPiece tokens and ids, exactly as Hugging Face does", add_tokenize},
+      {"tokenize", "Split text into tokens and ids (WordPiece, byte-level BPE, Unigram), exactly as Hugging Face does", add_tokenize},
       {"embed", "Sentence embeddings (or per-token vectors) of texts, as sentence-transformers computes them", add_embed},
       {"similarity", "Similarity of text pairs, or the nearest corpus lines of queries (semantic search)", add_similarity},
       {"classify", "Labels and scores of texts or text pairs (sentiment, NLI, cross-encoder relevance)", add_classify},
