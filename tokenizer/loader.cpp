@@ -86,7 +86,7 @@ void read_tokenizer_json(const std::string& text, const TokenizerFiles& files, T
   const json& model = j.value("model", json::object());
   spec.model = read_model_spec(model, where);
   if (auto* unigram = std::get_if<UnigramSpec>(&spec.model)) {
-    spec.vocab = read_unigram_vocab(model, *unigram, where);
+    spec.vocab = read_unigram_vocab(std::move(file.scored_vocab), *unigram, where);
     // transformers' SentencePiece tokenizers (XLM-R, CamemBERT) name these by default.
     spec.special = {unigram->unk_id >= 0 ? std::string(spec.vocab->token(unigram->unk_id)) : "<unk>", "<s>", "</s>", "<pad>",
                     "<mask>"};

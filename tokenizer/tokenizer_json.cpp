@@ -28,16 +28,28 @@ class Reader {
 
   bool null() { return value(nullptr); }
   bool boolean(bool b) { return value(b); }
-  bool number_integer(number_integer_t n) { return in_vocab_ ? vocab_id(n) : value(n); }
+  bool number_integer(number_integer_t n) {
+    if (scored_ == Scored::Entry) return score(static_cast<double>(n));
+    return in_vocab_ ? vocab_id(n) : value(n);
+  }
   bool number_unsigned(number_unsigned_t n) {
+    if (scored_ == Scored::Entry) return score(static_cast<double>(n));
     if (in_vocab_) return vocab_id(static_cast<std::int64_t>(std::min<number_unsigned_t>(n, std::numeric_limits<std::int64_t>::max())));
     return value(n);
   }
   bool number_float(number_float_t x, const string_t& text) {
     if (!std::isfinite(x)) return fail("invalid JSON: number overflow parsing '" + text + "'");
+    if (scored_ == Scored::Entry) return score(x);
     return value(x);
   }
-  bool string(string_t& s) { return value(std::move(s)); }
+  bool string(string_t& s) {
+    if (scored_ == Scored::Entry && !has_piece_) {
+      piece_ = std::move(s);
+      has_piece_ = true;
+      return true;
+    }
+    return value(std::move(s));
+  }
   bool binary(binary_t&) { return fail("invalid JSON: binary value"); }
 
   bool start_object(std::size_t) {
@@ -46,9 +58,11 @@ class Reader {
       vocab_next_ = false;
       in_vocab_ = true;
       out_.vocab.emplace();
+      out_.scored_vocab.reset();  // model.vocab again: the last one counts
       return true;
     }
     if (in_vocab_) return vocab_id_missing();
+    if (scored_ != Scored::None) return bad_entry();
     json* node = place(json::object());
     if (!node) return false;
     stack_.push_back(node);
@@ -78,6 +92,19 @@ class Reader {
   bool start_array(std::size_t) {
     if (!deeper()) return false;
     if (in_vocab_) return vocab_id_missing();
+    if (vocab_next_) {
+      vocab_next_ = false;
+      scored_ = Scored::List;
+      out_.scored_vocab.emplace();
+      out_.vocab.reset();
+      return true;
+    }
+    if (scored_ == Scored::List) {
+      scored_ = Scored::Entry;
+      has_piece_ = has_score_ = false;
+      return true;
+    }
+    if (scored_ == Scored::Entry) return bad_entry();
     json* node = place(json::array());
     if (!node) return false;
     stack_.push_back(node);
@@ -85,6 +112,17 @@ class Reader {
   }
   bool end_array() {
     --depth_;
+    if (scored_ == Scored::Entry) {
+      if (!has_piece_ || !has_score_) return bad_entry();
+      out_.scored_vocab->emplace_back(std::move(piece_), score_);
+      scored_ = Scored::List;
+      return true;
+    }
+    if (scored_ == Scored::List) {
+      scored_ = Scored::None;
+      stack_.back()->erase("vocab");  // the key was added as null before the list began
+      return true;
+    }
     stack_.pop_back();
     return true;
   }
@@ -99,7 +137,10 @@ class Reader {
   }
   // Puts a value where the parser is: the root, the next element of an array, or the pending key.
   json* place(json v) {
-    if (vocab_next_) out_.vocab.reset();  // model.vocab again, not an object this time: the last one counts
+    if (vocab_next_) {  // model.vocab again, neither object nor list this time: the last one counts
+      out_.vocab.reset();
+      out_.scored_vocab.reset();
+    }
     vocab_next_ = false;
     if (stack_.empty()) {
       out_.rest = std::move(v);
@@ -120,6 +161,7 @@ class Reader {
   }
   bool value(json v) {
     if (in_vocab_) return vocab_id_missing();
+    if (scored_ != Scored::None) return bad_entry();
     return place(std::move(v)) != nullptr;
   }
   bool vocab_id(std::int64_t id) {
@@ -127,6 +169,13 @@ class Reader {
     return true;
   }
   bool vocab_id_missing() { return fail("vocab entry '" + key_ + "' has no integer id"); }
+  bool score(double x) {
+    if (!has_piece_ || has_score_) return bad_entry();
+    score_ = x;
+    has_score_ = true;
+    return true;
+  }
+  bool bad_entry() { return fail("Unigram vocab entry " + std::to_string(out_.scored_vocab->size()) + " is not [piece, score]"); }
   bool fail(std::string message) {
     if (error_.empty()) error_ = std::move(message);
     return false;
@@ -140,6 +189,11 @@ class Reader {
   bool vocab_next_ = false;  // the next value is model.vocab
   bool in_vocab_ = false;
   std::string key_;  // the vocabulary entry being read
+  // model.vocab as a list: inside it (List), or inside one of its [piece, score] entries (Entry).
+  enum class Scored { None, List, Entry } scored_ = Scored::None;
+  std::string piece_;
+  double score_ = 0;
+  bool has_piece_ = false, has_score_ = false;
   std::size_t depth_ = 0;
   std::string error_;
 };

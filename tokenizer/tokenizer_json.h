@@ -18,6 +18,9 @@ struct TokenizerJson {
   nlohmann::json rest;  // the whole file but model.vocab
   // model.vocab's entries in file order; nullopt when there is no such object.
   std::optional<std::vector<std::pair<std::string, std::int64_t>>> vocab;
+  // model.vocab as a list of [piece, score] (a Unigram model's); nullopt when it is no list. XLM-R's
+  // 250,002 pieces as a DOM would cost a third of its load time in allocations.
+  std::optional<std::vector<std::pair<std::string, double>>> scored_vocab;
 };
 
 // BadInput naming `where` for invalid JSON, nesting deeper than core::kMaxJsonDepth, or a vocabulary

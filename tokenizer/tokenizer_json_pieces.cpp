@@ -296,18 +296,16 @@ ModelSpec read_model_spec(const json& model, const std::string& where) {
   return o;
 }
 
-std::shared_ptr<Vocab> read_unigram_vocab(const json& model, UnigramSpec& spec, const std::string& where) {
-  const json& vocab = model.value("vocab", json());
-  if (!vocab.is_array() || vocab.empty()) bad_input("{}: the Unigram model has no vocab list", where);
+std::shared_ptr<Vocab> read_unigram_vocab(std::optional<std::vector<std::pair<std::string, double>>> vocab,
+                                          UnigramSpec& spec, const std::string& where) {
+  if (!vocab || vocab->empty()) bad_input("{}: the Unigram model has no vocab list", where);
   std::vector<std::pair<std::string, std::int64_t>> pieces;
   auto scores = std::make_shared<std::vector<double>>();
-  pieces.reserve(vocab.size());
-  scores->reserve(vocab.size());
-  for (const json& entry : vocab) {
-    if (!entry.is_array() || entry.size() != 2 || !entry[0].is_string() || !entry[1].is_number())
-      bad_input("{}: Unigram vocab entry {} is not [piece, score]", where, pieces.size());
-    pieces.emplace_back(entry[0].get<std::string>(), static_cast<std::int64_t>(pieces.size()));
-    scores->push_back(entry[1].get<double>());
+  pieces.reserve(vocab->size());
+  scores->reserve(vocab->size());
+  for (auto& [piece, score] : *vocab) {
+    pieces.emplace_back(std::move(piece), static_cast<std::int64_t>(pieces.size()));
+    scores->push_back(score);
   }
   spec.scores = std::move(scores);
   return std::make_shared<Vocab>(Vocab::from_pairs(std::move(pieces), where));

@@ -9,6 +9,7 @@
 #include "tokenizer/precompiled_normalizer.h"
 #include "tokenizer/replace_normalizer.h"
 #include "tokenizer/strip_normalizer.h"
+#include "tokenizer/tokenizer_json.h"
 #include "tokenizer/unigram.h"
 
 #include <doctest/doctest.h>
@@ -183,4 +184,29 @@ TEST_CASE("unigram tokenizer: CamemBERT's tokenizer.json end to end") {
   CHECK(bktest::char_offsets_str(e, "Bonjour le monde !") == "0:0 0:7 7:10 10:16 16:18 0:0");
   CHECK(tok.decode(e.ids, true) == "Bonjour le monde!");
   CHECK(tok.encode("Bonjour <mask>", std::nullopt, {}).ids[2] == tok.mask_id());
+}
+
+TEST_CASE("tokenizer.json: a Unigram vocab list is read as [piece, score] pairs, not built as a DOM") {
+  using bertkit::tok::parse_tokenizer_json;
+  auto file = parse_tokenizer_json(R"({"model": {"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0], ["a", -1.5], ["b", 2]]}})",
+                                   "t.json");
+  REQUIRE(file.scored_vocab);
+  REQUIRE(file.scored_vocab->size() == 3);
+  CHECK((*file.scored_vocab)[1] == std::pair<std::string, double>{"a", -1.5});
+  CHECK((*file.scored_vocab)[2].second == 2.0);
+  CHECK(!file.vocab);
+  CHECK(!file.rest.at("model").contains("vocab"));
+  CHECK(file.rest.at("model").at("unk_id") == 0);
+  for (const char* bad : {R"([["a"]])", R"([["a", 1, 2]])", R"([[1, "a"]])", R"(["a"])", R"([["a", {"x": 1}]])",
+                          R"([["a", [1]]])", R"([["a", null]])"}) {
+    INFO(bad);
+    const std::string text = std::string(R"({"model": {"vocab": )") + bad + "}}";
+    CHECK_THROWS_WITH_AS(parse_tokenizer_json(text, "t.json"), "t.json: Unigram vocab entry 0 is not [piece, score]",
+                         bertkit::Error);
+  }
+  // model.vocab twice: the last one counts, as for an object.
+  auto twice = parse_tokenizer_json(R"({"model": {"vocab": [["a", 1]], "vocab": {"a": 0}}})", "t.json");
+  CHECK(!twice.scored_vocab);
+  REQUIRE(twice.vocab);
+  CHECK(twice.vocab->size() == 1);
 }
