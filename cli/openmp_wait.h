@@ -10,8 +10,9 @@
 // libgomp reads its environment once, in its constructor, before main() (and before the program's
 // .preinit_array, which glibc 2.34+ runs from __libc_start_main): the only way to set it is in the
 // environment the program starts with. So main() sets GOMP_SPINCOUNT and executes itself again, once
-// (a few milliseconds), unless the user chose a wait policy (OMP_WAIT_POLICY or GOMP_SPINCOUNT set) or
-// the run has one thread (--threads 1, or one CPU allowed), which waits at no barrier.
+// (a few milliseconds), unless the user chose a wait policy (OMP_WAIT_POLICY or GOMP_SPINCOUNT set),
+// the run has one thread (--threads 1, or one CPU allowed), which waits at no barrier, or nothing else
+// is running as it starts, when spinning is fastest and costs no one anything.
 namespace bertkit::cli {
 
 inline constexpr const char* kSpinCount = "1000";
