@@ -307,6 +307,9 @@ std::shared_ptr<Vocab> read_unigram_vocab(std::optional<std::vector<std::pair<st
     pieces.emplace_back(std::move(piece), static_cast<std::int64_t>(pieces.size()));
     scores->push_back(score);
   }
+  // Checked here, naming the file: the loader names the unknown token by it before the model is built.
+  if (spec.unk_id >= 0 && static_cast<std::size_t>(spec.unk_id) >= pieces.size())
+    bad_input("{}: the Unigram model's unk_id {} is outside its {} pieces", where, spec.unk_id, pieces.size());
   spec.scores = std::move(scores);
   return std::make_shared<Vocab>(Vocab::from_pairs(std::move(pieces), where));
 }
