@@ -7,6 +7,7 @@
 #include "bpe_test_tokenizer.h"
 #include "core/error.h"
 #include "fuzz_check.h"
+#include "tokenizer_input.h"
 #include "tokenizer/loader.h"
 #include "tokenizer/tokenizer.h"
 #include "tokenizer/utf8.h"
@@ -57,26 +58,15 @@ void check_encoding(const Tokenizer& t, const Encoding& e, std::string_view a, s
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  const std::uint8_t knobs = data[0];
-  std::string repaired;
-  repair_utf8(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1), repaired);
-  std::string_view text = repaired;
-  std::string_view a = text, b;
-  const bool pair = knobs & 1;
-  if (pair) {
-    auto tab = text.find('\t');
-    a = text.substr(0, tab);
-    b = tab == std::string_view::npos ? std::string_view() : text.substr(tab + 1);
-  }
-  EncodeOptions options;
-  options.add_special_tokens = knobs & 2;
-  if (knobs & 4) options.truncation = TruncationParams{.max_length = 8, .stride = knobs & 8 ? 2u : 0u};
-  const bool add_prefix_space = knobs & 16;
+  bkfuzz::TokenizerInput in;
+  bkfuzz::read_tokenizer_input(data, size, in);
+  const std::string_view a = in.a, b = in.b;
+  const bool add_prefix_space = in.knobs & 16;
   const Tokenizer& t = tokenizer(add_prefix_space);
   try {
-    Encoding e = t.encode(a, pair ? std::optional<std::string_view>(b) : std::nullopt, options);
+    Encoding e = t.encode(a, in.second(), in.options);
     check_encoding(t, e, a, b, !add_prefix_space);
-    if (!pair && !options.truncation && a.find('<') == std::string_view::npos) {
+    if (!in.pair && !in.options.truncation && a.find('<') == std::string_view::npos) {
       std::vector<std::string> tokens;
       for (std::size_t i = 0; i < e.size(); ++i)
         if (e.sequence[i] >= 0) tokens.emplace_back(t.token(e.ids[i]));

@@ -6,6 +6,7 @@
 // and control characters dropped.
 #include "core/error.h"
 #include "fuzz_check.h"
+#include "tokenizer_input.h"
 #include "tokenizer/loader.h"
 #include "tokenizer/tokenizer.h"
 #include "tokenizer/utf8.h"
@@ -60,25 +61,14 @@ void check_encoding(const Encoding& e, std::string_view a, std::string_view b) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  const std::uint8_t knobs = data[0];
-  std::string repaired;
-  repair_utf8(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1), repaired);
-  std::string_view text = repaired;
-  std::string_view a = text, b;
-  const bool pair = knobs & 1;
-  if (pair) {
-    auto tab = text.find('\t');
-    a = text.substr(0, tab);
-    b = tab == std::string_view::npos ? std::string_view() : text.substr(tab + 1);
-  }
-  EncodeOptions options;
-  options.add_special_tokens = knobs & 2;
-  if (knobs & 4) options.truncation = TruncationParams{.max_length = 8, .stride = knobs & 8 ? 2u : 0u};
+  bkfuzz::TokenizerInput in;
+  bkfuzz::read_tokenizer_input(data, size, in);
+  const std::string_view a = in.a, b = in.b;
   const auto& t = tokenizer();
   try {
-    Encoding e = t.encode(a, pair ? std::optional<std::string_view>(b) : std::nullopt, options);
+    Encoding e = t.encode(a, in.second(), in.options);
     check_encoding(e, a, b);
-    if (!pair && !options.truncation && is_ascii(a)) {
+    if (!in.pair && !in.options.truncation && is_ascii(a)) {
       // The text's own tokens (special tokens typed in the text, such as [MASK], included).
       const auto unk = t.token_id(t.spec().special.unk);
       std::vector<std::int32_t> ids;

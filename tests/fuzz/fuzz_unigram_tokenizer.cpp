@@ -6,6 +6,7 @@
 // overflowing windows), and decoding gives valid UTF-8.
 #include "core/error.h"
 #include "fuzz_check.h"
+#include "tokenizer_input.h"
 #include "tokenizer/loader.h"
 #include "tokenizer/tokenizer.h"
 #include "tokenizer/utf8.h"
@@ -53,25 +54,14 @@ void check_encoding(const Encoding& e, std::string_view a, std::string_view b) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  const std::uint8_t knobs = data[0];
-  std::string repaired;
-  repair_utf8(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1), repaired);
-  std::string_view text = repaired;
-  std::string_view a = text, b;
-  const bool pair = knobs & 1;
-  if (pair) {
-    auto tab = text.find('\t');
-    a = text.substr(0, tab);
-    b = tab == std::string_view::npos ? std::string_view() : text.substr(tab + 1);
-  }
-  EncodeOptions options;
-  options.add_special_tokens = knobs & 2;
-  if (knobs & 4) options.truncation = TruncationParams{.max_length = 8, .stride = knobs & 8 ? 2u : 0u};
+  bkfuzz::TokenizerInput in;
+  bkfuzz::read_tokenizer_input(data, size, in);
+  const std::string_view a = in.a, b = in.b;
   const auto& t = tokenizer();
   try {
-    const Encoding e = t.encode(a, pair ? std::optional<std::string_view>(b) : std::nullopt, options);
+    const Encoding e = t.encode(a, in.second(), in.options);
     check_encoding(e, a, b);
-    const std::string decoded = t.decode(e.ids, knobs & 16);
+    const std::string decoded = t.decode(e.ids, in.knobs & 16);
     check(valid_utf8_prefix(decoded) == decoded.size());
   } catch (const bertkit::Error&) {
   }
