@@ -120,20 +120,24 @@ TEST_CASE("GNU parallel: remote hosts (--sshlogin through a local --ssh wrapper)
   if (!tools_present({"parallel", "rsync"})) return;
   Shards s;
   REQUIRE(bash_in(s.dir.path(), fmt::format("{} convert {} model.bk 2>/dev/null", s.bin, quote(s.model))) == 0);
-  // The "ssh" runs the command on this machine, in hosts/HOST (as a login's home).
+  // The "ssh" runs the command on this machine, in hosts/HOST (as a login's home), with SHELL set as a
+  // login sets it: parallel's remote worker starts the job with $SHELL, and CI's environment has none.
   bktest::write_file(s.dir / "fake_ssh", fmt::format(R"(#!/bin/bash
 host=$1; shift
 [ "$1" = "--" ] && shift
+export SHELL=/bin/bash
 mkdir -p {root}/hosts/$host && cd {root}/hosts/$host && exec bash -c "$*"
 )",
                                                      fmt::arg("root", quote(s.dir.path().string()))));
   fs::permissions(s.dir / "fake_ssh", fs::perms::owner_exec, fs::perm_options::add);
   const std::string command = "embed -m model.bk --dtype int8";
   const std::string expected = s.one_process(command);
-  REQUIRE(bash_in(s.dir.path(), fmt::format("parallel --pipe --block {} -k --ssh ./fake_ssh --sshlogin 1/hostA,1/hostB "
-                                            "--basefile model.bk {} --threads 1 {} < in.txt > many.out 2>err.txt",
-                                            fs::file_size(s.dir / "in.txt") / 4 + 1, s.bin, command)) == 0);
+  const int status = bash_in(s.dir.path(), fmt::format("parallel --pipe --block {} -k --ssh ./fake_ssh --sshlogin "
+                                                       "1/hostA,1/hostB --basefile model.bk {} --threads 1 {} < in.txt "
+                                                       "> many.out 2>err.txt",
+                                                       fs::file_size(s.dir / "in.txt") / 4 + 1, s.bin, command));
   INFO(bktest::read_file(s.dir / "err.txt"));
+  REQUIRE(status == 0);
   CHECK(fs::exists(s.dir / "hosts/hostA/model.bk"));
   CHECK(fs::exists(s.dir / "hosts/hostB/model.bk"));
   CHECK(bktest::read_file(s.dir / "many.out") == expected);
