@@ -30,7 +30,7 @@ namespace {
 
 void add_global_flags(CLI::App& app, GlobalOptions& global) {
   app.add_option("--threads", global.threads,
-                 "Worker threads (0 = the cores this process may use, within its cgroup's CPU quota)")
+                 "Most worker threads (0 = the cores this process may use, within its cgroup's CPU quota)")
       ->check(whole_number(0, 4096))
       ->capture_default_str();
   app.add_flag("-q,--quiet", global.quiet, "No warnings or progress on stderr");

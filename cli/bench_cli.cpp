@@ -97,8 +97,8 @@ void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinte
   print.header(fmt::format("{}{}: {} layers, hidden {}, feed-forward {}; dtype {}; CPU path {}", model.loaded.name,
                            o.model.empty() ? " (random weights)" : "", c.num_layers, c.hidden_size,
                            c.intermediate_size, o.dtype, core::cpu_path_name(core::cpu_selection().path)));
-  print.header(fmt::format("{:>7} {:>9} {:>5} {:>10} {:>10} {:>9} {:>9} {:>8} {:>5}", "threads", "workload", "runs",
-                           "seq/s", "tokens/s", "GFLOP/s", "peak", "of peak", "cpu"));
+  print.header(fmt::format("{:>7} {:>5} {:>9} {:>5} {:>10} {:>10} {:>9} {:>9} {:>8} {:>5}", "threads", "used", "workload",
+                           "runs", "seq/s", "tokens/s", "GFLOP/s", "peak", "of peak", "cpu"));
   cmd::bench_encoder(c, model.weights, workloads, threads, {o.runs, o.min_time}, [&](const cmd::EncoderRow& r) {
     const auto& t = r.timing;
     const double share = t.gflops / r.peak_gflops;
@@ -106,15 +106,16 @@ void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinte
         {"mode", "encoder"},          {"model", model.loaded.name},
         {"dtype", o.dtype},           {"layers", c.num_layers},
         {"hidden", c.hidden_size},    {"intermediate", c.intermediate_size},
-        {"threads", r.threads},       {"batch", r.workload.batch},
+        {"threads", r.threads},       {"threads_used", t.threads_used},
+        {"batch", r.workload.batch},
         {"length", r.workload.length}, {"runs", t.runs},
         {"median_seconds", t.median_seconds},
         {"sequences_per_second", t.sequences_per_second},
         {"tokens_per_second", t.tokens_per_second},
         {"gflops", t.gflops},         {"peak_gflops", r.peak_gflops},
         {"peak_share", share},        {"cpu_share", t.cpu_share}};
-    print.row(j, fmt::format("{:>7} {:>9} {:>5} {:>10.2f} {:>10.0f} {:>9.1f} {:>9.1f} {:>7.1f}% {:>4.0f}%", r.threads,
-                             fmt::format("{}x{}", r.workload.batch, r.workload.length), t.runs,
+    print.row(j, fmt::format("{:>7} {:>5.2f} {:>9} {:>5} {:>10.2f} {:>10.0f} {:>9.1f} {:>9.1f} {:>7.1f}% {:>4.0f}%",
+                             r.threads, t.threads_used, fmt::format("{}x{}", r.workload.batch, r.workload.length), t.runs,
                              t.sequences_per_second, t.tokens_per_second, t.gflops, r.peak_gflops, 100 * share,
                              100 * t.cpu_share));
   });

@@ -31,11 +31,13 @@ EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t le
   using clock = std::chrono::steady_clock;
   std::vector<double> times;
   double total = 0;
+  double threads_used = 0;
   const double cpu_start = process_cpu_seconds();
   while (static_cast<int>(times.size()) < min_runs || total < min_seconds) {
     auto start = clock::now();
     encoder.forward(sequences, out);
     times.push_back(std::chrono::duration<double>(clock::now() - start).count());
+    threads_used += encoder.last_threads();
     total += times.back();
   }
   const double cpu = process_cpu_seconds() - cpu_start;
@@ -47,6 +49,7 @@ EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t le
   t.sequences_per_second = static_cast<double>(batch) / t.median_seconds;
   t.tokens_per_second = t.sequences_per_second * static_cast<double>(length);
   t.gflops = t.sequences_per_second * encoder_flops_per_sequence(encoder.config(), length) / 1e9;
+  t.threads_used = threads_used / static_cast<double>(times.size());
   t.cpu_share = cpu / (total * threads);
   return t;
 }

@@ -18,6 +18,9 @@ struct EncoderTiming {
   double sequences_per_second = 0;  // from the median
   double tokens_per_second = 0;
   double gflops = 0;
+  // The encoder's threads per batch, averaged: below the count asked for, it measured fewer to be faster
+  // (another process held a core).
+  double threads_used = 0;
   // Process CPU time over wall time × threads while timing: well below 1, other processes took the
   // cores and the figures understate the encoder.
   double cpu_share = 0;

@@ -1,8 +1,36 @@
 #include "core/model/encoder.h"
 
+#include "core/ops/threading.h"
+
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <chrono>
 
 namespace bertkit::core {
+
+namespace {
+
+// Preemptions of any of the process's threads so far (they count as contention: see AdaptiveThreads).
+std::int64_t involuntary_switches() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_nivcsw;
+}
+
+// The batch's multiply-adds per layer, up to a constant: the matmuls grow with its tokens, attention
+// with the square of each sequence's length.
+double layer_work(const ModelConfig& c, const EncoderOutput& out) {
+  const double h = static_cast<double>(c.hidden_size), i = static_cast<double>(c.intermediate_size);
+  double work = 0;
+  for (std::size_t s = 0; s < out.size(); ++s) {
+    const double n = static_cast<double>(out.length(s));
+    work += n * (4 * h * h + 2 * h * i) + 2 * n * n * h;
+  }
+  return work;
+}
+
+}  // namespace
 
 Encoder::Encoder(const ModelConfig& config, std::shared_ptr<const Weights> weights)
     : config_(config), weights_(std::move(weights)), embeddings_(config_, *weights_) {
@@ -21,6 +49,16 @@ void Encoder::forward(std::span<const TokenSequence> batch, EncoderOutput& out, 
   out.layers.resize(all_layers ? layers_.size() + 1 : 1);
   for (auto& layer : out.layers) layer.resize(size);
 
+  last_threads_ = threads_.next(omp_get_max_threads());
+  ThreadLimit limit(last_threads_);
+  const auto start = std::chrono::steady_clock::now();
+  const std::int64_t switches = involuntary_switches();
+  run_layers(batch, out, all_layers);
+  threads_.record({last_threads_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                   layer_work(config_, out), involuntary_switches() - switches});
+}
+
+void Encoder::run_layers(std::span<const TokenSequence> batch, EncoderOutput& out, bool all_layers) {
   embeddings_.forward(batch, out.offsets, out.layers[0].data());
   std::optional<RelativeScoreBias> bias;
   if (relative_bias_) {

@@ -5,6 +5,7 @@
 // attention runs per sequence, and so a sequence's result does not depend on the batch it came in (int8
 // included: activations are quantised per token).
 #include "core/checkpoint/weights.h"
+#include "core/model/adaptive_threads.h"
 #include "core/model/config.h"
 #include "core/model/embeddings.h"
 #include "core/model/encoder_layer.h"
@@ -41,11 +42,14 @@ class Encoder {
  public:
   Encoder(const ModelConfig& config, std::shared_ptr<const Weights> weights);
 
-  // Runs the batch; `out` is reused (its buffers keep their capacity from batch to batch). Throws
+  // Runs the batch with up to omp_get_max_threads() threads, as many as measured fastest (see
+  // AdaptiveThreads); `out` is reused (its buffers keep their capacity from batch to batch). Throws
   // BadInput, before computing anything, for a sequence the model cannot take.
   void forward(std::span<const TokenSequence> batch, EncoderOutput& out, bool all_layers = false);
 
   const ModelConfig& config() const { return config_; }
+  // The thread count the last forward() ran with.
+  int last_threads() const { return last_threads_; }
 
   // Adds every layer's matrices, packed as this machine's oneDNN wants them, to `weights`: a converted
   // file stores them instead of their plain parts, and a later load on a machine that wants the same
@@ -59,6 +63,10 @@ class Encoder {
   std::vector<EncoderLayer> layers_;
   std::optional<RelativePositionBias> relative_bias_;
   LayerScratch scratch_;
+  AdaptiveThreads threads_;
+  int last_threads_ = 0;
+
+  void run_layers(std::span<const TokenSequence> batch, EncoderOutput& out, bool all_layers);
 };
 
 }  // namespace bertkit::core

@@ -10,20 +10,29 @@ namespace bertkit::core {
 // Multiply-adds below which a matmul or attention call stays on one thread.
 constexpr std::int64_t kMinParallelWork = std::int64_t{1} << 20;
 
-// While alive, OpenMP regions opened by this thread (oneDNN's included) use one thread when `serial`.
-class SerialScope {
+// While alive, OpenMP regions opened by this thread (oneDNN's included) use at most `limit` threads.
+class ThreadLimit {
  public:
-  explicit SerialScope(bool serial) : saved_(serial ? omp_get_max_threads() : 0) {
-    if (serial) omp_set_num_threads(1);
+  explicit ThreadLimit(int limit) : saved_(omp_get_max_threads()) {
+    if (limit < saved_)
+      omp_set_num_threads(limit);
+    else
+      saved_ = 0;
   }
-  ~SerialScope() {
+  ~ThreadLimit() {
     if (saved_ > 0) omp_set_num_threads(saved_);
   }
-  SerialScope(const SerialScope&) = delete;
-  SerialScope& operator=(const SerialScope&) = delete;
+  ThreadLimit(const ThreadLimit&) = delete;
+  ThreadLimit& operator=(const ThreadLimit&) = delete;
 
  private:
   int saved_;
+};
+
+// While alive, OpenMP regions opened by this thread use one thread when `serial`.
+class SerialScope : public ThreadLimit {
+ public:
+  explicit SerialScope(bool serial) : ThreadLimit(serial ? 1 : omp_get_max_threads()) {}
 };
 
 }  // namespace bertkit::core

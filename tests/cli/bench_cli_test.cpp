@@ -38,6 +38,7 @@ TEST_CASE("bench: an encoder record's figures are positive and agree with the fo
   CHECK(j["hidden"] == 384);
   CHECK(j["intermediate"] == 1536);
   CHECK(j["threads"] == 1);
+  CHECK(j["threads_used"] == 1.0);  // one thread allowed: nothing to choose
   CHECK(j["batch"] == 1);
   CHECK(j["length"] == 8);
   CHECK(j["runs"].get<int>() >= 3);

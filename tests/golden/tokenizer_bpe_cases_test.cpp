@@ -3,6 +3,7 @@
 // tokenizer gives (tests/golden/data/roberta_cases.jsonl, made by make_roberta_cases.mjs there); and the
 // cardiffnlp folder (vocab.json, merges.txt, special_tokens_map.json, no tokenizer.json) against the
 // fast tokenizer transformers builds from it (../shared/fixtures/models2/roberta-cls/goldens.json).
+#include "golden/char_offsets.h"
 #include "support.h"
 
 #include "tokenizer/loader.h"
@@ -25,17 +26,6 @@ std::unique_ptr<Tokenizer> roberta(bool add_prefix_space) {
   files.origin = "roberta-base";
   files.tokenizer_json = j.dump();
   return std::make_unique<Tokenizer>(bertkit::tok::build_tokenizer_spec(files));
-}
-
-// Offsets in code points, each sequence's into its own text.
-std::vector<std::vector<std::uint32_t>> char_offsets(const Encoding& e, const std::string& a, const std::string& b) {
-  std::vector<std::vector<std::uint32_t>> out;
-  for (std::size_t i = 0; i < e.size(); ++i) {
-    bertkit::tok::Offsets o = e.offsets[i];
-    bertkit::tok::to_char_offsets(e.sequence[i] == 1 ? b : a, {&o, 1});
-    out.push_back({o.begin, o.end});
-  }
-  return out;
 }
 
 }  // namespace
@@ -62,7 +52,7 @@ TEST_CASE("byte-level BPE: <mask>, add_prefix_space, pairs and decoding as the R
     INFO(rec["variant"].get<std::string>() << ": '" << a << "' '" << b << "'");
     const Encoding e = tok.encode(a, pair ? std::optional<std::string_view>(b) : std::nullopt, {});
     CHECK(e.ids == rec["ids"].get<std::vector<std::int32_t>>());
-    CHECK(char_offsets(e, a, b) == rec["offsets"].get<std::vector<std::vector<std::uint32_t>>>());
+    CHECK(bktest::char_offsets(e, a, b) == rec["offsets"].get<std::vector<std::vector<std::uint32_t>>>());
   }
 }
 

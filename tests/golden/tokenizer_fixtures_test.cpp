@@ -2,6 +2,7 @@
 // would point at it (tokenizer.json + tokenizer_config.json + special_tokens_map.json), against the
 // goldens of transformers' slow tokenizers (input_ids, --compat python) and of the Rust fast tokenizer
 // (fast_input_ids where they differ, the newformat folder, the QA pipeline's fast windows).
+#include "golden/char_offsets.h"
 #include "support.h"
 
 #include "tokenizer/loader.h"
@@ -51,21 +52,6 @@ Encoding encode_case(const Tokenizer& tok, const json& c, std::size_t max_length
   std::optional<std::string_view> bv;
   if (b) bv = *b;
   return tok.encode(a, bv, o);
-}
-
-// Code-point offsets of a window, each into the text its token came from.
-std::vector<std::vector<std::uint32_t>> char_offsets(const Encoding& e, std::string_view a, std::string_view b) {
-  std::vector<bertkit::tok::Offsets> first, second;
-  for (std::size_t i = 0; i < e.offsets.size(); ++i) (e.sequence[i] == 1 ? second : first).push_back(e.offsets[i]);
-  bertkit::tok::to_char_offsets(a, first);
-  bertkit::tok::to_char_offsets(b, second);
-  std::vector<std::vector<std::uint32_t>> out;
-  std::size_t fi = 0, si = 0;
-  for (std::size_t i = 0; i < e.offsets.size(); ++i) {
-    const auto& o = e.sequence[i] == 1 ? second[si++] : first[fi++];
-    out.push_back({o.begin, o.end});
-  }
-  return out;
 }
 
 }  // namespace
@@ -166,7 +152,7 @@ TEST_CASE("fixture tokenizers: the QA pipeline's fast windows (only_second, stri
           std::fill_n(expected.begin(), std::min(question_part, expected.size()), 0);
           CHECK(show(ints(got[k]->type_ids)) == show(expected));
         }
-        CHECK(char_offsets(*got[k], question, context) == want[k]["offsets"].get<std::vector<std::vector<std::uint32_t>>>());
+        CHECK(bktest::char_offsets(*got[k], question, context) == want[k]["offsets"].get<std::vector<std::vector<std::uint32_t>>>());
         std::vector<int> words;
         for (const json& w : want[k]["word_ids"]) words.push_back(w.is_null() ? -1 : w.get<int>());
         CHECK(show(got[k]->words) == show(words));
