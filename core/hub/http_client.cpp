@@ -1,18 +1,18 @@
 #include "core/hub/http_client.h"
 
-#include <curl/curl.h>
+#include "core/hub/curl_library.h"
 
 #include <algorithm>
 #include <cctype>
 #include <exception>
 #include <memory>
-#include <mutex>
 
 namespace bertkit::core {
 
 namespace {
 
 struct Transfer {
+  const CurlLibrary* lib;
   const HttpRequest* request;
   HttpReply* reply;
   CURL* curl;
@@ -39,7 +39,7 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
 std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
   auto* t = static_cast<Transfer*>(user);
   long status = 0;
-  curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status);
+  t->lib->easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status);
   const std::size_t n = size * count;
   try {
     if (t->request->sink && status >= 200 && status < 300)
@@ -52,11 +52,6 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
   }
   t->body_bytes += n;
   return n;
-}
-
-void global_init() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
 }  // namespace
@@ -77,44 +72,44 @@ std::string url_quote(std::string_view text, bool keep_slash) {
 }
 
 HttpReply http_send(const HttpRequest& request) {
-  global_init();
-  std::unique_ptr<CURL, void (*)(CURL*)> curl(curl_easy_init(), curl_easy_cleanup);
+  const CurlLibrary& lib = curl_library();
+  std::unique_ptr<CURL, void (*)(CURL*)> curl(lib.easy_init(), lib.easy_cleanup);
   if (!curl) runtime_error("cannot start libcurl");
   HttpReply reply;
-  Transfer t{&request, &reply, curl.get(), 0, nullptr};
+  Transfer t{&lib, &request, &reply, curl.get(), 0, nullptr};
   curl_slist* headers = nullptr;
-  for (const auto& h : request.headers) headers = curl_slist_append(headers, h.c_str());
-  std::unique_ptr<curl_slist, void (*)(curl_slist*)> header_list(headers, curl_slist_free_all);
+  for (const auto& h : request.headers) headers = lib.slist_append(headers, h.c_str());
+  std::unique_ptr<curl_slist, void (*)(curl_slist*)> header_list(headers, lib.slist_free_all);
   char error[CURL_ERROR_SIZE] = "";
 
   CURL* c = curl.get();
-  curl_easy_setopt(c, CURLOPT_URL, request.url.c_str());
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(c, CURLOPT_USERAGENT, "bertkit/" BERTKIT_VERSION);
-  curl_easy_setopt(c, CURLOPT_NOBODY, request.head ? 1L : 0L);
+  lib.easy_setopt(c, CURLOPT_URL, request.url.c_str());
+  lib.easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  lib.easy_setopt(c, CURLOPT_USERAGENT, "bertkit/" BERTKIT_VERSION);
+  lib.easy_setopt(c, CURLOPT_NOBODY, request.head ? 1L : 0L);
   // Redirects to another host (the Hub's large files) do not carry the Authorization header: libcurl
   // sends custom credentials to the first host only.
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, request.follow_redirects ? 1L : 0L);
-  curl_easy_setopt(c, CURLOPT_MAXREDIRS, 10L);
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, request.stall_seconds);
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, request.stall_seconds);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(c, CURLOPT_HEADERDATA, &t);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &t);
-  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error);
-  curl_easy_setopt(c, CURLOPT_BUFFERSIZE, 512L * 1024);
+  lib.easy_setopt(c, CURLOPT_FOLLOWLOCATION, request.follow_redirects ? 1L : 0L);
+  lib.easy_setopt(c, CURLOPT_MAXREDIRS, 10L);
+  lib.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  lib.easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  lib.easy_setopt(c, CURLOPT_CONNECTTIMEOUT, request.stall_seconds);
+  lib.easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  lib.easy_setopt(c, CURLOPT_LOW_SPEED_TIME, request.stall_seconds);
+  lib.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  lib.easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+  lib.easy_setopt(c, CURLOPT_HEADERDATA, &t);
+  lib.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+  lib.easy_setopt(c, CURLOPT_WRITEDATA, &t);
+  lib.easy_setopt(c, CURLOPT_ERRORBUFFER, error);
+  lib.easy_setopt(c, CURLOPT_BUFFERSIZE, 512L * 1024);
   const std::string range = std::to_string(request.range_from) + "-";
-  if (request.range_from > 0) curl_easy_setopt(c, CURLOPT_RANGE, range.c_str());
+  if (request.range_from > 0) lib.easy_setopt(c, CURLOPT_RANGE, range.c_str());
 
-  const CURLcode code = curl_easy_perform(c);
-  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply.status);
+  const CURLcode code = lib.easy_perform(c);
+  lib.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply.status);
   if (code != CURLE_OK) {
-    std::string why = *error ? error : curl_easy_strerror(code);
+    std::string why = *error ? error : lib.easy_strerror(code);
     const bool broken = t.body_bytes > 0 || code == CURLE_PARTIAL_FILE || code == CURLE_RECV_ERROR;
     if (t.failure) std::rethrow_exception(t.failure);
     throw NetworkError(why, broken);

@@ -13,9 +13,9 @@ constexpr int kMaxInterval = 64;
 constexpr double kBetter = 0.93;
 // Weight of a pass in its count's running cost.
 constexpr double kSmoothing = 0.3;
-// Preemptions per second of passes that count as contention. A busy process on one of our cores
-// preempts us hundreds of times a second; an idle machine's own daemons, a few.
-constexpr double kContendedRate = 20;
+// Preemptions per thread-second of passes that count as contention. Measured on 2 cores (minilm-l6
+// int8, 2 threads): about 30 on an idle machine (kernel threads), 900 beside a busy loop.
+constexpr double kContendedRate = 100;
 
 }  // namespace
 
@@ -37,11 +37,11 @@ void AdaptiveThreads::reset(int allowed) {
   passes_ = 0;
   interval_ = kFirstInterval;
   preemptions_ = 0;
-  seconds_ = 0;
+  thread_seconds_ = 0;
 }
 
 std::optional<std::size_t> AdaptiveThreads::probe_rung() {
-  const bool contended = seconds_ > 0 && static_cast<double>(preemptions_) / seconds_ >= kContendedRate;
+  const bool contended = thread_seconds_ > 0 && static_cast<double>(preemptions_) / thread_seconds_ >= kContendedRate;
   const bool can_go_down = contended && current_ + 1 < ladder_.size();
   const bool can_go_up = current_ > 0;
   if (can_go_down && (probe_down_next_ || !can_go_up)) {
@@ -60,7 +60,7 @@ int AdaptiveThreads::next(int allowed) {
     if (!probing_) {  // quiet at all threads: look again after another interval
       passes_ = 0;
       preemptions_ = 0;
-      seconds_ = 0;
+      thread_seconds_ = 0;
     }
   }
   return ladder_[probing_.value_or(current_)];
@@ -70,7 +70,7 @@ void AdaptiveThreads::record(const PassMeasure& pass) {
   if (pass.work <= 0 || pass.seconds <= 0) return;
   const double cost = pass.seconds / pass.work;
   preemptions_ += pass.preemptions;
-  seconds_ += pass.seconds;
+  thread_seconds_ += pass.seconds * pass.threads;
   if (probing_ && ladder_[*probing_] == pass.threads) {
     const std::size_t rung = *probing_;
     probing_.reset();
@@ -83,7 +83,7 @@ void AdaptiveThreads::record(const PassMeasure& pass) {
     }
     passes_ = 0;
     preemptions_ = 0;
-    seconds_ = 0;
+    thread_seconds_ = 0;
     return;
   }
   if (ladder_.empty() || ladder_[current_] != pass.threads) return;

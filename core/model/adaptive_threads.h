@@ -43,7 +43,7 @@ class AdaptiveThreads {
   int passes_ = 0;               // since the last probe
   int interval_ = 0;             // passes between probes
   std::int64_t preemptions_ = 0;  // since the last probe
-  double seconds_ = 0;            // since the last probe
+  double thread_seconds_ = 0;     // since the last probe: passes' seconds times their threads
   bool probe_down_next_ = true;
 
   void reset(int allowed);

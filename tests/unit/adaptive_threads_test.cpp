@@ -1,5 +1,5 @@
 // AdaptiveThreads against a simulated machine: each pass's seconds come from a cost per thread count,
-// and a contended machine preempts the process hundreds of times a second, a quiet one never.
+// and a contended machine preempts each thread hundreds of times a second, a quiet one a few times.
 #include "core/model/adaptive_threads.h"
 
 #include <doctest/doctest.h>
@@ -24,7 +24,8 @@ std::map<int, int> run(AdaptiveThreads& adaptive, const Machine& m, int allowed,
     const int threads = adaptive.next(allowed);
     const double s = m.seconds(threads);
     if (total) *total += s;
-    adaptive.record({threads, s, 1.0, m.contended ? static_cast<std::int64_t>(300 * s) + 1 : 0});
+    const double rate = m.contended ? 900 : 30;  // per thread-second, as measured on 2 cores
+    adaptive.record({threads, s, 1.0, static_cast<std::int64_t>(rate * s * threads + 0.5)});
     ++counts[threads];
   }
   return counts;
