@@ -4,7 +4,8 @@
 #   portable     the goldens again on the path of a CPU without AVX2 (BERTKIT_CPU=portable)
 #   aarch64      every source compiled for 64-bit ARM, syntax only (tests/cross_compile_check.sh)
 #   asan+fuzz    one clang build with address + undefined-behaviour sanitizers (and libFuzzer's
-#                coverage): the whole suite, then every fuzz target for 15 seconds from its seed corpus
+#                coverage): the whole suite (corpus sweeps on every 4th line: kSweepStride in tests/support.h),
+#                then every fuzz target for 15 seconds from its seed corpus (BPE and Unigram ones 30)
 #                (a smoke run: tests/fuzz/README.md has the ten-minute runs)
 #   tsan         a ThreadSanitizer build of the multithreaded tests, doctest's test suite "threads"
 #                (tokenize and the model commands with --threads 2, the encoder and attention with OpenMP)

@@ -98,7 +98,7 @@ void check_model(const std::string& model, bool python, Source source) {
     std::string corpus = entry.path().filename().string();
     std::size_t line_no = 0;
     for (const std::string& line : bktest::read_lines(entry.path())) {
-      ++line_no;
+      if (line_no++ % bktest::kSweepStride != 0) continue;
       ++lines;
       json rec = json::parse(line);
       check.where = fmt::format("{}/{}:{}{}", model, corpus, line_no, python ? " (--compat python)" : "");
@@ -131,7 +131,7 @@ void check_model(const std::string& model, bool python, Source source) {
   }
   INFO(model << ": " << check.failures.size() << " mismatches over " << lines << " lines");
   for (std::size_t i = 0; i < std::min<std::size_t>(check.failures.size(), 20); ++i) MESSAGE(check.failures[i]);
-  CHECK(lines > 1000);
+  CHECK(lines > 1000 / bktest::kSweepStride);
   CHECK(check.failures.empty());
 }
 
