@@ -41,22 +41,6 @@ bool is_ascii(std::string_view s) {
   return true;
 }
 
-void check_encoding(const Encoding& e, std::string_view a, std::string_view b) {
-  const auto& t = tokenizer();
-  check(e.ids.size() == e.offsets.size() && e.ids.size() == e.sequence.size());
-  std::uint32_t last_end[2] = {0, 0};
-  for (std::size_t i = 0; i < e.size(); ++i) {
-    check(e.ids[i] >= 0 && static_cast<std::size_t>(e.ids[i]) < t.vocab_size());
-    if (e.sequence[i] < 0) continue;
-    const std::size_t text_size = e.sequence[i] == 0 ? a.size() : b.size();
-    const Offsets o = e.offsets[i];
-    check(o.begin <= o.end && o.end <= text_size);
-    check(o.begin >= last_end[e.sequence[i]] || o.begin == e.offsets[i - 1].begin);
-    last_end[e.sequence[i]] = o.end;
-  }
-  for (const auto& window : e.overflowing) check_encoding(window, a, b);
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -67,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto& t = tokenizer();
   try {
     Encoding e = t.encode(a, in.second(), in.options);
-    check_encoding(e, a, b);
+    bkfuzz::check_encoding(t, e, a, b, bkfuzz::OffsetOrder::AfterPreviousEnd);
     if (!in.pair && !in.options.truncation && is_ascii(a)) {
       // The text's own tokens (special tokens typed in the text, such as [MASK], included).
       const auto unk = t.token_id(t.spec().special.unk);

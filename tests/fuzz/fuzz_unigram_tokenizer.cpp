@@ -34,22 +34,6 @@ const Tokenizer& tokenizer() {
   return *t;
 }
 
-void check_encoding(const Encoding& e, std::string_view a, std::string_view b) {
-  const auto& t = tokenizer();
-  check(e.ids.size() == e.offsets.size() && e.ids.size() == e.sequence.size());
-  std::uint32_t last_begin[2] = {0, 0};
-  for (std::size_t i = 0; i < e.size(); ++i) {
-    check(e.ids[i] >= 0 && static_cast<std::size_t>(e.ids[i]) < t.vocab_size());
-    if (e.sequence[i] < 0) continue;
-    const std::size_t text_size = e.sequence[i] == 0 ? a.size() : b.size();
-    const Offsets o = e.offsets[i];
-    check(o.begin <= o.end && o.end <= text_size);
-    check(o.begin >= last_begin[e.sequence[i]]);
-    last_begin[e.sequence[i]] = o.begin;
-  }
-  for (const auto& window : e.overflowing) check_encoding(window, a, b);
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -60,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto& t = tokenizer();
   try {
     const Encoding e = t.encode(a, in.second(), in.options);
-    check_encoding(e, a, b);
+    bkfuzz::check_encoding(t, e, a, b, bkfuzz::OffsetOrder::AfterPreviousBegin);
     const std::string decoded = t.decode(e.ids, in.knobs & 16);
     check(valid_utf8_prefix(decoded) == decoded.size());
   } catch (const bertkit::Error&) {

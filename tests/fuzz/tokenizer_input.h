@@ -2,6 +2,8 @@
 // What the tokenizer targets share: the input's first byte picks the options, the rest is the text
 // (invalid UTF-8 repaired, as readers repair it): a pair split at the first tab (bit 0), special tokens
 // (bit 1), truncation to 8 tokens (bit 2) with a stride of 2 (bit 3). Higher bits are each target's own.
+// And what every target checks of an encoding.
+#include "fuzz_check.h"
 #include "tokenizer/tokenizer.h"
 #include "tokenizer/utf8.h"
 
@@ -37,6 +39,33 @@ inline void read_tokenizer_input(const std::uint8_t* data, std::size_t size, Tok
   }
   in.options.add_special_tokens = in.knobs & 2;
   if (in.knobs & 4) in.options.truncation = bertkit::tok::TruncationParams{.max_length = 8, .stride = in.knobs & 8 ? 2u : 0u};
+}
+
+// How far back a token's start may be from the tokens before it in the same sequence.
+enum class OffsetOrder {
+  AfterPreviousEnd,    // not before the previous token's end, but the pieces of one character share its span
+  AfterPreviousBegin,  // not before the previous token's start
+  Any,                 // anywhere in the text
+};
+
+// Ids in the vocabulary, every offset inside its own text and in
+// `order`, in the encoding and in every window.
+inline void check_encoding(const bertkit::tok::Tokenizer& t, const bertkit::tok::Encoding& e, std::string_view a,
+                           std::string_view b, OffsetOrder order) {
+  check(e.ids.size() == e.offsets.size() && e.ids.size() == e.sequence.size());
+  std::uint32_t last_begin[2] = {0, 0}, last_end[2] = {0, 0};
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    check(e.ids[i] >= 0 && static_cast<std::size_t>(e.ids[i]) < t.vocab_size());
+    if (e.sequence[i] < 0) continue;
+    const auto s = static_cast<std::size_t>(e.sequence[i]);
+    const bertkit::tok::Offsets o = e.offsets[i];
+    check(o.begin <= o.end && o.end <= (s == 0 ? a.size() : b.size()));
+    if (order == OffsetOrder::AfterPreviousEnd) check(o.begin >= last_end[s] || o.begin == e.offsets[i - 1].begin);
+    if (order == OffsetOrder::AfterPreviousBegin) check(o.begin >= last_begin[s]);
+    last_begin[s] = o.begin;
+    last_end[s] = o.end;
+  }
+  for (const auto& window : e.overflowing) check_encoding(t, window, a, b, order);
 }
 
 }  // namespace bkfuzz
