@@ -1,12 +1,14 @@
 #pragma once
 // `bertkit tokenize`: each record's encoding (ids, tokens, type ids, attention mask, offsets and the
 // overflowing windows), its token count, or with `decode` a line of ids back to text.
+#include "commands/token_texts.h"
 #include "records/record_pipeline.h"
 #include "records/table_writer.h"
 #include "tokenizer/tokenizer.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,8 +38,7 @@ std::vector<std::int32_t> parse_ids(std::string_view line);
 class TokenizeTask : public records::RecordTask {
  public:
   // `encode`: how records are encoded, for --count, which counts tokens without keeping them.
-  TokenizeTask(const tok::Tokenizer& tokenizer, const TokenizeOutput& output, const tok::EncodeOptions& encode)
-      : tokenizer_(tokenizer), output_(output), encode_(encode) {}
+  TokenizeTask(const tok::Tokenizer& tokenizer, const TokenizeOutput& output, const tok::EncodeOptions& encode);
 
   std::vector<std::string> result_fields() const override { return {}; }
   bool tokenizes() const override { return !output_.decode && !output_.count; }
@@ -46,10 +47,11 @@ class TokenizeTask : public records::RecordTask {
   void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
 
  private:
-  std::string render(const records::Record& record, const tok::Encoding& e) const;
+  // Into `out`, whose memory is reused from batch to batch.
+  void render(const records::Record& record, const tok::Encoding& e, std::string& out) const;
   std::string render_count(const records::Record& record, std::size_t count) const;
   std::string decode(const records::Record& record) const;
-  std::string token_line(const tok::Encoding& e) const;  // ids or tokens of one window
+  void append_token_line(std::string& out, const tok::Encoding& e) const;  // ids or tokens of one window
   // One row per window: the record's first, then each overflowing one, every row with the record's text.
   void write_tsv_rows(const records::Record& record, const tok::Encoding& e);
   void write_tsv_row(const records::Record& record, const tok::Encoding& e);
@@ -57,8 +59,10 @@ class TokenizeTask : public records::RecordTask {
   const tok::Tokenizer& tokenizer_;
   TokenizeOutput output_;
   tok::EncodeOptions encode_;
+  std::optional<TokenTexts> ids_;    // the ids of --format ids or jsonl
+  std::optional<TokenTexts> texts_;  // the tokens of --format tokens or jsonl
   std::unique_ptr<records::TableWriter> table_;
-  std::vector<std::string> rendered_;
+  std::vector<std::string> rendered_;  // the batch's lines; as long as the longest batch yet
 };
 
 }  // namespace bertkit::cmd

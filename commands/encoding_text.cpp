@@ -1,0 +1,78 @@
+#include "commands/encoding_text.h"
+
+#include <fmt/compile.h>
+#include <fmt/format.h>
+
+namespace bertkit::cmd {
+
+namespace {
+
+constexpr std::size_t kDigits = 11;  // "-2147483648"
+
+// Appends at most `most` bytes that `write` puts at the pointer it gets, returning their end. The
+// string is grown (and zeroed) once, then cut back to what was written.
+template <typename Write>
+void append_at_most(std::string& out, std::size_t most, Write&& write) {
+  const std::size_t at = out.size();
+  out.resize(at + most);
+  char* end = write(out.data() + at);
+  out.resize(static_cast<std::size_t>(end - out.data()));
+}
+
+// Digits written in place by fmt's compiled format: no format string parsed, no buffer copied.
+template <typename Int>
+char* write_int(char* out, Int x) {
+  return fmt::format_to(out, FMT_COMPILE("{}"), x);
+}
+
+// Type ids and attention masks are 0s and 1s: one digit is written without fmt's digit count.
+template <typename Int>
+void append_small_ints(std::string& out, std::span<const Int> values, char separator) {
+  append_at_most(out, values.size() * (kDigits + 1), [&](char* p) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i) *p++ = separator;
+      const Int x = values[i];
+      if (x >= 0 && x < 10) *p++ = static_cast<char>('0' + x);
+      else p = write_int(p, x);
+    }
+    return p;
+  });
+}
+
+}  // namespace
+
+void append_joined(std::string& out, std::span<const std::int32_t> values, char separator) {
+  append_small_ints(out, values, separator);
+}
+
+void append_joined(std::string& out, std::span<const std::uint8_t> values, char separator) {
+  append_small_ints(out, values, separator);
+}
+
+void append_joined(std::string& out, std::span<const std::int32_t> ids, const TokenTexts& texts, char separator) {
+  std::size_t bytes = ids.size() + TokenTexts::kSlack;  // separators, and the last copy's slack
+  for (auto id : ids) bytes += texts.size(id);
+  append_at_most(out, bytes, [&](char* p) {
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (i) *p++ = separator;
+      p = texts.write(p, ids[i]);
+    }
+    return p;
+  });
+}
+
+void append_json_pairs(std::string& out, std::span<const tok::Offsets> offsets) {
+  append_at_most(out, offsets.size() * (2 * kDigits + 4), [&](char* p) {
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+      if (i) *p++ = ',';
+      *p++ = '[';
+      p = write_int(p, offsets[i].begin);
+      *p++ = ',';
+      p = write_int(p, offsets[i].end);
+      *p++ = ']';
+    }
+    return p;
+  });
+}
+
+}  // namespace bertkit::cmd
