@@ -8,6 +8,7 @@ namespace bertkit::cmd {
 namespace {
 
 constexpr std::size_t kDigits = 11;  // "-2147483648"
+constexpr std::size_t kShortTexts = 32;  // tokens up to this long: room for the longest is cheap
 
 // Appends at most `most` bytes that `write` puts at the pointer it gets, returning their end. The
 // string is grown (and zeroed) once, then cut back to what was written.
@@ -50,15 +51,14 @@ void append_joined(std::string& out, std::span<const std::uint8_t> values, char 
 }
 
 void append_joined(std::string& out, std::span<const std::int32_t> ids, const TokenTexts& texts, char separator) {
-  std::size_t bytes = ids.size() + TokenTexts::kSlack;  // separators, and the last copy's slack
-  for (auto id : ids) bytes += texts.size(id);
-  append_at_most(out, bytes, [&](char* p) {
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      if (i) *p++ = separator;
-      p = texts.write(p, ids[i]);
-    }
-    return p;
-  });
+  // Room for the longest text each time, unless some text is long (byte-level BPE has 256-byte tokens):
+  // then for the texts' own lengths, added up in a pass of their own.
+  std::size_t room = ids.size() * (texts.longest() + 1) + TokenTexts::kSlack;
+  if (texts.longest() > kShortTexts) {
+    room = ids.size() + TokenTexts::kSlack;
+    for (auto id : ids) room += texts.size(id);
+  }
+  append_at_most(out, room, [&](char* p) { return texts.write_joined(p, ids, separator); });
 }
 
 void append_json_pairs(std::string& out, std::span<const tok::Offsets> offsets) {

@@ -6,7 +6,7 @@
 #include "tokenizer/tokenizer.h"
 
 #include <cstdint>
-#include <cstring>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,28 +25,27 @@ class TokenTexts {
   // Bytes past a token's text that write() may overwrite: the room a caller leaves after the last one.
   static constexpr std::size_t kSlack = 16;
 
-  // The length of token `id`'s text; std::out_of_range for an id outside the vocabulary, as
-  // Tokenizer::token.
+  // The length of the longest text.
+  std::size_t longest() const { return longest_; }
+  // The length of token `id`'s text; std::out_of_range for an id outside the vocabulary.
   std::size_t size(std::int32_t id) const {
-    const auto i = static_cast<std::size_t>(id);
-    if (i >= starts_.size() - 1) throw std::out_of_range("token id outside the vocabulary");
-    return starts_[i + 1] - starts_[i];
+    check(id);
+    return starts_[static_cast<std::size_t>(id) + 1] - starts_[static_cast<std::size_t>(id)];
   }
 
-  // Copies token `id` (checked by size()) to `out`, which has room for size(id) + kSlack bytes; returns
-  // the end of its text.
-  char* write(char* out, std::int32_t id) const {
-    const auto i = static_cast<std::size_t>(id);
-    const std::size_t n = starts_[i + 1] - starts_[i];
-    const char* text = texts_.data() + starts_[i];
-    if (n <= kSlack) std::memcpy(out, text, kSlack);  // a fixed size: one move, not a call
-    else std::memcpy(out, text, n);
-    return out + n;
-  }
+  // Writes the texts of tokens `ids` with `separator` between them at `out`, which has room for their
+  // lengths, the separators and kSlack, and returns their end; std::out_of_range for an id outside the
+  // vocabulary, as Tokenizer::token.
+  char* write_joined(char* out, std::span<const std::int32_t> ids, char separator) const;
 
  private:
+  void check(std::int32_t id) const {
+    if (static_cast<std::size_t>(id) >= starts_.size() - 1) throw std::out_of_range("token id outside the vocabulary");
+  }
+
   std::string texts_;  // every token's text back to back, then kSlack bytes of padding
   std::vector<std::uint32_t> starts_;  // token i is texts_[starts_[i], starts_[i + 1])
+  std::size_t longest_ = 0;
 };
 
 }  // namespace bertkit::cmd

@@ -37,9 +37,12 @@ std::span<const tok::Offsets> output_offsets(const tok::Encoding& e, std::string
 
 void encoding_fields(records::JsonLine& j, const TokenTexts& ids, const TokenTexts& texts, const tok::Encoding& e,
                      std::string_view a, std::string_view b, bool chars) {
-  auto array = [&](const char* key, auto&& append) {
-    std::string& out = j.key(key).raw_value();
-    out += '[';
+  // Each member written whole: its name needs no escaping, which JsonLine::key would look for each time.
+  auto array = [&](std::string_view name, auto&& append) {
+    std::string& out = j.raw();
+    out += '"';
+    out += name;
+    out += "\":[";
     append(out);
     out += ']';
   };

@@ -51,9 +51,9 @@ class JsonLine {
   JsonLine& value(std::span<const float> xs);  // an array of floats
   // Any JSON value (nlohmann's implicit conversions would make this overload of value() ambiguous).
   JsonLine& json(const nlohmann::ordered_json& j);
-  // A value the caller appends as JSON text itself, e.g. a long array written in bulk: the line so far,
-  // separator included.
-  std::string& raw_value() {
+  // JSON text the caller appends itself, e.g. a long array written in bulk: a value, or in an object a
+  // whole member ("name":value). Returns the line so far, the separator included.
+  std::string& raw() {
     separate();
     return out_;
   }

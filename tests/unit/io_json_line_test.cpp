@@ -57,11 +57,11 @@ TEST_CASE("JsonLine escapes a character at any place of a long string, as nlohma
   CHECK(j.begin_array().value("\xc3\xa9\xc3\xa9\x02\xc3\xa9\xc3\xa9").end_array().line() == "[\"\xc3\xa9\xc3\xa9\\u0002\xc3\xa9\xc3\xa9\"]\n");
 }
 
-TEST_CASE("JsonLine reuses a buffer and takes values written as JSON text") {
+TEST_CASE("JsonLine reuses a buffer and takes values and members written as JSON text") {
   JsonLine j(std::string("left over"));
   j.begin_object().key("a");
-  j.raw_value() += "[1,2]";
-  j.key("b").raw_value() += "true";
+  j.raw() += "[1,2]";
+  j.raw() += "\"b\":true";
   j.field("c", 3).end_object();
   CHECK(j.take() == "{\"a\":[1,2],\"b\":true,\"c\":3}\n");
 }
