@@ -3,6 +3,8 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace bertkit::cmd {
 
 namespace {
@@ -26,15 +28,16 @@ char* write_int(char* out, Int x) {
   return fmt::format_to(out, FMT_COMPILE("{}"), x);
 }
 
-// Type ids and attention masks are 0s and 1s: one digit is written without fmt's digit count.
+// Type ids and attention masks are 0s and 1s: when all are single digits they take two bytes of room
+// each (the room is zeroed first) and are written without fmt's digit count.
 template <typename Int>
 void append_small_ints(std::string& out, std::span<const Int> values, char separator) {
-  append_at_most(out, values.size() * (kDigits + 1), [&](char* p) {
+  const bool digits = std::all_of(values.begin(), values.end(), [](Int x) { return x >= 0 && x < 10; });
+  append_at_most(out, values.size() * (digits ? 2 : kDigits + 1), [&](char* p) {
     for (std::size_t i = 0; i < values.size(); ++i) {
       if (i) *p++ = separator;
-      const Int x = values[i];
-      if (x >= 0 && x < 10) *p++ = static_cast<char>('0' + x);
-      else p = write_int(p, x);
+      if (digits) *p++ = static_cast<char>('0' + values[i]);
+      else p = write_int(p, values[i]);
     }
     return p;
   });
@@ -62,7 +65,11 @@ void append_joined(std::string& out, std::span<const std::int32_t> ids, const To
 }
 
 void append_json_pairs(std::string& out, std::span<const tok::Offsets> offsets) {
-  append_at_most(out, offsets.size() * (2 * kDigits + 4), [&](char* p) {
+  // Room for the largest offset's digits, not for any 32-bit number's: the room is zeroed first.
+  std::uint32_t largest = 0;
+  for (const auto& o : offsets) largest = std::max({largest, o.begin, o.end});
+  const std::size_t digits = fmt::format_int(largest).size();
+  append_at_most(out, offsets.size() * (2 * digits + 4), [&](char* p) {
     for (std::size_t i = 0; i < offsets.size(); ++i) {
       if (i) *p++ = ',';
       *p++ = '[';

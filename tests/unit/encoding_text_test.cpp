@@ -41,11 +41,17 @@ TEST_CASE("encoding text: ids, tokens and offsets as tokenize writes them") {
   append_joined(out, std::vector<std::int32_t>{0, 1, 12, -3, 2147483647}, ',');
   CHECK(out == "0,1,12,-3,2147483647");
   out.clear();
+  append_joined(out, std::vector<std::int32_t>{0, 1, 1, 0}, ',');
+  CHECK(out == "0,1,1,0");
+  out.clear();
   append_joined(out, std::vector<std::uint8_t>{1, 0, 255}, ' ');
   CHECK(out == "1 0 255");
   out.clear();
   append_json_pairs(out, std::vector<bertkit::tok::Offsets>{{0, 0}, {4294967295u, 7}});
   CHECK(out == "[0,0],[4294967295,7]");
+  out.clear();
+  append_json_pairs(out, std::vector<bertkit::tok::Offsets>{{0, 9}, {9, 10}, {10, 100}});
+  CHECK(out == "[0,9],[9,10],[10,100]");
 
   out.clear();
   append_joined(out, std::vector<std::int32_t>{}, raw, ' ');
