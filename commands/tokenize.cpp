@@ -83,13 +83,17 @@ std::vector<std::int32_t> parse_ids(std::string_view line) {
 }
 
 TokenizeTask::TokenizeTask(const tok::Tokenizer& tokenizer, const TokenizeOutput& output,
-                           const tok::EncodeOptions& encode)
-    : tokenizer_(tokenizer), output_(output), encode_(encode) {
+                           const records::TokenizeOptions& tokenize)
+    : tokenizer_(tokenizer), output_(output), tokenize_(tokenize) {
   if (output_.count || output_.decode) return;
   if (output_.format == TokenizeFormat::Ids || output_.format == TokenizeFormat::Jsonl)
     ids_.emplace(tokenizer_, TokenTexts::Style::Id);
   if (output_.format == TokenizeFormat::Tokens) texts_.emplace(tokenizer_, TokenTexts::Style::Raw);
   if (output_.format == TokenizeFormat::Jsonl) texts_.emplace(tokenizer_, TokenTexts::Style::Json);
+}
+
+bool TokenizeTask::encodes_records() const {
+  return output_.format != TokenizeFormat::Tsv && tokenize_.padding.strategy == tok::PaddingStrategy::None;
 }
 
 void TokenizeTask::start(records::RecordOutput& out) {
@@ -103,6 +107,8 @@ void TokenizeTask::start(records::RecordOutput& out) {
 
 void TokenizeTask::compute(const records::Batch& batch) {
   if (rendered_.size() < batch.size()) rendered_.resize(batch.size());
+  refused_ = batch.size();
+  refusal_.reset();
   if (output_.decode) {
     for (std::size_t i = 0; i < batch.size(); ++i) rendered_[i] = decode(batch.records[i]);
     return;
@@ -114,13 +120,28 @@ void TokenizeTask::compute(const records::Batch& batch) {
   for (std::ptrdiff_t i = 0; i < count; ++i) {
     const auto k = static_cast<std::size_t>(i);
     const records::Record& record = batch.records[k];
+    const auto pair = record.has_pair ? std::optional<std::string_view>(record.text_pair) : std::nullopt;
     try {
-      if (!output_.count) {
+      if (output_.count) {
+        rendered_[k] = render_count(record, tokenizer_.count(record.text, pair, tokenize_.encode));
+        continue;
+      }
+      if (!encodes_records()) {
         render(record, batch.encodings[k], rendered_[k]);
         continue;
       }
-      const auto pair = record.has_pair ? std::optional<std::string_view>(record.text_pair) : std::nullopt;
-      rendered_[k] = render_count(record, tokenizer_.count(record.text, pair, encode_));
+      thread_local tok::Encoding e;  // reused: no allocation per record
+      try {
+        tokenizer_.encode(record.text, pair, tokenize_.encode, e);
+      } catch (const Error& refused) {
+#pragma omp critical
+        if (k < refused_) {
+          refused_ = k;
+          refusal_.emplace(refused.kind(), fmt::format("{}: {}", record.where(), refused.what()));
+        }
+        continue;
+      }
+      render(record, e, rendered_[k]);
     } catch (...) {
 #pragma omp critical
       if (!error) error = std::current_exception();
@@ -131,6 +152,7 @@ void TokenizeTask::compute(const records::Batch& batch) {
 
 void TokenizeTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
   if (table_) return write_tsv_rows(batch.records[i], batch.encodings[i]);
+  if (i == refused_) throw *refusal_;
   out.writer().write(rendered_[i]);
 }
 
