@@ -57,7 +57,7 @@ int run_tokenize(const TokenizeOptions& o) {
   options.mark_truncated = false;  // overflowing tokens are part of the output
   options.record_noun = "line";
   options.progress = false;  // its output is often the terminal the bar would be drawn on
-  cmd::TokenizeTask task(*tokenizer, output, options.tokenize.encode);
+  cmd::TokenizeTask task(*tokenizer, output, options.tokenize);
   return records::run_records(options, *tokenizer, task);
 }
 

@@ -33,7 +33,9 @@ std::vector<LabelledWord> text_words(std::span<const tok::Encoding* const> windo
         word.bytes = {w.offsets[i].begin, w.offsets[end - 1].end};
         word.label = id2label[best_label(word_probabilities(tokens, aggregation))];
         const auto& ignored = settings.ignore_labels;
-        if (std::find(ignored.begin(), ignored.end(), word.label) != ignored.end()) word.label = "O";
+        // assign(1, 'O') rather than = "O": GCC 12 takes the inlined copy of a literal for an overlapping
+        // one (-Wrestrict) when this file shares a unity batch with ner_layouts.cpp.
+        if (std::find(ignored.begin(), ignored.end(), word.label) != ignored.end()) word.label.assign(1, 'O');
       } else {
         word.bytes.end = std::max(word.bytes.end, w.offsets[end - 1].end);
       }

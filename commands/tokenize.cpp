@@ -1,5 +1,6 @@
 #include "commands/tokenize.h"
 
+#include "commands/encoding_text.h"
 #include "core/error.h"
 #include "records/json_line.h"
 #include "records/result_writer.h"
@@ -14,10 +15,13 @@ namespace bertkit::cmd {
 
 namespace {
 
-// Offsets of every token in code points or bytes, each into the text its token came from.
-std::vector<tok::Offsets> output_offsets(const tok::Encoding& e, std::string_view a, std::string_view b, bool chars) {
-  std::vector<tok::Offsets> offsets = e.offsets;
-  if (!chars) return offsets;
+// Offsets of every token in code points or bytes, each into the text its token came from. In a
+// buffer of the calling thread's, reused from line to line.
+std::span<const tok::Offsets> output_offsets(const tok::Encoding& e, std::string_view a, std::string_view b,
+                                             bool chars) {
+  if (!chars) return e.offsets;
+  thread_local std::vector<tok::Offsets> offsets;
+  offsets.assign(e.offsets.begin(), e.offsets.end());
   if (b.empty()) {  // one text: converted in place, no copies per sequence (a line may be 8 M tokens)
     tok::to_char_offsets(a, offsets);
     return offsets;
@@ -31,19 +35,22 @@ std::vector<tok::Offsets> output_offsets(const tok::Encoding& e, std::string_vie
   return offsets;
 }
 
-void encoding_fields(records::JsonLine& j, const tok::Tokenizer& tokenizer, const tok::Encoding& e, std::string_view a,
-                     std::string_view b, bool chars) {
-  j.key("ids").begin_array();
-  for (auto id : e.ids) j.value(id);
-  j.end_array().key("tokens").begin_array();
-  for (auto id : e.ids) j.value(tokenizer.token(id));
-  j.end_array().key("type_ids").begin_array();
-  for (auto t : e.type_ids) j.value(t);
-  j.end_array().key("attention_mask").begin_array();
-  for (auto m : e.attention_mask) j.value(static_cast<int>(m));
-  j.end_array().key("offsets").begin_array();
-  for (const auto& o : output_offsets(e, a, b, chars)) j.begin_array().value(o.begin).value(o.end).end_array();
-  j.end_array();
+void encoding_fields(records::JsonLine& j, const TokenTexts& ids, const TokenTexts& texts, const tok::Encoding& e,
+                     std::string_view a, std::string_view b, bool chars) {
+  // Each member written whole: its name needs no escaping, which JsonLine::key would look for each time.
+  auto array = [&](std::string_view name, auto&& append) {
+    std::string& out = j.raw();
+    out += '"';
+    out += name;
+    out += "\":[";
+    append(out);
+    out += ']';
+  };
+  array("ids", [&](std::string& out) { append_joined(out, e.ids, ids, ','); });
+  array("tokens", [&](std::string& out) { append_joined(out, e.ids, texts, ','); });
+  array("type_ids", [&](std::string& out) { append_joined(out, e.type_ids, ','); });
+  array("attention_mask", [&](std::string& out) { append_joined(out, e.attention_mask, ','); });
+  array("offsets", [&](std::string& out) { append_json_pairs(out, output_offsets(e, a, b, chars)); });
 }
 
 }  // namespace
@@ -75,6 +82,20 @@ std::vector<std::int32_t> parse_ids(std::string_view line) {
   return ids;
 }
 
+TokenizeTask::TokenizeTask(const tok::Tokenizer& tokenizer, const TokenizeOutput& output,
+                           const records::TokenizeOptions& tokenize)
+    : tokenizer_(tokenizer), output_(output), tokenize_(tokenize) {
+  if (output_.count || output_.decode) return;
+  if (output_.format == TokenizeFormat::Ids || output_.format == TokenizeFormat::Jsonl)
+    ids_.emplace(tokenizer_, TokenTexts::Style::Id);
+  if (output_.format == TokenizeFormat::Tokens) texts_.emplace(tokenizer_, TokenTexts::Style::Raw);
+  if (output_.format == TokenizeFormat::Jsonl) texts_.emplace(tokenizer_, TokenTexts::Style::Json);
+}
+
+bool TokenizeTask::encodes_records() const {
+  return output_.format != TokenizeFormat::Tsv && tokenize_.padding.strategy == tok::PaddingStrategy::None;
+}
+
 void TokenizeTask::start(records::RecordOutput& out) {
   if (output_.format != TokenizeFormat::Tsv || output_.count || output_.decode) return;
   table_ = std::make_unique<records::TableWriter>(out.writer(), '\t', out.input_table());
@@ -85,7 +106,9 @@ void TokenizeTask::start(records::RecordOutput& out) {
 }
 
 void TokenizeTask::compute(const records::Batch& batch) {
-  rendered_.assign(batch.size(), {});
+  if (rendered_.size() < batch.size()) rendered_.resize(batch.size());
+  refused_ = batch.size();
+  refusal_.reset();
   if (output_.decode) {
     for (std::size_t i = 0; i < batch.size(); ++i) rendered_[i] = decode(batch.records[i]);
     return;
@@ -97,13 +120,28 @@ void TokenizeTask::compute(const records::Batch& batch) {
   for (std::ptrdiff_t i = 0; i < count; ++i) {
     const auto k = static_cast<std::size_t>(i);
     const records::Record& record = batch.records[k];
+    const auto pair = record.has_pair ? std::optional<std::string_view>(record.text_pair) : std::nullopt;
     try {
-      if (!output_.count) {
-        rendered_[k] = render(record, batch.encodings[k]);
+      if (output_.count) {
+        rendered_[k] = render_count(record, tokenizer_.count(record.text, pair, tokenize_.encode));
         continue;
       }
-      const auto pair = record.has_pair ? std::optional<std::string_view>(record.text_pair) : std::nullopt;
-      rendered_[k] = render_count(record, tokenizer_.count(record.text, pair, encode_));
+      if (!encodes_records()) {
+        render(record, batch.encodings[k], rendered_[k]);
+        continue;
+      }
+      thread_local tok::Encoding e;  // reused: no allocation per record
+      try {
+        tokenizer_.encode(record.text, pair, tokenize_.encode, e);
+      } catch (const Error& refused) {
+#pragma omp critical
+        if (k < refused_) {
+          refused_ = k;
+          refusal_.emplace(refused.kind(), fmt::format("{}: {}", record.where(), refused.what()));
+        }
+        continue;
+      }
+      render(record, e, rendered_[k]);
     } catch (...) {
 #pragma omp critical
       if (!error) error = std::current_exception();
@@ -114,6 +152,7 @@ void TokenizeTask::compute(const records::Batch& batch) {
 
 void TokenizeTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
   if (table_) return write_tsv_rows(batch.records[i], batch.encodings[i]);
+  if (i == refused_) throw *refusal_;
   out.writer().write(rendered_[i]);
 }
 
@@ -137,48 +176,38 @@ std::string TokenizeTask::render_count(const records::Record& rec, std::size_t c
   return std::string(j.end_object().line());
 }
 
-std::string TokenizeTask::token_line(const tok::Encoding& e) const {
-  std::string line;
-  line.reserve(e.ids.size() * 8);
-  for (std::size_t i = 0; i < e.ids.size(); ++i) {
-    if (i) line += ' ';
-    if (output_.format == TokenizeFormat::Ids) {
-      const fmt::format_int id(e.ids[i]);
-      line.append(id.data(), id.size());
-    } else {
-      line += tokenizer_.token(e.ids[i]);
-    }
-  }
-  line += '\n';
-  return line;
+void TokenizeTask::append_token_line(std::string& out, const tok::Encoding& e) const {
+  append_joined(out, e.ids, output_.format == TokenizeFormat::Ids ? *ids_ : *texts_, ' ');
+  out += '\n';
 }
 
-std::string TokenizeTask::render(const records::Record& rec, const tok::Encoding& e) const {
+void TokenizeTask::render(const records::Record& rec, const tok::Encoding& e, std::string& out) const {
   std::string_view pair = rec.has_pair ? std::string_view(rec.text_pair) : std::string_view();
   if (output_.format == TokenizeFormat::Tokens || output_.format == TokenizeFormat::Ids) {
     // With --stride each window is a line of its own, as a model would read it; the first is the record's.
-    std::string lines = token_line(e);
+    out.clear();
+    append_token_line(out, e);
     if (output_.windows)
-      for (const auto& o : e.overflowing) lines += token_line(o);
-    return lines;
+      for (const auto& o : e.overflowing) append_token_line(out, o);
+    return;
   }
-  records::JsonLine j;
+  records::JsonLine j(std::move(out));
   // About what the fields take a token (offsets the most), so a long line is not copied as it grows.
   j.reserve(rec.text.size() + pair.size() + (e.size() + 1) * 48);
   j.begin_object();
   records::write_texts(j, rec);
-  encoding_fields(j, tokenizer_, e, rec.text, pair, output_.char_offsets);
+  encoding_fields(j, *ids_, *texts_, e, rec.text, pair, output_.char_offsets);
   if (!e.overflowing.empty()) {
     j.key("overflowing").begin_array();
     for (const auto& o : e.overflowing) {
       j.begin_object();
-      encoding_fields(j, tokenizer_, o, rec.text, pair, output_.char_offsets);
+      encoding_fields(j, *ids_, *texts_, o, rec.text, pair, output_.char_offsets);
       j.end_object();
     }
     j.end_array();
   }
   j.end_object();
-  return j.take();
+  out = j.take();
 }
 
 void TokenizeTask::write_tsv_rows(const records::Record& rec, const tok::Encoding& e) {

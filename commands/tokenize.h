@@ -1,12 +1,15 @@
 #pragma once
 // `bertkit tokenize`: each record's encoding (ids, tokens, type ids, attention mask, offsets and the
 // overflowing windows), its token count, or with `decode` a line of ids back to text.
+#include "commands/token_texts.h"
+#include "core/error.h"
 #include "records/record_pipeline.h"
 #include "records/table_writer.h"
 #include "tokenizer/tokenizer.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,30 +38,40 @@ std::vector<std::int32_t> parse_ids(std::string_view line);
 // Writes whole lines of its own (no echoed input beyond text and text_pair, no `truncated`).
 class TokenizeTask : public records::RecordTask {
  public:
-  // `encode`: how records are encoded, for --count, which counts tokens without keeping them.
-  TokenizeTask(const tok::Tokenizer& tokenizer, const TokenizeOutput& output, const tok::EncodeOptions& encode)
-      : tokenizer_(tokenizer), output_(output), encode_(encode) {}
+  // `tokenize`: how records are encoded, for the records the task encodes itself (--count, which counts
+  // tokens without keeping them, and unpadded ids, tokens and jsonl).
+  TokenizeTask(const tok::Tokenizer& tokenizer, const TokenizeOutput& output, const records::TokenizeOptions& tokenize);
 
   std::vector<std::string> result_fields() const override { return {}; }
-  bool tokenizes() const override { return !output_.decode && !output_.count; }
+  bool tokenizes() const override { return !output_.decode && !output_.count && !encodes_records(); }
   void start(records::RecordOutput& out) override;
   void compute(const records::Batch& batch) override;
   void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
 
  private:
-  std::string render(const records::Record& record, const tok::Encoding& e) const;
+  // ids, tokens and jsonl without padding: compute() encodes each record and writes its line while the
+  // encoding is in the cache, which the pipeline's batch of encodings is not (~8% of the CPU time).
+  bool encodes_records() const;
+  // Into `out`, whose memory is reused from batch to batch.
+  void render(const records::Record& record, const tok::Encoding& e, std::string& out) const;
   std::string render_count(const records::Record& record, std::size_t count) const;
   std::string decode(const records::Record& record) const;
-  std::string token_line(const tok::Encoding& e) const;  // ids or tokens of one window
+  void append_token_line(std::string& out, const tok::Encoding& e) const;  // ids or tokens of one window
   // One row per window: the record's first, then each overflowing one, every row with the record's text.
   void write_tsv_rows(const records::Record& record, const tok::Encoding& e);
   void write_tsv_row(const records::Record& record, const tok::Encoding& e);
 
   const tok::Tokenizer& tokenizer_;
   TokenizeOutput output_;
-  tok::EncodeOptions encode_;
+  records::TokenizeOptions tokenize_;
+  // The first record of the batch the tokenizer refused (batch size: none) and its error, thrown by
+  // write() after the records before it are written, as the pipeline reports a refused record.
+  std::size_t refused_ = 0;
+  std::optional<Error> refusal_;
+  std::optional<TokenTexts> ids_;    // the ids of --format ids or jsonl
+  std::optional<TokenTexts> texts_;  // the tokens of --format tokens or jsonl
   std::unique_ptr<records::TableWriter> table_;
-  std::vector<std::string> rendered_;
+  std::vector<std::string> rendered_;  // the batch's lines; as long as the longest batch yet
 };
 
 }  // namespace bertkit::cmd

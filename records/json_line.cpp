@@ -6,16 +6,31 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <iterator>
 
 namespace bertkit::records {
 
 namespace {
 
+// Whether any of the eight bytes is a control character, '"' or '\\' (the classic "has a byte less
+// than n" bit tricks; exact about whether there is one, not where).
+bool needs_escape(std::uint64_t eight) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+  auto has_zero = [](std::uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+  return ((eight - 0x20 * kOnes) & ~eight & kHigh) | has_zero(eight ^ ('"' * kOnes)) |
+         has_zero(eight ^ ('\\' * kOnes));
+}
+
 void append_escaped(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::size_t run = 0;  // start of the bytes not yet copied
   for (std::size_t i = 0; i < s.size(); ++i) {
+    // Eight bytes at a time while none needs escaping: texts echoed whole are mostly plain.
+    std::uint64_t eight;
+    while (i + 8 <= s.size() && (std::memcpy(&eight, s.data() + i, 8), !needs_escape(eight))) i += 8;
+    if (i == s.size()) break;
     auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     out.append(s.data() + run, i - run);
@@ -38,6 +53,18 @@ void append_escaped(std::string& out, std::string_view s) {
 }
 
 }  // namespace
+
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  if (tok::valid_utf8_prefix(s) == s.size()) {
+    append_escaped(out, s);
+  } else {
+    std::string repaired;
+    tok::repair_utf8(s, repaired);
+    append_escaped(out, repaired);
+  }
+  out += '"';
+}
 
 void JsonLine::separate() {
   if (finished_) clear();
@@ -72,15 +99,7 @@ JsonLine& JsonLine::key(std::string_view name) {
 
 JsonLine& JsonLine::value(std::string_view s) {
   separate();
-  out_ += '"';
-  if (tok::valid_utf8_prefix(s) == s.size()) {
-    append_escaped(out_, s);
-  } else {
-    std::string repaired;
-    tok::repair_utf8(s, repaired);
-    append_escaped(out_, repaired);
-  }
-  out_ += '"';
+  append_json_string(out_, s);
   return *this;
 }
 

@@ -18,8 +18,15 @@
 
 namespace bertkit::records {
 
+// Appends `s` as a quoted JSON string: escaped, invalid UTF-8 replaced by U+FFFD.
+void append_json_string(std::string& out, std::string_view s);
+
 class JsonLine {
  public:
+  // `buffer`: memory to build in (its contents are dropped), so a caller building a line per record
+  // allocates nothing once its buffers have grown.
+  explicit JsonLine(std::string buffer = {}) : out_(std::move(buffer)) { out_.clear(); }
+
   JsonLine& begin_object();
   JsonLine& end_object();
   JsonLine& begin_array();
@@ -44,6 +51,12 @@ class JsonLine {
   JsonLine& value(std::span<const float> xs);  // an array of floats
   // Any JSON value (nlohmann's implicit conversions would make this overload of value() ambiguous).
   JsonLine& json(const nlohmann::ordered_json& j);
+  // JSON text the caller appends itself, e.g. a long array written in bulk: a value, or in an object a
+  // whole member ("name":value). Returns the line so far, the separator included.
+  std::string& raw() {
+    separate();
+    return out_;
+  }
 
   template <typename T>
   JsonLine& field(std::string_view name, const T& x) {

@@ -45,16 +45,28 @@ void RecordWriter::write(std::string_view record) {
     record.remove_prefix(n);
     drop_ -= n;
   }
+  if (record.size() >= kFlushThreshold) {
+    // Written from where it is: a copy into the buffer would cost its size in memory and time again.
+    flush();
+    write_all(record);
+    committed_ += record.size();
+    return;
+  }
   buffer_.append(record);
   if (buffer_.size() >= kFlushThreshold) flush();
 }
 
 void RecordWriter::flush() {
   if (buffer_.empty()) return;
-  std::string pending;
-  pending.swap(buffer_);
-  write_all(pending);
-  committed_ += pending.size();
+  // The buffer keeps its capacity: refilled from empty, it would be copied each time it doubled.
+  try {
+    write_all(buffer_);
+  } catch (...) {
+    buffer_.clear();  // not written again by the destructor's flush
+    throw;
+  }
+  committed_ += buffer_.size();
+  buffer_.clear();
 }
 
 void RecordWriter::write_all(std::string_view bytes) {

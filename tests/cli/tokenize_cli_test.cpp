@@ -256,6 +256,32 @@ TEST_CASE("tokenize: --max-length, --truncation, --stride with overflowing windo
   CHECK(r.out.empty());
 }
 
+// Unpadded ids, tokens and jsonl are encoded by the task itself, not the pipeline: a record the tokenizer
+// refuses still stops the output right after the records before it in its batch, naming its line, with
+// the status of its error (bad input 3, usage 2), in every format.
+TEST_CASE("tokenize: a record the tokenizer refuses ends the output after the records before it") {
+  bktest::TempDir dir;
+  bktest::write_file(dir / "in.tsv", "red\tgreen\none two three four five six\tseven\nblue\tgray\n");
+  const std::string in = (dir / "in.tsv").string();
+  for (const char* format : {"ids", "tokens", "jsonl", "tsv"}) {
+    CAPTURE(format);
+    // The second pair's text_pair is too short for only_second to cut it to the length.
+    auto r = run_bertkit({"--threads", "2", "tokenize", "--pairs", "--input-format", "lines", "--format", format,
+                          "--max-length", "5", "--truncation", "only_second", "-i", in});
+    CHECK(r.exit_code == 3);
+    CHECK(r.err == "bertkit: error: " + in + ":2: the second text is too short to truncate: 5 tokens must go but it has 1\n");
+    const std::size_t header = std::string(format) == "tsv" ? 1 : 0;
+    CHECK(bktest::count_lines(r.out) == header + 1);
+    CHECK(r.out.find(std::string(format) == "ids" ? "2417" : "red") != std::string::npos);  // the first pair
+    // A usage error of the second record (a stride its window has no room for) is status 2.
+    r = run_bertkit({"tokenize", "--format", format, "--max-length", "5", "--stride", "4", "-i", in, "--pairs",
+                     "--input-format", "lines"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(in + ":2: the stride (4) must be smaller") != std::string::npos);
+    CHECK(bktest::count_lines(r.out) == header + 1);
+  }
+}
+
 // Every window a model would see is in every format: JSONL nests them under "overflowing", the line
 // formats give each its own line (row), right after the input's first window.
 TEST_CASE("tokenize: --stride windows are lines of their own in ids, tokens and tsv") {

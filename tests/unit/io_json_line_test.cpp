@@ -41,6 +41,31 @@ TEST_CASE("JsonLine escapes strings and repairs invalid UTF-8") {
   CHECK(parsed["bad"].get<std::string>() == "a\xEF\xBF\xBD" "b");
 }
 
+TEST_CASE("JsonLine escapes a character at any place of a long string, as nlohmann does") {
+  // Strings are scanned eight bytes at a time: each escaped character is put at every offset.
+  for (char special : {'"', '\\', '\n', '\x01', '\x1f'}) {
+    for (std::size_t at = 0; at < 40; ++at) {
+      std::string s = "plain text, then more plain text and still é plain";
+      s.insert(at, 1, special);
+      JsonLine j;
+      std::string line(j.begin_array().value(s).end_array().line());
+      CHECK(line == nlohmann::json::array({s}).dump() + "\n");
+    }
+  }
+  // Bytes above 0x7f next to a control character (the tests look at each byte's high bit).
+  JsonLine j;
+  CHECK(j.begin_array().value("\xc3\xa9\xc3\xa9\x02\xc3\xa9\xc3\xa9").end_array().line() == "[\"\xc3\xa9\xc3\xa9\\u0002\xc3\xa9\xc3\xa9\"]\n");
+}
+
+TEST_CASE("JsonLine reuses a buffer and takes values and members written as JSON text") {
+  JsonLine j(std::string("left over"));
+  j.begin_object().key("a");
+  j.raw() += "[1,2]";
+  j.raw() += "\"b\":true";
+  j.field("c", 3).end_object();
+  CHECK(j.take() == "{\"a\":[1,2],\"b\":true,\"c\":3}\n");
+}
+
 TEST_CASE("JsonLine prints each float as the shortest text that reads back as the same f32") {
   JsonLine j;
   j.begin_array().value(0.1f).value(1.0f).value(1e-5f).value(3.4028235e38f).value(-0.0f).value(100.0f);
