@@ -5,7 +5,7 @@
 #   aarch64      every source compiled for 64-bit ARM, syntax only (tests/cross_compile_check.sh)
 #   asan+fuzz    one clang build with address + undefined-behaviour sanitizers (and libFuzzer's
 #                coverage): the whole suite (corpus sweeps on every 4th line: kSweepStride in tests/support.h),
-#                then every fuzz target for 15 seconds from its seed corpus (BPE and Unigram ones 30)
+#                then every fuzz target for 10 seconds from its seed corpus (BPE and Unigram ones 30)
 #                (a smoke run: tests/fuzz/README.md has the ten-minute runs)
 #   tsan         a ThreadSanitizer build of the multithreaded tests, doctest's test suite "threads"
 #                (tokenize and the model commands with --threads 2, the encoder and attention with OpenMP)
@@ -57,7 +57,7 @@ configure build-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCMA
       -DBERTKIT_FUZZ=ON
 cmake --build build-asan -j"$jobs" --target bertkit bertkit_tests fuzz
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j"$jobs"
-tests/fuzz/run.sh build-asan 15 "$jobs"
+tests/fuzz/run.sh build-asan 10 "$jobs"
 end_stage asan+fuzz
 
 configure build-tsan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
