@@ -14,11 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* env(const char* name) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : nullptr;
-}
-
 bool is_repo_id(std::string_view spec) {
   if (spec.empty() || spec.front() == '/' || spec.front() == '.' || spec.find("..") != std::string_view::npos)
     return false;
@@ -61,6 +56,11 @@ CacheLookup lookup_in(const fs::path& repo_dir, const ModelId& id) {
 
 }  // namespace
 
+const char* hub_env(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : nullptr;
+}
+
 std::optional<ModelId> parse_model_id(std::string_view spec) {
   ModelId id;
   const auto at = spec.find('@');
@@ -83,22 +83,22 @@ bool safe_revision(std::string_view revision) {
 }
 
 fs::path hf_home_dir() {
-  if (const char* v = env("HF_HOME")) return v;
-  if (const char* v = env("XDG_CACHE_HOME")) return fs::path(v) / "huggingface";
-  if (const char* v = env("HOME")) return fs::path(v) / ".cache" / "huggingface";
+  if (const char* v = hub_env("HF_HOME")) return v;
+  if (const char* v = hub_env("XDG_CACHE_HOME")) return fs::path(v) / "huggingface";
+  if (const char* v = hub_env("HOME")) return fs::path(v) / ".cache" / "huggingface";
   return fs::path(".cache") / "huggingface";
 }
 
 fs::path hf_hub_cache_dir() {
-  if (const char* v = env("HF_HUB_CACHE")) return v;
-  if (const char* v = env("HUGGINGFACE_HUB_CACHE")) return v;  // the older name of HF_HUB_CACHE
+  if (const char* v = hub_env("HF_HUB_CACHE")) return v;
+  if (const char* v = hub_env("HUGGINGFACE_HUB_CACHE")) return v;  // the older name of HF_HUB_CACHE
   return hf_home_dir() / "hub";
 }
 
 std::vector<fs::path> hf_cache_dirs() {
   std::vector<fs::path> dirs;
   for (const char* name : {"TRANSFORMERS_CACHE", "PYTORCH_TRANSFORMERS_CACHE", "PYTORCH_PRETRAINED_BERT_CACHE"})
-    if (const char* v = env(name)) {
+    if (const char* v = hub_env(name)) {
       dirs.emplace_back(v);
       break;
     }

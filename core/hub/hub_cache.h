@@ -23,6 +23,9 @@ struct ModelId {
 // nullopt when `spec` cannot be a model id (a path, "..", characters the Hub refuses).
 std::optional<ModelId> parse_model_id(std::string_view spec);
 
+// An environment variable huggingface_hub reads, or nullptr when unset or empty (as it treats both).
+const char* hub_env(const char* name);
+
 // The hub cache: HF_HUB_CACHE, else HUGGINGFACE_HUB_CACHE, else HF_HOME/hub, else XDG_CACHE_HOME or
 // ~/.cache + huggingface/hub, as huggingface_hub resolves it.
 std::filesystem::path hf_hub_cache_dir();

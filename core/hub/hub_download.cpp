@@ -25,11 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* env_value(const char* name) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : nullptr;
-}
-
 std::string trim(std::string s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
   std::size_t start = 0;
@@ -39,15 +34,15 @@ std::string trim(std::string s) {
 
 // HF_TOKEN, else the file huggingface-cli login writes (HF_TOKEN_PATH, else $HF_HOME/token).
 std::string hub_token() {
-  if (const char* v = env_value("HF_TOKEN")) return trim(v);
-  const fs::path file = env_value("HF_TOKEN_PATH") ? fs::path(env_value("HF_TOKEN_PATH")) : hf_home_dir() / "token";
+  if (const char* v = hub_env("HF_TOKEN")) return trim(v);
+  const fs::path file = hub_env("HF_TOKEN_PATH") ? fs::path(hub_env("HF_TOKEN_PATH")) : hf_home_dir() / "token";
   std::error_code ec;
   if (!fs::is_regular_file(file, ec)) return {};
   return trim(read_text_file(file));
 }
 
 long seconds_from_env(const char* name, long fallback) {
-  const char* v = env_value(name);
+  const char* v = hub_env(name);
   if (!v) return fallback;
   char* end = nullptr;
   const double seconds = std::strtod(v, &end);
@@ -358,13 +353,13 @@ DownloadResult HubSession::run() {
 }  // namespace
 
 std::string hub_endpoint() {
-  std::string endpoint = env_value("HF_ENDPOINT") ? env_value("HF_ENDPOINT") : "https://huggingface.co";
+  std::string endpoint = hub_env("HF_ENDPOINT") ? hub_env("HF_ENDPOINT") : "https://huggingface.co";
   while (endpoint.ends_with('/')) endpoint.pop_back();
   return endpoint;
 }
 
 bool hub_offline() {
-  const char* v = env_value("HF_HUB_OFFLINE");
+  const char* v = hub_env("HF_HUB_OFFLINE");
   if (!v) return false;
   std::string s(v);
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
