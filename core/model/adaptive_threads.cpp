@@ -29,13 +29,16 @@ std::vector<int> AdaptiveThreads::ladder(int allowed) {
 }
 
 void AdaptiveThreads::reset(int allowed) {
-  allowed_ = allowed;
   ladder_ = ladder(allowed);
   cost_.assign(ladder_.size(), 0);
   current_ = 0;
   probing_.reset();
-  passes_ = 0;
   interval_ = kFirstInterval;
+  start_interval();
+}
+
+void AdaptiveThreads::start_interval() {
+  passes_ = 0;
   preemptions_ = 0;
   thread_seconds_ = 0;
 }
@@ -54,14 +57,10 @@ std::optional<std::size_t> AdaptiveThreads::probe_rung() {
 }
 
 int AdaptiveThreads::next(int allowed) {
-  if (allowed != allowed_) reset(allowed);
+  if (ladder_.empty() || ladder_.front() != allowed) reset(allowed);
   if (ladder_.size() > 1 && cost_[current_] > 0 && passes_ >= interval_) {
     probing_ = probe_rung();
-    if (!probing_) {  // quiet at all threads: look again after another interval
-      passes_ = 0;
-      preemptions_ = 0;
-      thread_seconds_ = 0;
-    }
+    if (!probing_) start_interval();  // quiet at all threads: look again after another interval
   }
   return ladder_[probing_.value_or(current_)];
 }
@@ -81,9 +80,7 @@ void AdaptiveThreads::record(const PassMeasure& pass) {
     } else {
       interval_ = std::min(interval_ * 2, kMaxInterval);
     }
-    passes_ = 0;
-    preemptions_ = 0;
-    thread_seconds_ = 0;
+    start_interval();
     return;
   }
   if (ladder_.empty() || ladder_[current_] != pass.threads) return;

@@ -35,8 +35,7 @@ class AdaptiveThreads {
   static std::vector<int> ladder(int allowed);
 
  private:
-  std::vector<int> ladder_;
-  int allowed_ = 0;
+  std::vector<int> ladder_;       // its front is the allowed count
   std::size_t current_ = 0;      // index into ladder_
   std::vector<double> cost_;     // seconds per unit of work of each rung; 0: not measured
   std::optional<std::size_t> probing_;
@@ -47,6 +46,7 @@ class AdaptiveThreads {
   bool probe_down_next_ = true;
 
   void reset(int allowed);
+  void start_interval();  // the counts since the last probe start again
   std::optional<std::size_t> probe_rung();
 };
 
