@@ -1,6 +1,7 @@
 // Every line of every corpus under ../shared/corpora, for every vocabulary, against the reference
 // tokenizations recorded by Hugging Face's libraries (ids, tokens, offsets, pairs, truncation), in the
 // default (Rust tokenizers) behaviour and in --compat python.
+#include "golden/char_offsets.h"
 #include "support.h"
 
 #include "tokenizer/loader.h"
@@ -67,22 +68,6 @@ struct Checker {
   }
 };
 
-std::vector<std::vector<std::uint32_t>> offsets_of(const Encoding& e, std::string_view a, std::string_view b, bool chars) {
-  std::vector<bertkit::tok::Offsets> offs = e.offsets;
-  if (chars) {
-    // Offsets of each sequence index its own text.
-    std::vector<bertkit::tok::Offsets> first, second;
-    for (std::size_t i = 0; i < offs.size(); ++i) (e.sequence[i] == 1 ? second : first).push_back(offs[i]);
-    bertkit::tok::to_char_offsets(a, first);
-    bertkit::tok::to_char_offsets(b, second);
-    std::size_t fi = 0, si = 0;
-    for (std::size_t i = 0; i < offs.size(); ++i) offs[i] = e.sequence[i] == 1 ? second[si++] : first[fi++];
-  }
-  std::vector<std::vector<std::uint32_t>> out;
-  for (const auto& o : offs) out.push_back({o.begin, o.end});
-  return out;
-}
-
 std::vector<std::string> tokens_of(const Encoding& e, const Tokenizer& tok) {
   std::vector<std::string> out;
   for (auto id : e.ids) out.emplace_back(tok.token(id));
@@ -115,8 +100,8 @@ void check_model(const std::string& model, bool python, Source source) {
       check.same("tokens", tokens_of(e, *tok), expect("tokens").get<std::vector<std::string>>(), &e, *tok);
       if (pair) check.same("type_ids", e.type_ids, expect("type_ids").get<std::vector<int>>(), &e, *tok);
       if (!python) {
-        check.same("offsets", offsets_of(e, a, b, true), rec["offsets"].get<std::vector<std::vector<std::uint32_t>>>(), &e, *tok);
-        check.same("offsets_utf8", offsets_of(e, a, b, false),
+        check.same("offsets", bktest::char_offsets(e, a, b), rec["offsets"].get<std::vector<std::vector<std::uint32_t>>>(), &e, *tok);
+        check.same("offsets_utf8", bktest::offset_pairs(e.offsets),
                    rec["offsets_utf8"].get<std::vector<std::vector<std::uint32_t>>>(), &e, *tok);
       }
       for (auto [key, len] : {std::pair{"trunc16", 16}, std::pair{"trunc128", 128}}) {
