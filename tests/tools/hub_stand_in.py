@@ -113,6 +113,18 @@ def make_handler(repos, state):
                 return True
             return False
 
+        def repo_at(self, repo_id, revision, not_found):
+            """The repository at `revision`, or None once the switches or a 404 answered."""
+            if self.repo_guard():
+                return None
+            if not any(r.id == repo_id for r in repos):
+                self.error(404, "RepoNotFound", "Repository not found")
+                return None
+            r = self.find(repo_id, revision)
+            if r is None:
+                self.error(404, "RevisionNotFound", not_found)
+            return r
+
         def send_body(self, data, headers):
             start, end = 0, len(data)
             rng = self.headers.get("Range")
@@ -194,25 +206,17 @@ def make_handler(repos, state):
                 return self.send_body(data, {"ETag": '"%s"' % path[5:]})
             if path.startswith("/api/models/"):
                 repo_id, _, revision = path[len("/api/models/"):].partition("/revision/")
-                if self.repo_guard():
-                    return
-                if not any(r.id == repo_id for r in repos):
-                    return self.error(404, "RepoNotFound", "Repository not found")
-                r = self.find(repo_id, revision)
+                r = self.repo_at(repo_id, revision, "Invalid rev id: " + revision)
                 if r is None:
-                    return self.error(404, "RevisionNotFound", "Invalid rev id: " + revision)
+                    return
                 info = {"id": r.id, "sha": r.commit, "siblings": [{"rfilename": f} for f in sorted(r.files)]}
                 return self.reply(200, json.dumps(info).encode())
             if "/resolve/" in path:
                 repo_id, _, rest = path[1:].partition("/resolve/")
                 revision, _, file_path = rest.partition("/")
-                if self.repo_guard():
-                    return
-                if not any(r.id == repo_id for r in repos):
-                    return self.error(404, "RepoNotFound", "Repository not found")
-                r = self.find(repo_id, revision)
+                r = self.repo_at(repo_id, revision, "Invalid rev id")
                 if r is None:
-                    return self.error(404, "RevisionNotFound", "Invalid rev id")
+                    return
                 if file_path not in r.files:
                     return self.error(404, "EntryNotFound", "Entry not found")
                 data, etag, is_lfs = r.files[file_path]
