@@ -4,6 +4,7 @@
 // through a pointer, not appended one by one: `bertkit tokenize` writes every token of its input, and
 // a check and a call per value would cost as much as the tokenizing.
 #include "commands/token_texts.h"
+#include "records/text_buffer.h"
 #include "tokenizer/encoding.h"
 
 #include <cstdint>
@@ -13,11 +14,11 @@
 namespace bertkit::cmd {
 
 // Small values (type ids, attention masks) in decimal with `separator` between them.
-void append_joined(std::string& out, std::span<const std::int32_t> values, char separator);
-void append_joined(std::string& out, std::span<const std::uint8_t> values, char separator);
-// The texts (or ids) of the tokens `ids` with `separator` between them.
-void append_joined(std::string& out, std::span<const std::int32_t> ids, const TokenTexts& texts, char separator);
+void append_joined(records::TextBuffer& out, std::span<const std::int32_t> values, char separator);
+void append_joined(records::TextBuffer& out, std::span<const std::uint8_t> values, char separator);
+// The texts (or ids) of the tokens `ids`, with the separator `texts` was made with between them.
+void append_joined(records::TextBuffer& out, std::span<const std::int32_t> ids, const TokenTexts& texts);
 // Each offset as a JSON pair "[begin,end]", with ',' between them.
-void append_json_pairs(std::string& out, std::span<const tok::Offsets> offsets);
+void append_json_pairs(records::TextBuffer& out, std::span<const tok::Offsets> offsets);
 
 }  // namespace bertkit::cmd

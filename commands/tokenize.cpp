@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <omp.h>
+
 #include <charconv>
 #include <exception>
 
@@ -35,22 +37,25 @@ std::span<const tok::Offsets> output_offsets(const tok::Encoding& e, std::string
   return offsets;
 }
 
-void encoding_fields(records::JsonLine& j, const TokenTexts& ids, const TokenTexts& texts, const tok::Encoding& e,
-                     std::string_view a, std::string_view b, bool chars) {
-  // Each member written whole: its name needs no escaping, which JsonLine::key would look for each time.
-  auto array = [&](std::string_view name, auto&& append) {
-    std::string& out = j.raw();
-    out += '"';
-    out += name;
-    out += "\":[";
-    append(out);
-    out += ']';
-  };
-  array("ids", [&](std::string& out) { append_joined(out, e.ids, ids, ','); });
-  array("tokens", [&](std::string& out) { append_joined(out, e.ids, texts, ','); });
-  array("type_ids", [&](std::string& out) { append_joined(out, e.type_ids, ','); });
-  array("attention_mask", [&](std::string& out) { append_joined(out, e.attention_mask, ','); });
-  array("offsets", [&](std::string& out) { append_json_pairs(out, output_offsets(e, a, b, chars)); });
+// A JSON string at the end of `out`.
+void append_json(records::TextBuffer& out, std::string_view s) {
+  out.write(6 * s.size() + 2, [&](char* p) { return records::write_json_string(p, s); });
+}
+
+// The encoding's arrays as members of a JSON object.
+void append_encoding_fields(records::TextBuffer& out, const TokenTexts& ids, const TokenTexts& texts,
+                            const tok::Encoding& e, std::string_view a, std::string_view b, bool chars) {
+  out.append("\"ids\":[");
+  append_joined(out, e.ids, ids);
+  out.append("],\"tokens\":[");
+  append_joined(out, e.ids, texts);
+  out.append("],\"type_ids\":[");
+  append_joined(out, e.type_ids, ',');
+  out.append("],\"attention_mask\":[");
+  append_joined(out, e.attention_mask, ',');
+  out.append("],\"offsets\":[");
+  append_json_pairs(out, output_offsets(e, a, b, chars));
+  out.append(']');
 }
 
 }  // namespace
@@ -86,10 +91,12 @@ TokenizeTask::TokenizeTask(const tok::Tokenizer& tokenizer, const TokenizeOutput
                            const records::TokenizeOptions& tokenize)
     : tokenizer_(tokenizer), output_(output), tokenize_(tokenize) {
   if (output_.count || output_.decode) return;
+  // ids and tokens lines take spaces between tokens; jsonl's arrays commas.
+  const char separator = output_.format == TokenizeFormat::Jsonl ? ',' : ' ';
   if (output_.format == TokenizeFormat::Ids || output_.format == TokenizeFormat::Jsonl)
-    ids_.emplace(tokenizer_, TokenTexts::Style::Id);
-  if (output_.format == TokenizeFormat::Tokens) texts_.emplace(tokenizer_, TokenTexts::Style::Raw);
-  if (output_.format == TokenizeFormat::Jsonl) texts_.emplace(tokenizer_, TokenTexts::Style::Json);
+    ids_.emplace(tokenizer_, TokenTexts::Style::Id, separator);
+  if (output_.format == TokenizeFormat::Tokens) texts_.emplace(tokenizer_, TokenTexts::Style::Raw, separator);
+  if (output_.format == TokenizeFormat::Jsonl) texts_.emplace(tokenizer_, TokenTexts::Style::Json, separator);
 }
 
 bool TokenizeTask::encodes_records() const {
@@ -106,42 +113,22 @@ void TokenizeTask::start(records::RecordOutput& out) {
 }
 
 void TokenizeTask::compute(const records::Batch& batch) {
-  if (rendered_.size() < batch.size()) rendered_.resize(batch.size());
   refused_ = batch.size();
   refusal_.reset();
-  if (output_.decode) {
-    for (std::size_t i = 0; i < batch.size(); ++i) rendered_[i] = decode(batch.records[i]);
-    return;
-  }
   if (table_) return;  // rows go through the TableWriter in write()
+  // One thread encodes and renders each line in write(), just before it is copied out: a batch of
+  // lines rendered first (a megabyte of JSONL) would have left the cache by then. (--decode's and
+  // --count's refusals are thrown here, in compute(), where the pipeline skips the record they name.)
+  const bool serial = batch.size() <= kSerialBatch || omp_get_max_threads() == 1;
+  serial_ = serial && !output_.decode && !output_.count && encodes_records();
+  if (serial_) return;
+  if (rendered_.size() < batch.size()) rendered_.resize(batch.size());
   const auto count = static_cast<std::ptrdiff_t>(batch.size());
   std::exception_ptr error;  // exceptions must not cross the OpenMP region: the first, rethrown after it
-#pragma omp parallel for schedule(dynamic, 16) if (count > 64)
+#pragma omp parallel for schedule(dynamic, 16) if (!serial)
   for (std::ptrdiff_t i = 0; i < count; ++i) {
-    const auto k = static_cast<std::size_t>(i);
-    const records::Record& record = batch.records[k];
-    const auto pair = record.has_pair ? std::optional<std::string_view>(record.text_pair) : std::nullopt;
     try {
-      if (output_.count) {
-        rendered_[k] = render_count(record, tokenizer_.count(record.text, pair, tokenize_.encode));
-        continue;
-      }
-      if (!encodes_records()) {
-        render(record, batch.encodings[k], rendered_[k]);
-        continue;
-      }
-      thread_local tok::Encoding e;  // reused: no allocation per record
-      try {
-        tokenizer_.encode(record.text, pair, tokenize_.encode, e);
-      } catch (const Error& refused) {
-#pragma omp critical
-        if (k < refused_) {
-          refused_ = k;
-          refusal_.emplace(refused.kind(), fmt::format("{}: {}", record.where(), refused.what()));
-        }
-        continue;
-      }
-      render(record, e, rendered_[k]);
+      render(batch, static_cast<std::size_t>(i), rendered_[static_cast<std::size_t>(i)]);
     } catch (...) {
 #pragma omp critical
       if (!error) error = std::current_exception();
@@ -152,8 +139,30 @@ void TokenizeTask::compute(const records::Batch& batch) {
 
 void TokenizeTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
   if (table_) return write_tsv_rows(batch.records[i], batch.encodings[i]);
+  if (serial_) render(batch, i, line_);
   if (i == refused_) throw *refusal_;
-  out.writer().write(rendered_[i]);
+  out.writer().write(serial_ ? line_.view() : rendered_[i].view());
+}
+
+void TokenizeTask::render(const records::Batch& batch, std::size_t k, records::TextBuffer& out) {
+  const records::Record& record = batch.records[k];
+  out.clear();
+  if (output_.decode) return out.append(decode(record));
+  const auto pair = record.has_pair ? std::optional<std::string_view>(record.text_pair) : std::nullopt;
+  if (output_.count) return out.append(render_count(record, tokenizer_.count(record.text, pair, tokenize_.encode)));
+  if (!encodes_records()) return render(record, batch.encodings[k], out);
+  thread_local tok::Encoding e;  // reused: no allocation per record
+  try {
+    tokenizer_.encode(record.text, pair, tokenize_.encode, e);
+  } catch (const Error& refused) {
+#pragma omp critical
+    if (k < refused_) {
+      refused_ = k;
+      refusal_.emplace(refused.kind(), fmt::format("{}: {}", record.where(), refused.what()));
+    }
+    return;
+  }
+  render(record, e, out);
 }
 
 std::string TokenizeTask::decode(const records::Record& record) const {
@@ -176,38 +185,43 @@ std::string TokenizeTask::render_count(const records::Record& rec, std::size_t c
   return std::string(j.end_object().line());
 }
 
-void TokenizeTask::append_token_line(std::string& out, const tok::Encoding& e) const {
-  append_joined(out, e.ids, output_.format == TokenizeFormat::Ids ? *ids_ : *texts_, ' ');
-  out += '\n';
+void TokenizeTask::append_token_line(records::TextBuffer& out, const tok::Encoding& e) const {
+  append_joined(out, e.ids, output_.format == TokenizeFormat::Ids ? *ids_ : *texts_);
+  out.append('\n');
 }
 
-void TokenizeTask::render(const records::Record& rec, const tok::Encoding& e, std::string& out) const {
-  std::string_view pair = rec.has_pair ? std::string_view(rec.text_pair) : std::string_view();
+void TokenizeTask::render(const records::Record& rec, const tok::Encoding& e, records::TextBuffer& out) const {
+  out.clear();
   if (output_.format == TokenizeFormat::Tokens || output_.format == TokenizeFormat::Ids) {
     // With --stride each window is a line of its own, as a model would read it; the first is the record's.
-    out.clear();
     append_token_line(out, e);
     if (output_.windows)
       for (const auto& o : e.overflowing) append_token_line(out, o);
     return;
   }
-  records::JsonLine j(std::move(out));
-  // About what the fields take a token (offsets the most), so a long line is not copied as it grows.
-  j.reserve(rec.text.size() + pair.size() + (e.size() + 1) * 48);
-  j.begin_object();
-  records::write_texts(j, rec);
-  encoding_fields(j, *ids_, *texts_, e, rec.text, pair, output_.char_offsets);
-  if (!e.overflowing.empty()) {
-    j.key("overflowing").begin_array();
-    for (const auto& o : e.overflowing) {
-      j.begin_object();
-      encoding_fields(j, *ids_, *texts_, o, rec.text, pair, output_.char_offsets);
-      j.end_object();
-    }
-    j.end_array();
+  // The members JsonLine would write (write_texts' text and text_pair), written here whole: the
+  // line is every token's arrays, and JsonLine's std::string zeroes the room it is given.
+  std::string_view pair = rec.has_pair ? std::string_view(rec.text_pair) : std::string_view();
+  static const std::string text_key = fmt::format("{{\"{}\":", records::kTextField);
+  static const std::string pair_key = fmt::format(",\"{}\":", records::kPairField);
+  out.append(text_key);
+  append_json(out, rec.text);
+  if (rec.has_pair) {
+    out.append(pair_key);
+    append_json(out, rec.text_pair);
   }
-  j.end_object();
-  out = j.take();
+  out.append(',');
+  append_encoding_fields(out, *ids_, *texts_, e, rec.text, pair, output_.char_offsets);
+  if (!e.overflowing.empty()) {
+    out.append(",\"overflowing\":[");
+    for (std::size_t k = 0; k < e.overflowing.size(); ++k) {
+      out.append(k ? ",{" : "{");
+      append_encoding_fields(out, *ids_, *texts_, e.overflowing[k], rec.text, pair, output_.char_offsets);
+      out.append('}');
+    }
+    out.append(']');
+  }
+  out.append("}\n");
 }
 
 void TokenizeTask::write_tsv_rows(const records::Record& rec, const tok::Encoding& e) {

@@ -4,6 +4,7 @@
 #include "commands/token_texts.h"
 #include "core/error.h"
 #include "records/record_pipeline.h"
+#include "records/text_buffer.h"
 #include "records/table_writer.h"
 #include "tokenizer/tokenizer.h"
 
@@ -52,11 +53,13 @@ class TokenizeTask : public records::RecordTask {
   // ids, tokens and jsonl without padding: compute() encodes each record and writes its line while the
   // encoding is in the cache, which the pipeline's batch of encodings is not (~8% of the CPU time).
   bool encodes_records() const;
-  // Into `out`, whose memory is reused from batch to batch.
-  void render(const records::Record& record, const tok::Encoding& e, std::string& out) const;
+  // Record k's output into `out`, whose memory is reused; a record the tokenizer refuses is noted in
+  // refused_ and refusal_ (the first of the batch) and renders nothing.
+  void render(const records::Batch& batch, std::size_t k, records::TextBuffer& out);
+  void render(const records::Record& record, const tok::Encoding& e, records::TextBuffer& out) const;
   std::string render_count(const records::Record& record, std::size_t count) const;
   std::string decode(const records::Record& record) const;
-  void append_token_line(std::string& out, const tok::Encoding& e) const;  // ids or tokens of one window
+  void append_token_line(records::TextBuffer& out, const tok::Encoding& e) const;  // ids or tokens of one window
   // One row per window: the record's first, then each overflowing one, every row with the record's text.
   void write_tsv_rows(const records::Record& record, const tok::Encoding& e);
   void write_tsv_row(const records::Record& record, const tok::Encoding& e);
@@ -71,7 +74,11 @@ class TokenizeTask : public records::RecordTask {
   std::optional<TokenTexts> ids_;    // the ids of --format ids or jsonl
   std::optional<TokenTexts> texts_;  // the tokens of --format tokens or jsonl
   std::unique_ptr<records::TableWriter> table_;
-  std::vector<std::string> rendered_;  // the batch's lines; as long as the longest batch yet
+  // Batches up to this many records are rendered by one thread (threads would cost more than they save).
+  static constexpr std::size_t kSerialBatch = 64;
+  bool serial_ = true;  // this batch's lines are rendered one at a time, by write(), into line_
+  records::TextBuffer line_;
+  std::vector<records::TextBuffer> rendered_;  // the batch's lines, rendered by threads in compute()
 };
 
 }  // namespace bertkit::cmd

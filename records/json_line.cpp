@@ -23,7 +23,10 @@ bool needs_escape(std::uint64_t eight) {
          has_zero(eight ^ ('\\' * kOnes));
 }
 
-void append_escaped(std::string& out, std::string_view s) {
+// Calls `emit` with each run of bytes that stays as it is and each escape sequence, in order: one
+// loop for both forms a string is written in (appended to a std::string, or written through a pointer).
+template <typename Emit>
+void escape(std::string_view s, Emit&& emit) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::size_t run = 0;  // start of the bytes not yet copied
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -33,37 +36,52 @@ void append_escaped(std::string& out, std::string_view s) {
     if (i == s.size()) break;
     auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + run, i - run);
+    emit(s.substr(run, i - run));
     run = i + 1;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        out += "\\u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 15];
+      case '"': emit("\\\""); break;
+      case '\\': emit("\\\\"); break;
+      case '\n': emit("\\n"); break;
+      case '\r': emit("\\r"); break;
+      case '\t': emit("\\t"); break;
+      case '\b': emit("\\b"); break;
+      case '\f': emit("\\f"); break;
+      default: {
+        const char code[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+        emit(std::string_view(code, sizeof code));
+      }
     }
   }
-  out.append(s.data() + run, s.size() - run);
+  emit(s.substr(run));
+}
+
+// Calls `write` with `s` as valid UTF-8: itself, or with invalid bytes replaced by U+FFFD.
+template <typename Write>
+void as_valid_utf8(std::string_view s, Write&& write) {
+  if (tok::valid_utf8_prefix(s) == s.size()) return write(s);
+  std::string repaired;
+  tok::repair_utf8(s, repaired);
+  write(std::string_view(repaired));
 }
 
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
   out += '"';
-  if (tok::valid_utf8_prefix(s) == s.size()) {
-    append_escaped(out, s);
-  } else {
-    std::string repaired;
-    tok::repair_utf8(s, repaired);
-    append_escaped(out, repaired);
-  }
+  as_valid_utf8(s, [&](std::string_view valid) { escape(valid, [&](std::string_view piece) { out += piece; }); });
   out += '"';
+}
+
+char* write_json_string(char* out, std::string_view s) {
+  *out++ = '"';
+  as_valid_utf8(s, [&](std::string_view valid) {
+    escape(valid, [&](std::string_view piece) {
+      std::memcpy(out, piece.data(), piece.size());
+      out += piece.size();
+    });
+  });
+  *out++ = '"';
+  return out;
 }
 
 void JsonLine::separate() {

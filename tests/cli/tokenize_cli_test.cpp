@@ -280,6 +280,22 @@ TEST_CASE("tokenize: a record the tokenizer refuses ends the output after the re
     CHECK(r.err.find(in + ":2: the stride (4) must be smaller") != std::string::npos);
     CHECK(bktest::count_lines(r.out) == header + 1);
   }
+  // In a batch of more than 64 records, rendered by threads ahead of writing, the same: every record
+  // before the refused one, then the error.
+  std::string many;
+  for (int i = 0; i < 99; ++i) many += i == 79 ? "one two three four five six\tseven\n" : "red\tgreen\n";
+  bktest::write_file(dir / "many.tsv", many);
+  const std::string many_in = (dir / "many.tsv").string();
+  for (const char* threads : {"1", "2"})
+    for (const char* format : {"ids", "tokens", "jsonl"}) {
+      CAPTURE(threads);
+      CAPTURE(format);
+      auto r = run_bertkit({"--threads", threads, "tokenize", "--pairs", "--input-format", "lines", "--format", format,
+                            "--max-length", "5", "--truncation", "only_second", "-i", many_in});
+      CHECK(r.exit_code == 3);
+      CHECK(r.err.find(many_in + ":80: the second text is too short") != std::string::npos);
+      CHECK(bktest::count_lines(r.out) == 79);
+    }
 }
 
 // Every window a model would see is in every format: JSONL nests them under "overflowing", the line

@@ -57,6 +57,18 @@ TEST_CASE("JsonLine escapes a character at any place of a long string, as nlohma
   CHECK(j.begin_array().value("\xc3\xa9\xc3\xa9\x02\xc3\xa9\xc3\xa9").end_array().line() == "[\"\xc3\xa9\xc3\xa9\\u0002\xc3\xa9\xc3\xa9\"]\n");
 }
 
+TEST_CASE("write_json_string writes what append_json_string appends, within six bytes a byte and two") {
+  const char raw[] = "q\"b\\s/\n\r\t\b\f\x01\x1f\0\x7f é 😀";
+  const std::string worst(64, '\x01');  // every byte a \u00XX: the bound exactly
+  for (std::string s : {std::string(raw, sizeof raw - 1), worst, std::string("a\xFF" "b\xC3"), std::string()}) {
+    std::string appended;
+    bertkit::records::append_json_string(appended, s);
+    std::vector<char> room(6 * s.size() + 2);
+    char* end = bertkit::records::write_json_string(room.data(), s);
+    CHECK(std::string(room.data(), end) == appended);
+  }
+}
+
 TEST_CASE("JsonLine reuses a buffer and takes values and members written as JSON text") {
   JsonLine j(std::string("left over"));
   j.begin_object().key("a");
