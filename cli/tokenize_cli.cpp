@@ -19,6 +19,7 @@ struct TokenizeOptions {
   bool resume = false;
   TokenizerFlags tokenizer;
   std::string format = "jsonl";
+  std::string output_prefix;
   std::string offsets = "chars";
   bool count = false;
   bool decode = false;
@@ -33,6 +34,7 @@ int run_tokenize(const TokenizeOptions& o) {
   if (o.offsets != "chars" && o.offsets != "bytes") usage_error("--offsets must be chars or bytes, not '{}'", o.offsets);
   output.char_offsets = o.offsets == "chars";
   output.count = o.count;
+  output.field_prefix = o.output_prefix;
   output.decode = o.decode;
   output.skip_special_tokens = o.skip_special_tokens;
   output.windows = o.stride_flag->count() > 0;
@@ -74,6 +76,8 @@ Action add_tokenize(CLI::App& sub, const GlobalOptions&) {
   add_tokenizer_flags(sub, o->tokenizer);
   o->stride_flag = sub.get_option("--stride");
   sub.add_option("--format", o->format, "jsonl, tokens, ids or tsv")->capture_default_str();
+  sub.add_option("--output-prefix", o->output_prefix,
+                 "Put PREFIX before the name of each field tokenize adds (an input field named like one is an error otherwise)");
   sub.add_option("--offsets", o->offsets, "Offsets in chars (code points) or bytes (UTF-8)")->capture_default_str();
   sub.add_flag("--count", o->count, "Print only the number of tokens of each input");
   sub.add_flag("--decode", o->decode, "Read ids (one sequence per line) and print the text");

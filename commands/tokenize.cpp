@@ -10,6 +10,7 @@
 
 #include <omp.h>
 
+#include <array>
 #include <charconv>
 #include <exception>
 
@@ -42,18 +43,28 @@ void append_json(records::TextBuffer& out, std::string_view s) {
   out.write(6 * s.size() + 2, [&](char* p) { return records::write_json_string(p, s); });
 }
 
+constexpr std::array<std::string_view, 5> kArrays{"ids", "tokens", "type_ids", "attention_mask", "offsets"};
+
+// What goes before each of an encoding's arrays: `"ids":[`, then `],"tokens":[` and so on.
+std::vector<std::string> array_keys(std::string_view prefix) {
+  std::vector<std::string> keys;
+  for (std::size_t i = 0; i < kArrays.size(); ++i) keys.push_back(fmt::format("{}\"{}{}\":[", i ? "]," : "", prefix, kArrays[i]));
+  return keys;
+}
+
 // The encoding's arrays as members of a JSON object.
-void append_encoding_fields(records::TextBuffer& out, const TokenTexts& ids, const TokenTexts& texts,
-                            const tok::Encoding& e, std::string_view a, std::string_view b, bool chars) {
-  out.append("\"ids\":[");
+void append_encoding_fields(records::TextBuffer& out, std::span<const std::string> keys, const TokenTexts& ids,
+                            const TokenTexts& texts, const tok::Encoding& e, std::string_view a, std::string_view b,
+                            bool chars) {
+  out.append(keys[0]);
   append_joined(out, e.ids, ids);
-  out.append("],\"tokens\":[");
+  out.append(keys[1]);
   append_joined(out, e.ids, texts);
-  out.append("],\"type_ids\":[");
+  out.append(keys[2]);
   append_joined(out, e.type_ids, ',');
-  out.append("],\"attention_mask\":[");
+  out.append(keys[3]);
   append_joined(out, e.attention_mask, ',');
-  out.append("],\"offsets\":[");
+  out.append(keys[4]);
   append_json_pairs(out, output_offsets(e, a, b, chars));
   out.append(']');
 }
@@ -90,7 +101,19 @@ std::vector<std::int32_t> parse_ids(std::string_view line) {
 TokenizeTask::TokenizeTask(const tok::Tokenizer& tokenizer, const TokenizeOutput& output,
                            const records::TokenizeOptions& tokenize)
     : tokenizer_(tokenizer), output_(output), tokenize_(tokenize) {
-  if (output_.count || output_.decode) return;
+  if (output_.decode) return;
+  const std::string& prefix = output_.field_prefix;
+  if (output_.count) {
+    if (output_.format == TokenizeFormat::Jsonl) output_names_ = {prefix + "count"};
+    return;
+  }
+  if (output_.format == TokenizeFormat::Jsonl) {
+    for (std::string_view name : kArrays) output_names_.push_back(prefix + std::string(name));
+    array_keys_ = array_keys(prefix);
+    output_names_.push_back(prefix + "overflowing");
+  }
+  if (output_.format == TokenizeFormat::Tsv)
+    for (const char* name : {"ids", "tokens", "offsets"}) output_names_.push_back(prefix + name);
   // ids and tokens lines take spaces between tokens; jsonl's arrays commas.
   const char separator = output_.format == TokenizeFormat::Jsonl ? ',' : ' ';
   if (output_.format == TokenizeFormat::Ids || output_.format == TokenizeFormat::Jsonl)
@@ -104,11 +127,14 @@ bool TokenizeTask::encodes_records() const {
 }
 
 void TokenizeTask::start(records::RecordOutput& out) {
+  input_ = out.input_table();
+  records::refuse_collisions(output_names_, input_);
   if (output_.format != TokenizeFormat::Tsv || output_.count || output_.decode) return;
-  table_ = std::make_unique<records::TableWriter>(out.writer(), '\t', out.input_table());
+  table_ = std::make_unique<records::TableWriter>(out.writer(), '\t', input_);
+  // The text as it was tokenized leads tokenize's own columns, as it always has, after the input's.
   std::vector<std::string> columns{std::string(records::kTextField)};
   if (output_.pairs) columns.emplace_back(records::kPairField);
-  for (const char* c : {"ids", "tokens", "offsets"}) columns.emplace_back(c);
+  columns.insert(columns.end(), output_names_.begin(), output_names_.end());
   table_->header(columns);
 }
 
@@ -178,11 +204,36 @@ std::string TokenizeTask::decode(const records::Record& record) const {
 
 std::string TokenizeTask::render_count(const records::Record& rec, std::size_t count) const {
   if (output_.format != TokenizeFormat::Jsonl) return fmt::format("{}\n", count);
+  records::refuse_collisions(output_names_, rec);
   records::JsonLine j;
   j.begin_object();
-  records::write_texts(j, rec);
-  j.field("count", count);
+  records::write_input(j, rec, input_);
+  j.field(output_names_.front(), count);
   return std::string(j.end_object().line());
+}
+
+void TokenizeTask::append_input(records::TextBuffer& out, const records::Record& rec) const {
+  if (rec.object.is_object() || !rec.fields.empty()) {
+    records::refuse_collisions(output_names_, rec);
+    thread_local std::string memory;  // reused from record to record
+    records::JsonLine j(std::move(memory));
+    j.begin_object();
+    records::write_input(j, rec, input_);
+    out.append(j.raw());  // the members and the comma after them
+    memory = j.take();
+    return;
+  }
+  // A line's text (and second text) written here whole: JsonLine's std::string zeroes the room it is
+  // given for the escaping, and a tokenized line is mostly its arrays.
+  static const std::string text_key = fmt::format("{{\"{}\":", records::kTextField);
+  static const std::string pair_key = fmt::format(",\"{}\":", records::kPairField);
+  out.append(text_key);
+  append_json(out, rec.text);
+  if (rec.has_pair) {
+    out.append(pair_key);
+    append_json(out, rec.text_pair);
+  }
+  out.append(',');
 }
 
 void TokenizeTask::append_token_line(records::TextBuffer& out, const tok::Encoding& e) const {
@@ -199,24 +250,15 @@ void TokenizeTask::render(const records::Record& rec, const tok::Encoding& e, re
       for (const auto& o : e.overflowing) append_token_line(out, o);
     return;
   }
-  // The members JsonLine would write (write_texts' text and text_pair), written here whole: the
-  // line is every token's arrays, and JsonLine's std::string zeroes the room it is given.
+  static const std::vector<std::string> nested = array_keys("");  // inside "overflowing": not prefixed
   std::string_view pair = rec.has_pair ? std::string_view(rec.text_pair) : std::string_view();
-  static const std::string text_key = fmt::format("{{\"{}\":", records::kTextField);
-  static const std::string pair_key = fmt::format(",\"{}\":", records::kPairField);
-  out.append(text_key);
-  append_json(out, rec.text);
-  if (rec.has_pair) {
-    out.append(pair_key);
-    append_json(out, rec.text_pair);
-  }
-  out.append(',');
-  append_encoding_fields(out, *ids_, *texts_, e, rec.text, pair, output_.char_offsets);
+  append_input(out, rec);
+  append_encoding_fields(out, array_keys_, *ids_, *texts_, e, rec.text, pair, output_.char_offsets);
   if (!e.overflowing.empty()) {
-    out.append(",\"overflowing\":[");
+    out.append(",\"" + output_names_.back() + "\":[");
     for (std::size_t k = 0; k < e.overflowing.size(); ++k) {
       out.append(k ? ",{" : "{");
-      append_encoding_fields(out, *ids_, *texts_, e.overflowing[k], rec.text, pair, output_.char_offsets);
+      append_encoding_fields(out, nested, *ids_, *texts_, e.overflowing[k], rec.text, pair, output_.char_offsets);
       out.append('}');
     }
     out.append(']');

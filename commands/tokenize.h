@@ -28,6 +28,7 @@ struct TokenizeOutput {
   bool decode = false;        // records are lines of ids: print their text
   bool skip_special_tokens = false;  // decode: leave out special tokens
   bool pairs = false;         // tsv: a text_pair column
+  std::string field_prefix;   // before the name of each field of tokenize's own (jsonl members, tsv columns)
   // --stride was given: ids, tokens and tsv give every overflowing window a line of its own (without
   // it they show the truncated text only, as a model would read it).
   bool windows = false;
@@ -36,7 +37,9 @@ struct TokenizeOutput {
 // Parses a line of ids ("101 7592 102", commas or a JSON array's brackets also accepted).
 std::vector<std::int32_t> parse_ids(std::string_view line);
 
-// Writes whole lines of its own (no echoed input beyond text and text_pair, no `truncated`).
+// Writes whole lines of its own: jsonl (and --count's jsonl) starts with the input as every command's
+// JSONL does (records::write_input: a JSONL record's members, a CSV/TSV record's columns, or text and
+// text_pair), tsv rows with the input's columns; no `truncated`, since overflowing windows are shown.
 class TokenizeTask : public records::RecordTask {
  public:
   // `tokenize`: how records are encoded, for the records the task encodes itself (--count, which counts
@@ -57,6 +60,8 @@ class TokenizeTask : public records::RecordTask {
   // refused_ and refusal_ (the first of the batch) and renders nothing.
   void render(const records::Batch& batch, std::size_t k, records::TextBuffer& out);
   void render(const records::Record& record, const tok::Encoding& e, records::TextBuffer& out) const;
+  // The input's members at the start of a JSONL object, and the comma after them.
+  void append_input(records::TextBuffer& out, const records::Record& record) const;
   std::string render_count(const records::Record& record, std::size_t count) const;
   std::string decode(const records::Record& record) const;
   void append_token_line(records::TextBuffer& out, const tok::Encoding& e) const;  // ids or tokens of one window
@@ -66,6 +71,9 @@ class TokenizeTask : public records::RecordTask {
 
   const tok::Tokenizer& tokenizer_;
   TokenizeOutput output_;
+  std::vector<std::string> output_names_;  // the top-level fields of tokenize's own, prefixed
+  std::vector<std::string> array_keys_;    // jsonl: the text before each array of the encoding
+  const records::TableLayout* input_ = nullptr;  // the CSV/TSV input's header, if any
   records::TokenizeOptions tokenize_;
   // The first record of the batch the tokenizer refused (batch size: none) and its error, thrown by
   // write() after the records before it are written, as the pipeline reports a refused record.

@@ -20,9 +20,39 @@ ResultFormat parse_result_format(const std::string& name, const std::vector<std:
   return ResultFormat::Jsonl;
 }
 
-void write_texts(JsonLine& j, const Record& record) {
-  j.field(kTextField, record.text);
-  if (record.has_pair) j.field(kPairField, record.text_pair);
+namespace {
+
+// `where`: "FILE:LINE: " or "".
+void refuse_collision(std::span<const std::string> outputs, std::string_view input_field, std::string_view where) {
+  if (std::find(outputs.begin(), outputs.end(), input_field) == outputs.end()) return;
+  usage_error("{}the input field '{}' is also an output field: rename the outputs with --output-prefix PREFIX "
+              "(e.g. --output-prefix pred_) so the input's is kept",
+              where, input_field);
+}
+
+}  // namespace
+
+void write_input(JsonLine& j, const Record& record, const TableLayout* input, const EchoNames& names) {
+  if (record.object.is_object()) {
+    for (const auto& [key, value] : record.object.items()) j.key(key).json(value);
+  } else if (record.fields.empty() || !input) {
+    j.field(names.text, record.text);
+    if (record.has_pair) j.field(names.pair, record.text_pair);
+    else if (names.shared_pair) j.field(names.pair, *names.shared_pair);
+  } else {
+    for (std::size_t i = 0; i < record.fields.size() && i < input->header.size(); ++i)
+      j.field(input->header[i], record.fields[i]);
+  }
+}
+
+void refuse_collisions(std::span<const std::string> outputs, const TableLayout* input) {
+  if (input)
+    for (const std::string& name : input->header) refuse_collision(outputs, name, "");
+}
+
+void refuse_collisions(std::span<const std::string> outputs, const Record& record) {
+  if (!record.object.is_object()) return;
+  for (const auto& member : record.object.items()) refuse_collision(outputs, member.key(), record.where() + ": ");
 }
 
 ResultWriter::ResultWriter(RecordWriter& out, ResultFormat format, const TableLayout* input, bool pairs,
@@ -32,8 +62,7 @@ ResultWriter::ResultWriter(RecordWriter& out, ResultFormat format, const TableLa
     runtime_error("internal error: ResultWriter writes text formats only");
   for (const std::string& column : columns_) output_names_.push_back(prefix + column);
   output_names_.push_back(prefix + std::string(kTruncatedField));
-  if (input)
-    for (const std::string& name : input->header) refuse_collision(name, "");
+  refuse_collisions(output_names_, input);
   if (format == ResultFormat::Jsonl) return;
   table_ = std::make_unique<TableWriter>(out_, format == ResultFormat::Csv ? ',' : '\t', input);
   std::vector<std::string> header;
@@ -45,17 +74,10 @@ ResultWriter::ResultWriter(RecordWriter& out, ResultFormat format, const TableLa
   table_->header(header);
 }
 
-void ResultWriter::refuse_collision(std::string_view input_field, std::string_view where) const {
-  if (std::find(output_names_.begin(), output_names_.end(), input_field) == output_names_.end()) return;
-  usage_error("{}the input field '{}' is also an output field: rename the outputs with --output-prefix PREFIX "
-              "(e.g. --output-prefix pred_) so the input's is kept",
-              where, input_field);
-}
-
 ResultWriter& ResultWriter::begin(const Record& record, bool truncated) {
   column_ = 0;
   truncated_ = truncated;
-  for (const auto& member : record.object.items()) refuse_collision(member.key(), record.where() + ": ");
+  refuse_collisions(output_names_, record);
   if (table_) {
     table_->begin_row(record);
     if (record.fields.empty()) {  // not a table input: its text(s) are the first columns
@@ -65,16 +87,7 @@ ResultWriter& ResultWriter::begin(const Record& record, bool truncated) {
     return *this;
   }
   json_.begin_object();
-  if (record.object.is_object()) {
-    for (const auto& [key, value] : record.object.items()) json_.key(key).json(value);
-  } else if (record.fields.empty()) {
-    json_.field(names_.text, record.text);
-    if (record.has_pair) json_.field(names_.pair, record.text_pair);
-    else if (names_.shared_pair) json_.field(names_.pair, *names_.shared_pair);
-  } else {
-    for (std::size_t i = 0; i < record.fields.size() && i < input_->header.size(); ++i)
-      json_.field(input_->header[i], record.fields[i]);
-  }
+  write_input(json_, record, input_, names_);
   return *this;
 }
 

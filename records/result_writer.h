@@ -38,9 +38,6 @@ inline constexpr std::string_view kTextField = "text";
 inline constexpr std::string_view kPairField = "text_pair";
 inline constexpr std::string_view kTruncatedField = "truncated";
 
-// A record's text, and its second text when it has one, as members of a JSON object.
-void write_texts(JsonLine& j, const Record& record);
-
 // How JSONL output names the texts of a line or argument record (a JSONL record echoes its own
 // members; a CSV/TSV record's texts are text and text_pair), and a second text echoed with each such
 // record that has none (qa's --context).
@@ -49,6 +46,15 @@ struct EchoNames {
   std::string pair{kPairField};
   std::optional<std::string> shared_pair;
 };
+
+// The input record as the first members of a JSON object: a JSONL record's own members, a CSV/TSV
+// record's columns (strings named by `input`'s header), or else its text and second text.
+void write_input(JsonLine& j, const Record& record, const TableLayout* input, const EchoNames& names = {});
+
+// A usage error when an input field (a column of `input`'s header, or a member of the JSONL
+// `record`) is named like one of `outputs`, naming it and --output-prefix.
+void refuse_collisions(std::span<const std::string> outputs, const TableLayout* input);
+void refuse_collisions(std::span<const std::string> outputs, const Record& record);
 
 // `allowed`: the names a command accepts, e.g. {"jsonl", "tsv", "csv"}.
 ResultFormat parse_result_format(const std::string& name, const std::vector<std::string>& allowed);
@@ -96,8 +102,6 @@ class ResultWriter {
  private:
   // Checks `name` is the next declared result field; returns its output name.
   std::string_view next_column(std::string_view name);
-  // A usage error when an input field is named like an output field (`where`: "FILE:LINE: " or "").
-  void refuse_collision(std::string_view input_field, std::string_view where) const;
   static std::string_view without_line_end(std::string_view line);
 
   RecordWriter& out_;

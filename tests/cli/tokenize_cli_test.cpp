@@ -663,3 +663,54 @@ TEST_CASE("tokenize --padding longest: batches pad alike from a file, a pipe and
   auto args = run_bertkit({"tokenize", "--padding", "longest", "--format", "ids", "a", "b c d e", "f g"});
   CHECK(bktest::split_lines(args.out) == lines);
 }
+
+TEST_CASE("tokenize: jsonl keeps every input field, as the model commands do; a field named like an output is refused") {
+  bktest::TempDir dir;
+  bktest::write_file(dir / "in.csv", "id,text,label\n7,\"Hello world\",pos\n8,Bye now,neg\n");
+  const std::string csv = (dir / "in.csv").string();
+  auto r = run_bertkit({"tokenize", "-i", csv, "--column", "text"});
+  REQUIRE(r.exit_code == 0);
+  auto lines = bktest::json_lines(r.out);
+  REQUIRE(lines.size() == 2);
+  // The order is checked on the text (nlohmann's json sorts keys).
+  CHECK(r.out.rfind("{\"id\":\"7\",\"text\":\"Hello world\",\"label\":\"pos\",\"ids\":[101,", 0) == 0);
+  CHECK(lines[1]["id"] == "8");
+  CHECK(lines[1]["label"] == "neg");
+  CHECK(lines[1]["tokens"] == json::array({"[CLS]", "bye", "now", "[SEP]"}));
+  r = run_bertkit({"tokenize", "-i", csv, "--column", "text", "--count"});
+  CHECK(r.out == "{\"id\":\"7\",\"text\":\"Hello world\",\"label\":\"pos\",\"count\":4}\n"
+                 "{\"id\":\"8\",\"text\":\"Bye now\",\"label\":\"neg\",\"count\":4}\n");
+
+  // A JSONL record's members, nested ones too, in their order, then tokenize's fields.
+  const std::string record = R"({"id":7,"meta":{"b":[1,2],"a":null},"text":"Hello world"})";
+  r = run_bertkit({"tokenize", "--jsonl", "--max-length", "4", "--stride", "1"}, record + "\n");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.rfind(record.substr(0, record.size() - 1) + ",\"ids\":[101,7592,2088,102],", 0) == 0);
+
+  // An input field named like one of tokenize's is refused by name (it would be doubled), unless
+  // --output-prefix renames tokenize's; the nested windows keep their names.
+  r = run_bertkit({"tokenize", "--jsonl"}, "{\"text\":\"a b c\"}\n{\"text\":\"a\",\"offsets\":[]}\n");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "bertkit: error: <stdin>:2: the input field 'offsets' is also an output field: rename the outputs "
+                 "with --output-prefix PREFIX (e.g. --output-prefix pred_) so the input's is kept\n");
+  CHECK(bktest::count_lines(r.out) == 1);
+  r = run_bertkit({"tokenize", "--jsonl", "--output-prefix", "tok_", "--max-length", "4", "--stride", "1"},
+                  "{\"text\":\"hello big world again\",\"ids\":[1]}\n");
+  REQUIRE(r.exit_code == 0);
+  auto windows = bktest::json_lines(r.out).at(0);
+  CHECK(windows["ids"] == json::array({1}));
+  CHECK(windows["tok_ids"] == json::array({101, 7592, 2502, 102}));
+  CHECK(windows["tok_overflowing"].size() == 2);
+  CHECK(windows["tok_overflowing"][1]["tokens"] == json::array({"[CLS]", "world", "again", "[SEP]"}));
+  bktest::write_file(dir / "ids.csv", "ids,text\n1,hello\n");
+  for (const char* format : {"jsonl", "tsv"}) {
+    CAPTURE(format);
+    r = run_bertkit({"tokenize", "--format", format, "-i", (dir / "ids.csv").string(), "--column", "text"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("the input field 'ids' is also an output field") != std::string::npos);
+    CHECK(r.out.empty());
+  }
+  r = run_bertkit({"tokenize", "--format", "tsv", "--output-prefix", "tok_", "-i", (dir / "ids.csv").string(),
+                   "--column", "text"});
+  CHECK(r.out == "ids\ttext\ttext\ttok_ids\ttok_tokens\ttok_offsets\n1\thello\thello\t101 7592 102\t[CLS] hello [SEP]\t0:0 0:5 0:0\n");
+}
