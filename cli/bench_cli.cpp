@@ -74,7 +74,7 @@ TaskModel bench_model(const BenchOptions& o) {
     m.weights = std::make_shared<const core::Weights>(
         core::with_store_type(cmd::random_model_weights(shape), core::parse_store_type(o.dtype)));
     m.tokenizer = build_tokenizer(TokenizerFlags{});
-    m.max_length = static_cast<std::size_t>(m.loaded.config.max_position_embeddings);
+    m.max_length = m.loaded.config.usable_positions();
     m.max_length_from = "max_position_embeddings of config.json";
     return m;
   }
@@ -92,7 +92,7 @@ std::vector<int> thread_counts(const BenchOptions& o) {
 
 void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinter& print) {
   const auto& c = model.loaded.config;
-  const auto workloads = cmd::parse_workloads(o.workloads, c.max_position_embeddings);
+  const auto workloads = cmd::parse_workloads(o.workloads, static_cast<std::int64_t>(c.usable_positions()));
   const auto threads = thread_counts(o);
   print.header(fmt::format("{}{}: {} layers, hidden {}, feed-forward {}; dtype {}; CPU path {}", model.loaded.name,
                            o.model.empty() ? " (random weights)" : "", c.num_layers, c.hidden_size,

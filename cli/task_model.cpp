@@ -65,14 +65,14 @@ TaskModel load_task_model(const TaskFlags& flags) {
     usage_error("--truncate must be right or error, not '{}'", flags.truncate);
   TaskModel m;
   m.loaded = core::load_model(flags.model);
-  const auto positions = static_cast<std::size_t>(m.loaded.config.max_position_embeddings);
+  const std::size_t positions = m.loaded.config.usable_positions();
   const auto& st = m.loaded.sentence_transformer;
 
   // The tokenizer first (its model_max_length is one of the candidates), truncation set after.
   m.tokenizer = build_tokenizer(tokenizer_flags(flags, positions), &m.loaded);
   if (flags.max_length) {
     if (*flags.max_length > positions)
-      usage_error("--max-length {} is more than this model's {} position embeddings", *flags.max_length, positions);
+      usage_error("--max-length {} is more than this model takes ({} tokens: max_position_embeddings)", *flags.max_length, positions);
     m.max_length = *flags.max_length;
     m.max_length_from = "--max-length";
   } else if (st && st->max_seq_length) {

@@ -40,6 +40,8 @@ struct ModelConfig {
   int type_vocab_size = 2;   // 0 for DistilBERT: no token type embeddings
   int embedding_size = 0;    // ELECTRA; equals hidden_size when there is no embeddings_project
   int position_offset = 0;   // the position id of a sequence's first token (RoBERTa: pad_token_id + 1)
+  // The most tokens a sequence may have: the positions after the offset (RoBERTa's 514 give 512).
+  std::size_t usable_positions() const { return static_cast<std::size_t>(max_position_embeddings - position_offset); }
   Activation hidden_act = Activation::Gelu;
   double layer_norm_eps = 1e-12;
   bool sinusoidal_pos_embds = false;  // DistilBERT

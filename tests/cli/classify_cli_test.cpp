@@ -220,3 +220,19 @@ TEST_CASE("classify: long texts are truncated and marked") {
   CHECK(refuse.exit_code == 3);
   CHECK(refuse.err.find("<argument>:1") != std::string::npos);
 }
+
+TEST_CASE("classify: a RoBERTa folder with no tokenizer limit truncates to the positions after the offset") {
+  // max_position_embeddings 514 with pad_token_id 1: positions 2..513 give 512 tokens. The folder
+  // has no tokenizer_config.json, so the limit comes from config.json alone.
+  const auto folder = bktest::shared("fixtures/models2/roberta-cls");
+  REQUIRE(!std::filesystem::exists(folder / "tokenizer_config.json"));
+  std::string longer;
+  for (int i = 0; i < 600; ++i) longer += "word ";
+  auto r = run_bertkit({"classify", "-m", folder.string(), longer});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(bktest::json_lines(r.out).at(0).at("truncated") == true);
+  CHECK(r.err.find("longer than 512 tokens truncated") != std::string::npos);
+  r = run_bertkit({"classify", "-m", folder.string(), "--max-length", "513", "hi"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--max-length 513 is more than this model takes (512 tokens") != std::string::npos);
+}
