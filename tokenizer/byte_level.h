@@ -37,6 +37,10 @@ class ByteLevelPreTokenizer : public PreTokenizer {
   explicit ByteLevelPreTokenizer(ByteLevelOptions options) : options_(options) {}
   const NormalizedText& pre_tokenize(const NormalizedText& text, std::uint32_t from, std::uint32_t to,
                                      std::vector<ByteSpan>& words, NormalizedText& rewritten) const override;
+  // GPT-2's pattern ends every match before a space that follows a visible character and matches from
+  // that space as it would in the whole text; a piece starting with a space gets no prefix space. Without
+  // the pattern the whole text is one word.
+  bool independent_across_spaces() const override { return options_.use_regex; }
 
  private:
   ByteLevelOptions options_;

@@ -14,9 +14,10 @@ class Normalizer {
   // Appends the normalised form of `original` (valid UTF-8); `base` is its byte offset in the text that
   // offsets refer to.
   virtual void normalize(std::string_view original, std::uint32_t base, NormalizedText& out) const = 0;
-  // Whether text cut just before an ASCII space normalises, piece by piece, to what the whole text
-  // does: true when every character normalises on its own (a space composes with nothing and starts a
-  // new combining sequence). The tokenizer then reads very long texts a piece at a time.
+  // Whether text cut just before an ASCII space that follows a visible ASCII character normalises,
+  // piece by piece, to what the whole text does: true when every character normalises on its own (a
+  // space composes with nothing and starts a new combining sequence) or a rule sees only runs of white
+  // space, which such a cut never splits. The tokenizer then reads very long texts a piece at a time.
   virtual bool independent_across_spaces() const { return false; }
 };
 

@@ -21,7 +21,8 @@ class PreTokenizer {
   // fills with every byte aligned to the original through `text`'s alignment, so offsets survive.
   virtual const NormalizedText& pre_tokenize(const NormalizedText& text, std::uint32_t from, std::uint32_t to,
                                              std::vector<ByteSpan>& words, NormalizedText& rewritten) const = 0;
-  // Whether text cut just before an ASCII space gives, piece by piece, the words the whole text gives.
+  // Whether text cut just before an ASCII space that follows a visible ASCII character gives, piece by
+  // piece, the words the whole text gives.
   virtual bool independent_across_spaces() const { return false; }
 };
 

@@ -1,6 +1,7 @@
 #include "tokenizer/replace_normalizer.h"
 
 #include "core/error.h"
+#include "tokenizer/unicode.h"
 #include "tokenizer/utf8.h"
 
 #include <charconv>
@@ -70,6 +71,25 @@ ReplaceSpec read_replace_pattern(bool regex, const std::string& pattern, std::st
     bad_input("{}: Replace normalizer regex '{}' is not supported (only one character repeated, as ' {{2,}}')", where,
               pattern);
   return spec;
+}
+
+namespace {
+
+enum class Spaces { None, All, Some };
+
+Spaces spaces_in(std::string_view s) {
+  std::size_t white = 0, count = 0;
+  for (std::size_t i = 0; i < s.size(); ++count) white += is_white_space(next_code_point(s, i));
+  return white == 0 ? Spaces::None : white == count ? Spaces::All : Spaces::Some;
+}
+
+}  // namespace
+
+bool ReplaceNormalizer::independent_across_spaces() const {
+  // The content must keep a cut's two sides as they were, a visible character before white space, for
+  // the steps after this one; an empty one would join the text around a match.
+  const Spaces pattern = spaces_in(spec_.pattern), content = spaces_in(spec_.content);
+  return !spec_.content.empty() && pattern != Spaces::Some && pattern == content;
 }
 
 std::size_t ReplaceNormalizer::match_end(std::string_view text, std::size_t at) const {

@@ -25,6 +25,9 @@ class ReplaceNormalizer : public Normalizer {
  public:
   explicit ReplaceNormalizer(ReplaceSpec spec) : spec_(std::move(spec)) {}
   void normalize(std::string_view original, std::uint32_t base, NormalizedText& out) const override;
+  // When every match is all white space (" {2,}") or has none: no match can then span a cut before a
+  // space that follows a visible character.
+  bool independent_across_spaces() const override;
 
  private:
   // The end of the match at `at`, or `at` when none starts there.

@@ -221,6 +221,21 @@ void Tokenizer::encode_words(const NormalizedText& normalized_text, std::uint32_
   out.words.insert(out.words.end(), words, words + count);
 }
 
+std::uint32_t Tokenizer::piece_end(std::string_view text, std::uint32_t from, std::uint32_t to) {
+  // Before a space that follows a visible ASCII character: then the space starts a run of white space
+  // (a Replace of " {2,}" sees it whole, GPT-2's pattern matches from it as from any space) and ends no
+  // grapheme cluster (a Prepend character is never ASCII).
+  for (std::uint32_t at = from; at < to;) {
+    const void* space = std::memchr(text.data() + at, ' ', to - at);
+    if (!space) break;
+    at = static_cast<std::uint32_t>(static_cast<const char*>(space) - text.data());
+    const auto before = static_cast<unsigned char>(text[at - 1]);
+    if (before > ' ' && before < 0x7f) return at;
+    ++at;
+  }
+  return to;
+}
+
 template <typename Added, typename Piece>
 void Tokenizer::walk(std::string_view text, Added&& added, Piece&& piece) const {
   std::vector<Segment>& segments = t_scratch.raw_segments;
@@ -234,10 +249,7 @@ void Tokenizer::walk(std::string_view text, Added&& added, Piece&& piece) const 
     }
     for (std::uint32_t from = seg.begin; from < seg.end;) {
       std::uint32_t to = seg.end;
-      if (piecewise_ && to - from > piece_bytes) {
-        const void* space = std::memchr(text.data() + from + piece_bytes, ' ', to - from - piece_bytes);
-        if (space) to = static_cast<std::uint32_t>(static_cast<const char*>(space) - text.data());
-      }
+      if (piecewise_ && to - from > piece_bytes) to = piece_end(text, from + piece_bytes, to);
       if (!piece(from, to)) return;
       from = to;
     }

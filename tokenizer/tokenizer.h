@@ -39,7 +39,8 @@ struct TokenizerSpec {
   std::optional<std::size_t> model_max_length;
   UnicodeProfile profile = UnicodeProfile::Rust;
   std::shared_ptr<const WordPieceTables> compiled;  // WordPiece's tries as `convert` stored them, if any
-  // A long text is tokenized in pieces of this many bytes, each cut at the next space, where the
+  // A long text is tokenized in pieces of this many bytes, each cut at the next space after a visible
+  // ASCII character, where the
   // pipeline allows it (the same tokens as the whole text: tests make pieces tiny to check that).
   std::size_t piece_bytes = 64 * 1024;
 
@@ -105,6 +106,9 @@ class Tokenizer {
   // them, in order, cut into pieces where piecewise_ allows, while they return true.
   template <typename Added, typename Piece>
   void walk(std::string_view text, Added&& added, Piece&& piece) const;
+  // Where a piece of text[.., to) that may end at `from` or later ends: before the first space at or
+  // after `from` that follows a visible ASCII character, else at `to`.
+  static std::uint32_t piece_end(std::string_view text, std::uint32_t from, std::uint32_t to);
   // Right-side truncation without windows, tokenizing each text only as far as truncation can keep it.
   // false: the whole path must do it (a cut only_first/only_second refuses).
   bool encode_truncated(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options,

@@ -60,9 +60,6 @@ class CharTable {
 };
 
 bool is_chinese_char(char32_t c, UnicodeProfile profile);
-// Rust's char::is_whitespace (the Unicode White_Space property).
-bool is_white_space(char32_t c);
-
 // Unicode's White_Space property: Rust's char::is_whitespace and the regex class \s.
 bool is_white_space(char32_t c);
 

@@ -52,12 +52,18 @@ std::vector<std::string> corpus_texts() {
     }
   }
   for (const char* s : {"a \xCC\x81 b", "  leading and trailing  ", "caf\xC3\xA9  \xCC\x88x", "\xE4\xB8\xAD \xE6\x96\x87 x",
-                        "[MASK] [MASK]  [SEP]x", "un   believable\t \n tabs", " ", ""})
+                        "[MASK] [MASK]  [SEP]x", "un   believable\t \n tabs", " ", "",
+                        // GPT-2's pattern: contractions and punctuation after a space, runs of spaces, a
+                        // space after a non-ASCII character (no cut) and after a Prepend character.
+                        "x 's y  'll z   've", "a , b ,, c  ?! d", "1 2  3   4", "\xC2\xA0 x\xC2\xA0  y",
+                        "\xD8\x80 x \xD8\x80  y", "<mask> a <mask>  b"})
     texts.emplace_back(s);
   return texts;
 }
 
-const char* kModels[] = {"bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased", "bert-base-chinese"};
+// BERT's four, and roberta-base's byte-level BPE (GPT-2's pattern around spaces).
+const char* kModels[] = {"bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased", "bert-base-chinese",
+                         "roberta-base"};
 
 }  // namespace
 
