@@ -3,7 +3,8 @@
 // pre-tokenizer's add_prefix_space), the rest is the text, repaired to valid UTF-8 as every input reader
 // does. Beyond not crashing: ids are inside the vocabulary, each sequence's offsets lie inside its text
 // and (without add_prefix_space) never go back, and, byte-level BPE losing nothing, a text without '<' (no added token) is given
-// back byte for byte by the decoder.
+// back byte for byte by the decoder; and a tokenizer that cuts the text into the smallest pieces it
+// allows gives the same encoding.
 #include "bpe_test_tokenizer.h"
 #include "core/error.h"
 #include "fuzz_check.h"
@@ -12,6 +13,7 @@
 #include "tokenizer/tokenizer.h"
 #include "tokenizer/utf8.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,17 +23,23 @@ using bkfuzz::check;
 
 namespace {
 
-const Tokenizer& tokenizer(bool add_prefix_space) {
-  auto make = [](bool prefix) {
+// `in_pieces`: long texts are cut into the smallest pieces the tokenizer allows (one byte, then the
+// next space after a visible ASCII character), which must change nothing.
+const Tokenizer& tokenizer(bool add_prefix_space, bool in_pieces = false) {
+  auto make = [](bool prefix, bool pieces) {
     nlohmann::json j = bkfuzz::bpe_tokenizer_json();
     j["pre_tokenizer"]["add_prefix_space"] = prefix;
     j["post_processor"]["add_prefix_space"] = prefix;
     TokenizerFiles files;
     files.origin = "fuzz";
     files.tokenizer_json = j.dump();
-    return std::make_unique<Tokenizer>(build_tokenizer_spec(files));
+    TokenizerSpec spec = build_tokenizer_spec(files);
+    if (pieces) spec.piece_bytes = 1;
+    return std::make_unique<Tokenizer>(std::move(spec));
   };
-  static const auto plain = make(false), prefixed = make(true);
+  static const auto plain = make(false, false), prefixed = make(true, false);
+  static const auto plain_pieces = make(false, true), prefixed_pieces = make(true, true);
+  if (in_pieces) return add_prefix_space ? *prefixed_pieces : *plain_pieces;
   return add_prefix_space ? *prefixed : *plain;
 }
 
@@ -44,8 +52,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view a = in.a, b = in.b;
   const bool add_prefix_space = in.knobs & 16;
   const Tokenizer& t = tokenizer(add_prefix_space);
+  std::optional<Encoding> cut;
+  try {
+    cut = tokenizer(add_prefix_space, true).encode(a, in.second(), in.options);
+  } catch (const bertkit::Error&) {
+  }
   try {
     Encoding e = t.encode(a, in.second(), in.options);
+    check(cut.has_value());
+    check(cut->ids == e.ids && cut->offsets == e.offsets && cut->type_ids == e.type_ids && cut->words == e.words &&
+          cut->overflowing.size() == e.overflowing.size());
     // With add_prefix_space offsets may go back, as the reference's do: the space added after an added
     // token stands for the next character, and trimming moves its token past that character's start
     // ("a<mask>\u3000": "Ġ" [8, 8], then the pieces of U+3000 [7, 8]).
@@ -60,6 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(decoded == (prefixed ? " " + std::string(a) : std::string(a)));
     }
   } catch (const bertkit::Error&) {
+    check(!cut.has_value());  // refused in pieces too
   }
   return 0;
 }
