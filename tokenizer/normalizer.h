@@ -19,6 +19,13 @@ class Normalizer {
   // space composes with nothing and starts a new combining sequence) or a rule sees only runs of white
   // space, which such a cut never splits. The tokenizer then reads very long texts a piece at a time.
   virtual bool independent_across_spaces() const { return false; }
+  // For a normaliser independent across spaces: whether a text whose first piece is `head` may be cut
+  // after it. Precompiled leaves characters it deletes at the very start unaligned, and every character
+  // after them then takes the alignment of the one before it, to the end of the text: such a text is
+  // read whole.
+  virtual bool cuttable_after(std::string_view /*head*/) const { return true; }
+  // Whether cuttable_after looks at the text (so that a Sequence knows to ask this step first).
+  virtual bool checks_head() const { return false; }
 };
 
 }  // namespace bertkit::tok

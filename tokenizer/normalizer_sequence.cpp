@@ -26,7 +26,14 @@ void SequenceNormalizer::normalize(std::string_view original, std::uint32_t base
 
 // Each step keeps a space a space, so the next one also sees the cut just before a space.
 bool SequenceNormalizer::independent_across_spaces() const {
-  return std::all_of(steps_.begin(), steps_.end(), [](const auto& step) { return step->independent_across_spaces(); });
+  return std::all_of(steps_.begin(), steps_.end(), [](const auto& step) { return step->independent_across_spaces(); }) &&
+         std::none_of(steps_.begin() + (steps_.empty() ? 0 : 1), steps_.end(), [](const auto& step) { return step->checks_head(); });
 }
+
+bool SequenceNormalizer::cuttable_after(std::string_view head) const {
+  return steps_.empty() || steps_.front()->cuttable_after(head);
+}
+
+bool SequenceNormalizer::checks_head() const { return !steps_.empty() && steps_.front()->checks_head(); }
 
 }  // namespace bertkit::tok

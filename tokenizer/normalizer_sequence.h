@@ -13,6 +13,10 @@ class SequenceNormalizer : public Normalizer {
   explicit SequenceNormalizer(std::vector<std::unique_ptr<Normalizer>> steps) : steps_(std::move(steps)) {}
   void normalize(std::string_view original, std::uint32_t base, NormalizedText& out) const override;
   bool independent_across_spaces() const override;
+  // The first step's answer: independent_across_spaces() refuses a later step that looks at the text,
+  // which sees another step's output.
+  bool cuttable_after(std::string_view head) const override;
+  bool checks_head() const override;
 
  private:
   std::vector<std::unique_ptr<Normalizer>> steps_;

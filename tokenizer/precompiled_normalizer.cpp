@@ -9,6 +9,8 @@ PrecompiledNormalizer::PrecompiledNormalizer(std::shared_ptr<const PrecompiledCh
     const char byte = static_cast<char>(c);
     ascii_kept_[c] = c != 0 && !map_->transform(std::string_view(&byte, 1));
   }
+  independent_ = true;
+  for (unsigned c = ' '; c < 0x7f; ++c) independent_ = independent_ && ascii_kept_[c];
 }
 
 namespace {
@@ -40,6 +42,8 @@ class Transformer {
   }
   // Nothing lags or is held back: the next character to consume is the one at `pos`.
   bool in_step(std::size_t pos) const { return !pending_ && src_ == pos; }
+  // After the last flush: every original character was consumed.
+  bool consumed_all() const { return !pending_ && src_ == original_.size(); }
   // Copies original[pos, pos + n) (ASCII, in step) one for one.
   void copy_ascii(std::size_t pos, std::size_t n) {
     char* dst = out_.append_one_to_one(n, base_ + static_cast<std::uint32_t>(pos));
@@ -87,6 +91,16 @@ class Transformer {
 }  // namespace
 
 void PrecompiledNormalizer::normalize(std::string_view original, std::uint32_t base, NormalizedText& out) const {
+  run(original, base, out);
+}
+
+bool PrecompiledNormalizer::cuttable_after(std::string_view head) const {
+  thread_local NormalizedText scratch;
+  scratch.clear();
+  return run(head, 0, scratch);
+}
+
+bool PrecompiledNormalizer::run(std::string_view original, std::uint32_t base, NormalizedText& out) const {
   Transformer t(original, base, out);
   const std::size_t n = original.size();
   std::size_t pos = 0;
@@ -141,6 +155,7 @@ void PrecompiledNormalizer::normalize(std::string_view original, std::uint32_t b
     pos = g_end;
   }
   t.flush();
+  return t.consumed_all();
 }
 
 }  // namespace bertkit::tok

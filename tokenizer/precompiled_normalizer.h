@@ -17,12 +17,23 @@ class PrecompiledNormalizer : public Normalizer {
  public:
   explicit PrecompiledNormalizer(std::shared_ptr<const PrecompiledCharsmap> map);
   void normalize(std::string_view original, std::uint32_t base, NormalizedText& out) const override;
-  // Not independent across spaces: a Prepend character joins the space after it into one cluster, and
-  // a replacement's unconsumed characters shift the alignment of everything after them.
+  // When the rules keep the space and every visible ASCII character: a cut before a space after one is
+  // then a cluster boundary (a Prepend character, which joins the space after it, is never ASCII), and
+  // the characters either side stay what they were for the steps after this one.
+  bool independent_across_spaces() const override { return independent_; }
+  // Unless the text starts with characters the rules delete: nothing before them takes their
+  // alignment, so they shift the alignment of everything after them (Hugging Face's transform).
+  bool cuttable_after(std::string_view head) const override;
+  bool checks_head() const override { return true; }
 
  private:
+  // Normalises `original` into `out`; returns whether every original character was consumed in step
+  // (none left behind by a deletion at the start).
+  bool run(std::string_view original, std::uint32_t base, NormalizedText& out) const;
+
   std::shared_ptr<const PrecompiledCharsmap> map_;
   bool ascii_kept_[128];  // the rules leave this ASCII character alone
+  bool independent_ = false;
 };
 
 }  // namespace bertkit::tok

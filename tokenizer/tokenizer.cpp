@@ -247,9 +247,14 @@ void Tokenizer::walk(std::string_view text, Added&& added, Piece&& piece) const 
       if (!added(seg)) return;
       continue;
     }
+    bool cut = piecewise_ && seg.end - seg.begin > piece_bytes;
+    if (cut) {
+      const std::uint32_t first = piece_end(text, seg.begin + static_cast<std::uint32_t>(piece_bytes), seg.end);
+      cut = normalizer_->cuttable_after(text.substr(seg.begin, first - seg.begin));
+    }
     for (std::uint32_t from = seg.begin; from < seg.end;) {
       std::uint32_t to = seg.end;
-      if (piecewise_ && to - from > piece_bytes) to = piece_end(text, from + piece_bytes, to);
+      if (cut && to - from > piece_bytes) to = piece_end(text, from + piece_bytes, to);
       if (!piece(from, to)) return;
       from = to;
     }

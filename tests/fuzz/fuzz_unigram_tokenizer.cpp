@@ -3,7 +3,8 @@
 // (a pair split at the first tab, special tokens, a short truncation with stride), the rest is the text,
 // repaired to valid UTF-8 first as every input reader does. Beyond not crashing: ids are inside the
 // vocabulary, each sequence's offsets lie inside its text and their starts never go back (also in
-// overflowing windows), and decoding gives valid UTF-8.
+// overflowing windows), decoding gives valid UTF-8, and the same tokenizer cutting texts into the
+// smallest pieces it allows gives the same encoding (or refuses alike).
 #include "core/error.h"
 #include "fuzz_check.h"
 #include "tokenizer_input.h"
@@ -13,6 +14,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,17 +23,22 @@ using bkfuzz::check;
 
 namespace {
 
-const Tokenizer& tokenizer() {
-  static const Tokenizer* t = [] {
+// `in_pieces`: long texts are cut into the smallest pieces the tokenizer allows.
+const Tokenizer& tokenizer(bool in_pieces = false) {
+  auto make = [](bool pieces) -> const Tokenizer* {
     try {
-      return new Tokenizer(build_tokenizer_spec(
-          read_tokenizer_files(std::string(BERTKIT_SHARED_DIR) + "/vocab/sentence-camembert-base/tokenizer.json")));
+      TokenizerSpec spec = build_tokenizer_spec(
+          read_tokenizer_files(std::string(BERTKIT_SHARED_DIR) + "/vocab/sentence-camembert-base/tokenizer.json"));
+      if (pieces) spec.piece_bytes = 1;
+      return new Tokenizer(std::move(spec));
     } catch (const bertkit::Error& e) {
       std::fprintf(stderr, "fuzz_unigram_tokenizer needs ../shared: %s\n", e.what());
       std::exit(1);
     }
-  }();
-  return *t;
+  };
+  static const Tokenizer* whole = make(false);
+  static const Tokenizer* pieces = make(true);
+  return in_pieces ? *pieces : *whole;
 }
 
 }  // namespace
@@ -42,12 +49,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bkfuzz::read_tokenizer_input(data, size, in);
   const std::string_view a = in.a, b = in.b;
   const auto& t = tokenizer();
+  std::optional<Encoding> cut;
+  try {
+    cut = tokenizer(true).encode(a, in.second(), in.options);
+  } catch (const bertkit::Error&) {
+  }
   try {
     const Encoding e = t.encode(a, in.second(), in.options);
+    check(cut.has_value());
+    check(cut->ids == e.ids && cut->offsets == e.offsets && cut->type_ids == e.type_ids && cut->words == e.words &&
+          cut->overflowing.size() == e.overflowing.size());
     bkfuzz::check_encoding(t, e, a, b, bkfuzz::OffsetOrder::AfterPreviousBegin);
     const std::string decoded = t.decode(e.ids, in.knobs & 16);
     check(valid_utf8_prefix(decoded) == decoded.size());
   } catch (const bertkit::Error&) {
+    check(!cut.has_value());  // refused in pieces too
   }
   return 0;
 }

@@ -28,9 +28,9 @@ std::size_t check_fixture(const bktest::FixtureRef& name, const char* compat) {
   const json& differing = f.goldens.at("fast_tokenizer").at("cases_differing_from_slow");
   const bool fast = std::string(compat) == "fast";
 
-  tok::EncodeOptions options;  // truncation=True: longest_first to model_max_length
-  options.truncation = tok::TruncationParams{*tokenizer->spec().model_max_length, tok::TruncationStrategy::LongestFirst, 0,
-                                             tok::Side::Right};
+  tok::EncodeOptions options;  // truncation=True: longest_first
+  options.truncation = tok::TruncationParams{bktest::fixture_max_length(f, *tokenizer), tok::TruncationStrategy::LongestFirst,
+                                             0, tok::Side::Right};
   std::size_t checked = 0;
   for (const json& p : f.goldens.at("pipelines")) {
     if (p.at("init").at("task") != "text-classification") continue;

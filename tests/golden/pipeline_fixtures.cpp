@@ -41,6 +41,10 @@ bool builds_tokenizer(const std::string& name, const std::string& set) {
   }
 }
 
+std::size_t fixture_max_length(const Fixture& fixture, const bertkit::tok::Tokenizer& tokenizer) {
+  return tokenizer.spec().model_max_length.value_or(fixture.model.config.usable_positions());
+}
+
 std::unique_ptr<bertkit::tok::Tokenizer> fixture_tokenizer(const Fixture& fixture, const char* compat) {
   bertkit::cli::TokenizerFlags flags;
   flags.compat = compat;

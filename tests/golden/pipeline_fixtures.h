@@ -29,5 +29,8 @@ bool builds_tokenizer(const std::string& name, const std::string& set);
 
 // The fixture's tokenizer as bertkit builds it: compat "fast" (the default) or "python".
 std::unique_ptr<bertkit::tok::Tokenizer> fixture_tokenizer(const Fixture& fixture, const char* compat);
+// What a pipeline's truncation=True cuts to: the tokenizer's model_max_length, else (a folder without
+// tokenizer_config.json, as roberta-cls) the positions the model has, as bertkit's commands do.
+std::size_t fixture_max_length(const Fixture& fixture, const bertkit::tok::Tokenizer& tokenizer);
 
 }  // namespace bktest

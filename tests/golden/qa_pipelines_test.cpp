@@ -83,7 +83,7 @@ TEST_CASE("qa: every pipelines_fast record, windows and answers (default path)")
     std::size_t several_windows = 0;
     for (const json& p : records) {
       INFO(name << " " << p.at("tag").get<std::string>() << " call " << p.at("call").dump());
-      cmd::QaSettings s = settings_of(p.at("call"), *tokenizer->spec().model_max_length, false);
+      cmd::QaSettings s = settings_of(p.at("call"), bktest::fixture_max_length(f, *tokenizer), false);
       std::vector<cmd::QaExample> examples;
       examples.push_back(cmd::make_qa_example(*tokenizer, p.at("input").at("question").get<std::string>(),
                                               p.at("input").at("context").get<std::string>(), s));
@@ -108,7 +108,7 @@ TEST_CASE("qa: the pipeline's answers from its own logits (span selection alone)
     auto tokenizer = bktest::fixture_tokenizer(f, "fast");
     for (const json& p : f.goldens.at("pipelines_fast")) {
       INFO(name << " " << p.at("tag").get<std::string>());
-      cmd::QaSettings s = settings_of(p.at("call"), *tokenizer->spec().model_max_length, false);
+      cmd::QaSettings s = settings_of(p.at("call"), bktest::fixture_max_length(f, *tokenizer), false);
       cmd::QaExample ex = cmd::make_qa_example(*tokenizer, p.at("input").at("question").get<std::string>(),
                                                p.at("input").at("context").get<std::string>(), s);
       std::vector<std::vector<float>> starts, ends;
@@ -126,7 +126,7 @@ TEST_CASE("qa: every slow-path pipelines record and its windows (--compat python
     bktest::Fixture f = bktest::load_fixture(name.name, name.set);
     auto tokenizer = bktest::fixture_tokenizer(f, "python");
     cmd::QuestionAnswerer qa(f.model.config, f.weights);
-    const std::size_t model_max = *tokenizer->spec().model_max_length;
+    const std::size_t model_max = bktest::fixture_max_length(f, *tokenizer);
     std::size_t checked = 0;
     for (const json& p : f.goldens.at("pipelines")) {
       if (p.at("init").at("task") != "question-answering") continue;

@@ -41,7 +41,7 @@ void classification(core::StoreType type, Agreement& a) {
     auto tokenizer = bktest::fixture_tokenizer(f, "python");
     cmd::Classifier classifier(f.model.config, reduced(f, type));
     tok::EncodeOptions options;
-    options.truncation = tok::TruncationParams{*tokenizer->spec().model_max_length};
+    options.truncation = tok::TruncationParams{bktest::fixture_max_length(f, *tokenizer)};
     for (const json& p : f.goldens.at("pipelines")) {
       if (p.at("init").at("task") != "text-classification") continue;
       const json& input = p.at("input");
