@@ -58,14 +58,15 @@ void DownloadReport::draw(bool last) {
 }
 
 void install_model_download() {
-  core::set_model_fetcher([](const core::ModelId& id) {
+  core::set_model_fetcher([](const core::ModelId& id, bool cut_off) {
     DownloadReport report(false);
     core::DownloadOptions options;
     options.observer = &report;
     if (!options.offline && !core::hub_offline())
-      report.note(fmt::format("{} is not in the Hugging Face cache: downloading its config, tokenizer and weights from "
-                              "{} into {}",
-                              id.text(), core::hub_endpoint(), core::hf_hub_cache_dir().string()));
+      report.note(fmt::format("{} {}: downloading its config, tokenizer and weights from {} into {}", id.text(),
+                              cut_off ? "is in the Hugging Face cache only in part (a download stopped)"
+                                      : "is not in the Hugging Face cache",
+                              core::hub_endpoint(), core::hf_hub_cache_dir().string()));
     return core::download_model(id, options).snapshot;
   });
 }

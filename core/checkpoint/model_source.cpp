@@ -5,6 +5,7 @@
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/error.h"
 #include "core/files.h"
+#include "core/hub/hub_download.h"
 #include "core/json.h"
 
 #include <fmt/ranges.h>
@@ -224,8 +225,10 @@ fs::path resolve_model_location(std::string_view spec) {
   const std::optional<ModelId> id = parse_model_id(spec);
   if (!id) bad_input("model {}: no such file or folder", spec);
   CacheLookup cached = find_cached_model(*id);
-  if (cached.snapshot) return *cached.snapshot;
-  if (model_fetcher()) return model_fetcher()(*id);
+  // A cut-off download's snapshot lacks files (a sentence-transformers max_seq_length, say) that would
+  // change the numbers without a word: it is finished first, where the Hub may be asked.
+  if (cached.snapshot && !(cached.cut_off && model_fetcher() && !hub_offline())) return *cached.snapshot;
+  if (model_fetcher()) return model_fetcher()(*id, cached.cut_off);
   bad_input("model {}: not a file or folder, and not in the Hugging Face cache ({}; download it once with "
             "bertkit download {})",
             spec, cached.why_not, spec);

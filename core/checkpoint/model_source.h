@@ -77,7 +77,8 @@ std::filesystem::path resolve_model_location(std::string_view spec);
 
 // How a model id missing from the caches is obtained: the CLI installs the Hub download
 // (core/hub/hub_download.h) so that every command taking -m fetches it; unset, such an id is refused.
-using ModelFetcher = std::function<std::filesystem::path(const ModelId& id)>;
+// `cut_off`: the cache holds the model's files in part, from a download that stopped; this one resumes it.
+using ModelFetcher = std::function<std::filesystem::path(const ModelId& id, bool cut_off)>;
 void set_model_fetcher(ModelFetcher fetcher);
 
 LoadedModel load_model(std::string_view spec);

@@ -49,7 +49,13 @@ CacheLookup lookup_in(const fs::path& repo_dir, const ModelId& id) {
   if (fs::is_directory(repo_dir / "snapshots"))
     for (const auto& e : fs::directory_iterator(repo_dir / "snapshots"))
       if (e.is_directory()) snapshots.push_back(e.path());
-  if (snapshots.size() == 1) return {snapshots.front(), {}};
+  if (snapshots.size() == 1) {
+    bool cut_off = false;
+    if (fs::is_directory(repo_dir / "blobs"))
+      for (const auto& e : fs::directory_iterator(repo_dir / "blobs"))
+        cut_off = cut_off || e.path().extension() == ".incomplete";
+    return {snapshots.front(), {}, cut_off};
+  }
   return {std::nullopt, fmt::format("{} has no refs/main and {} snapshots; pass the snapshot folder itself",
                                     repo_dir.string(), snapshots.size())};
 }

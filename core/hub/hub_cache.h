@@ -50,6 +50,9 @@ bool safe_revision(std::string_view revision);
 struct CacheLookup {
   std::optional<std::filesystem::path> snapshot;
   std::string why_not;  // when absent: what was looked at, for the message
+  // No ref names the snapshot (it is the repository's only one) and a blob is half downloaded: a
+  // download cut off before its end, which links each file as it finishes and writes refs/ last.
+  bool cut_off = false;
 };
 CacheLookup find_cached_model(const ModelId& id);
 

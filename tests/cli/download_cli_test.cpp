@@ -172,6 +172,32 @@ TEST_CASE("download: a dropped connection resumes where it stopped") {
   CHECK(bertkit::core::sha256_file(env.repo(kRepoFolder) / "blobs" / sha) == sha);
 }
 
+TEST_CASE("download: -m ORG/NAME after an auto-download stopped finishes it before running") {
+  HubStandIn hub({served("minilm-embed")});
+  HubEnvironment env(hub.endpoint());
+  const std::string text = "A man is eating food.";
+  const auto expected = run_bertkit({"embed", "-m", bktest::fixture_path("minilm-embed"), text});
+  REQUIRE(expected.exit_code == 0);
+  hub.set("drop_after=" + std::to_string(weights_size() / 2));
+  auto r = run_bertkit({"embed", "-m", kRepo, text});
+  CHECK(r.exit_code == 1);
+  CHECK(has(r.err, "run the command again to resume"));
+  // The snapshot holds the files that came before the weights, and no ref names it yet.
+  REQUIRE(fs::exists(env.repo(kRepoFolder) / "snapshots" / hub.commit(kRepo) / "config.json"));
+  CHECK_FALSE(fs::exists(env.repo(kRepoFolder) / "refs" / "main"));
+  {  // Offline, the part there is is all there is: used as before, without a request.
+    bktest::ScopedEnv offline("HF_HUB_OFFLINE", "1");
+    CHECK(run_bertkit({"embed", "-m", kRepo, text}).exit_code != 0);
+  }
+  hub.set("drop_after=");
+  r = run_bertkit({"embed", "-m", kRepo, text});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(has(r.err, kRepo + " is in the Hugging Face cache only in part (a download stopped): downloading"));
+  CHECK(r.out == expected.out);
+  CHECK(fs::exists(env.repo(kRepoFolder) / "refs" / "main"));
+}
+
 TEST_CASE("download: a corrupted payload is refused and not left in the cache") {
   HubStandIn hub({served("minilm-embed")});
   HubEnvironment env(hub.endpoint());
