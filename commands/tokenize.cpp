@@ -111,6 +111,7 @@ TokenizeTask::TokenizeTask(const tok::Tokenizer& tokenizer, const TokenizeOutput
     for (std::string_view name : kArrays) output_names_.push_back(prefix + std::string(name));
     array_keys_ = array_keys(prefix);
     output_names_.push_back(prefix + "overflowing");
+    overflowing_key_ = fmt::format(",\"{}\":[", output_names_.back());
   }
   if (output_.format == TokenizeFormat::Tsv)
     for (const char* name : {"ids", "tokens", "offsets"}) output_names_.push_back(prefix + name);
@@ -242,7 +243,6 @@ void TokenizeTask::append_token_line(records::TextBuffer& out, const tok::Encodi
 }
 
 void TokenizeTask::render(const records::Record& rec, const tok::Encoding& e, records::TextBuffer& out) const {
-  out.clear();
   if (output_.format == TokenizeFormat::Tokens || output_.format == TokenizeFormat::Ids) {
     // With --stride each window is a line of its own, as a model would read it; the first is the record's.
     append_token_line(out, e);
@@ -255,7 +255,7 @@ void TokenizeTask::render(const records::Record& rec, const tok::Encoding& e, re
   append_input(out, rec);
   append_encoding_fields(out, array_keys_, *ids_, *texts_, e, rec.text, pair, output_.char_offsets);
   if (!e.overflowing.empty()) {
-    out.append(",\"" + output_names_.back() + "\":[");
+    out.append(overflowing_key_);
     for (std::size_t k = 0; k < e.overflowing.size(); ++k) {
       out.append(k ? ",{" : "{");
       append_encoding_fields(out, nested, *ids_, *texts_, e.overflowing[k], rec.text, pair, output_.char_offsets);

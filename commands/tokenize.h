@@ -59,7 +59,7 @@ class TokenizeTask : public records::RecordTask {
   // Record k's output into `out`, whose memory is reused; a record the tokenizer refuses is noted in
   // refused_ and refusal_ (the first of the batch) and renders nothing.
   void render(const records::Batch& batch, std::size_t k, records::TextBuffer& out);
-  void render(const records::Record& record, const tok::Encoding& e, records::TextBuffer& out) const;
+  void render(const records::Record& record, const tok::Encoding& e, records::TextBuffer& out) const;  // appends
   // The input's members at the start of a JSONL object, and the comma after them.
   void append_input(records::TextBuffer& out, const records::Record& record) const;
   std::string render_count(const records::Record& record, std::size_t count) const;
@@ -73,6 +73,7 @@ class TokenizeTask : public records::RecordTask {
   TokenizeOutput output_;
   std::vector<std::string> output_names_;  // the top-level fields of tokenize's own, prefixed
   std::vector<std::string> array_keys_;    // jsonl: the text before each array of the encoding
+  std::string overflowing_key_;            // jsonl: the text before the array of windows
   const records::TableLayout* input_ = nullptr;  // the CSV/TSV input's header, if any
   records::TokenizeOptions tokenize_;
   // The first record of the batch the tokenizer refused (batch size: none) and its error, thrown by
