@@ -3,6 +3,7 @@
 // (invalid UTF-8 repaired, as readers repair it): a pair split at the first tab (bit 0), special tokens
 // (bit 1), truncation to 8 tokens (bit 2) with a stride of 2 (bit 3). Higher bits are each target's own.
 // And what every target checks of an encoding.
+#include "core/error.h"
 #include "fuzz_check.h"
 #include "tokenizer/tokenizer.h"
 #include "tokenizer/utf8.h"
@@ -66,6 +67,26 @@ inline void check_encoding(const bertkit::tok::Tokenizer& t, const bertkit::tok:
     last_end[s] = o.end;
   }
   for (const auto& window : e.overflowing) check_encoding(t, window, a, b, order);
+}
+
+// The input's encoding, or nullopt when the tokenizer refuses it.
+inline std::optional<bertkit::tok::Encoding> encode_or_refuse(const bertkit::tok::Tokenizer& t, const TokenizerInput& in) {
+  try {
+    return t.encode(in.a, in.second(), in.options);
+  } catch (const bertkit::Error&) {
+    return std::nullopt;
+  }
+}
+
+// `pieces`, a tokenizer that cuts long texts into the smallest pieces it allows, gives the input the
+// encoding `whole` is, or refuses it as `whole` (nullopt) says the same tokenizer reading it whole did.
+inline void check_pieces_agree(const bertkit::tok::Tokenizer& pieces, const TokenizerInput& in,
+                               const std::optional<bertkit::tok::Encoding>& whole) {
+  const std::optional<bertkit::tok::Encoding> cut = encode_or_refuse(pieces, in);
+  check(cut.has_value() == whole.has_value());
+  if (!whole) return;
+  check(cut->ids == whole->ids && cut->offsets == whole->offsets && cut->type_ids == whole->type_ids &&
+        cut->words == whole->words && cut->overflowing.size() == whole->overflowing.size());
 }
 
 }  // namespace bkfuzz
