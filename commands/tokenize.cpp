@@ -38,7 +38,7 @@ std::span<const tok::Offsets> output_offsets(const tok::Encoding& e, std::string
   return offsets;
 }
 
-// A JSON string at the end of `out`.
+// A Record's text (valid UTF-8: the readers repair it) as a JSON string at the end of `out`.
 void append_json(records::TextBuffer& out, std::string_view s) {
   out.write(6 * s.size() + 2, [&](char* p) { return records::write_json_string(p, s); });
 }
@@ -143,8 +143,8 @@ void TokenizeTask::compute(const records::Batch& batch) {
   refused_ = batch.size();
   refusal_.reset();
   if (table_) return;  // rows go through the TableWriter in write()
-  // One thread encodes and renders each line in write(), just before it is copied out: a batch of
-  // lines rendered first (a megabyte of JSONL) would have left the cache by then. (--decode's and
+  // One thread encodes and renders each line in write(), straight into the output's buffer: a batch
+  // of lines rendered first (a megabyte of JSONL) would have left the cache by the time it was copied. (--decode's and
   // --count's refusals are thrown here, in compute(), where the pipeline skips the record they name.)
   const bool serial = batch.size() <= kSerialBatch || omp_get_max_threads() == 1;
   serial_ = serial && !output_.decode && !output_.count && encodes_records();
@@ -155,6 +155,7 @@ void TokenizeTask::compute(const records::Batch& batch) {
 #pragma omp parallel for schedule(dynamic, 16) if (!serial)
   for (std::ptrdiff_t i = 0; i < count; ++i) {
     try {
+      rendered_[static_cast<std::size_t>(i)].clear();
       render(batch, static_cast<std::size_t>(i), rendered_[static_cast<std::size_t>(i)]);
     } catch (...) {
 #pragma omp critical
@@ -166,14 +167,13 @@ void TokenizeTask::compute(const records::Batch& batch) {
 
 void TokenizeTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
   if (table_) return write_tsv_rows(batch.records[i], batch.encodings[i]);
-  if (serial_) render(batch, i, line_);
-  if (i == refused_) throw *refusal_;
-  out.writer().write(serial_ ? line_.view() : rendered_[i].view());
+  if (serial_) out.writer().write_with([&](records::TextBuffer& line) { render(batch, i, line); });
+  if (i == refused_) throw *refusal_;  // before a refused record, and nothing of it, is written
+  if (!serial_) out.writer().write(rendered_[i].view());
 }
 
 void TokenizeTask::render(const records::Batch& batch, std::size_t k, records::TextBuffer& out) {
   const records::Record& record = batch.records[k];
-  out.clear();
   if (output_.decode) return out.append(decode(record));
   const auto pair = record.has_pair ? std::optional<std::string_view>(record.text_pair) : std::nullopt;
   if (output_.count) return out.append(render_count(record, tokenizer_.count(record.text, pair, tokenize_.encode)));

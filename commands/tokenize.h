@@ -56,8 +56,8 @@ class TokenizeTask : public records::RecordTask {
   // ids, tokens and jsonl without padding: compute() encodes each record and writes its line while the
   // encoding is in the cache, which the pipeline's batch of encodings is not (~8% of the CPU time).
   bool encodes_records() const;
-  // Record k's output into `out`, whose memory is reused; a record the tokenizer refuses is noted in
-  // refused_ and refusal_ (the first of the batch) and renders nothing.
+  // Appends record k's output to `out`; a record the tokenizer refuses is noted in refused_ and
+  // refusal_ (the first of the batch) and renders nothing.
   void render(const records::Batch& batch, std::size_t k, records::TextBuffer& out);
   void render(const records::Record& record, const tok::Encoding& e, records::TextBuffer& out) const;  // appends
   // The input's members at the start of a JSONL object, and the comma after them.
@@ -85,8 +85,7 @@ class TokenizeTask : public records::RecordTask {
   std::unique_ptr<records::TableWriter> table_;
   // Batches up to this many records are rendered by one thread (threads would cost more than they save).
   static constexpr std::size_t kSerialBatch = 64;
-  bool serial_ = true;  // this batch's lines are rendered one at a time, by write(), into line_
-  records::TextBuffer line_;
+  bool serial_ = true;  // this batch's lines are rendered one at a time, by write(), into the output
   std::vector<records::TextBuffer> rendered_;  // the batch's lines, rendered by threads in compute()
 };
 

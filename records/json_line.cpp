@@ -1,6 +1,7 @@
 #include "records/json_line.h"
 
 #include "records/float_text.h"
+#include "tokenizer/byte_vectors.h"
 #include "tokenizer/utf8.h"
 
 #include <fmt/format.h>
@@ -14,13 +15,11 @@ namespace bertkit::records {
 
 namespace {
 
-// Whether any of the eight bytes is a control character, '"' or '\\' (the classic "has a byte less
-// than n" bit tricks; exact about whether there is one, not where).
-bool needs_escape(std::uint64_t eight) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
-  auto has_zero = [](std::uint64_t x) { return (x - kOnes) & ~x & kHigh; };
-  return ((eight - 0x20 * kOnes) & ~eight & kHigh) | has_zero(eight ^ ('"' * kOnes)) |
-         has_zero(eight ^ ('\\' * kOnes));
+// Whether any of the sixteen bytes is a control character, '"' or '\\'.
+bool needs_escape(tok::Bytes16 v) {
+  using tok::ByteRange16, tok::in_range;
+  return tok::any_lane(in_range(v, ByteRange16(0, 0x1f)) | in_range(v, ByteRange16('"', '"')) |
+                       in_range(v, ByteRange16('\\', '\\')));
 }
 
 // Calls `emit` with each run of bytes that stays as it is and each escape sequence, in order: one
@@ -30,9 +29,8 @@ void escape(std::string_view s, Emit&& emit) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::size_t run = 0;  // start of the bytes not yet copied
   for (std::size_t i = 0; i < s.size(); ++i) {
-    // Eight bytes at a time while none needs escaping: texts echoed whole are mostly plain.
-    std::uint64_t eight;
-    while (i + 8 <= s.size() && (std::memcpy(&eight, s.data() + i, 8), !needs_escape(eight))) i += 8;
+    // Sixteen bytes at a time while none needs escaping: texts echoed whole are mostly plain.
+    while (i + 16 <= s.size() && !needs_escape(tok::load16(s.data() + i))) i += 16;
     if (i == s.size()) break;
     auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
@@ -72,13 +70,11 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
 }
 
-char* write_json_string(char* out, std::string_view s) {
+char* write_json_string(char* out, std::string_view valid_utf8) {
   *out++ = '"';
-  as_valid_utf8(s, [&](std::string_view valid) {
-    escape(valid, [&](std::string_view piece) {
-      std::memcpy(out, piece.data(), piece.size());
-      out += piece.size();
-    });
+  escape(valid_utf8, [&](std::string_view piece) {
+    std::memcpy(out, piece.data(), piece.size());
+    out += piece.size();
   });
   *out++ = '"';
   return out;

@@ -20,9 +20,10 @@ namespace bertkit::records {
 
 // Appends `s` as a quoted JSON string: escaped, invalid UTF-8 replaced by U+FFFD.
 void append_json_string(std::string& out, std::string_view s);
-// The same written at `out`, which has room for 6 bytes a byte of `s` and 2 more (the longest escape,
-// "\u001f", is six); returns the end.
-char* write_json_string(char* out, std::string_view s);
+// The same for text known to be valid UTF-8 (a Record's texts are: the readers repair them), written
+// at `out`, which has room for 6 bytes a byte and 2 more (the longest escape, "\u001f", is six);
+// returns the end. The text is not checked again: tokenize echoes every line.
+char* write_json_string(char* out, std::string_view valid_utf8);
 
 class JsonLine {
  public:

@@ -12,7 +12,7 @@
 namespace bertkit::records {
 
 namespace {
-constexpr std::size_t kFlushThreshold = 1 << 20;
+constexpr std::size_t kFlushThreshold = 1 << 17;
 }
 
 RecordWriter::RecordWriter(const std::string& path, std::uint64_t keep, std::uint64_t rewritten) {
@@ -53,14 +53,14 @@ void RecordWriter::write(std::string_view record) {
     return;
   }
   buffer_.append(record);
-  if (buffer_.size() >= kFlushThreshold) flush();
+  flush_if_full();
 }
 
 void RecordWriter::flush() {
   if (buffer_.empty()) return;
   // The buffer keeps its capacity: refilled from empty, it would be copied each time it doubled.
   try {
-    write_all(buffer_);
+    write_all(buffer_.view());
   } catch (...) {
     buffer_.clear();  // not written again by the destructor's flush
     throw;

@@ -2,6 +2,8 @@
 // Where records go: stdout or a file. Records are appended whole to a buffer and written at flush
 // points, so the output only ever holds complete records; a failed write rolls a file back to its last
 // complete record.
+#include "records/text_buffer.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,6 +25,11 @@ class RecordWriter {
 
   // Appends one complete record (with its line end). Large buffers are written out on their own.
   void write(std::string_view record);
+  // Appends one complete record that `render(TextBuffer&)` appends to the buffer itself, saving
+  // write()'s copy (`bertkit tokenize` writes seven bytes a byte read); if it throws, nothing of the
+  // record stays.
+  template <typename Render>
+  void write_with(Render&& render);
   // Writes every buffered record; call it at the end of each batch so finished work reaches the disk.
   void flush();
   // Writes at an absolute byte offset of a file output (npy header patching); not for stdout.
@@ -34,12 +41,35 @@ class RecordWriter {
 
  private:
   void write_all(std::string_view bytes);
+  void flush_if_full() {
+    if (buffer_.size() >= kFlushThreshold) flush();
+  }
+
+  // Written out past this many bytes: small enough to stay in the cache it was written in.
+  static constexpr std::size_t kFlushThreshold = 1 << 17;
 
   int fd_ = 1;
   std::string name_;
-  std::string buffer_;
+  TextBuffer buffer_;
   std::uint64_t committed_ = 0;  // bytes of complete records already in the file
   std::uint64_t drop_ = 0;       // bytes still to drop from what is written (a resumed header)
 };
+
+template <typename Render>
+void RecordWriter::write_with(Render&& render) {
+  if (drop_) {  // the resumed header's bytes are dropped from the front: by write()
+    TextBuffer record;
+    render(record);
+    return write(record.view());
+  }
+  const std::size_t before = buffer_.size();
+  try {
+    render(buffer_);
+  } catch (...) {
+    buffer_.truncate(before);
+    throw;
+  }
+  flush_if_full();
+}
 
 }  // namespace bertkit::records

@@ -32,6 +32,10 @@ class TextBuffer {
     ++size_;
   }
   void clear() { size_ = 0; }
+  // Drops the content past its first `n` bytes (n <= size()).
+  void truncate(std::size_t n) { size_ = n; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
   std::string_view view() const { return {data_.get(), size_}; }
 
  private:

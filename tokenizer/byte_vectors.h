@@ -28,6 +28,14 @@ struct ByteRange16 {
 // All bits of the lanes whose byte is in the range (one subtraction: below lo wraps above the width).
 inline Bytes16 in_range(Bytes16 v, const ByteRange16& r) { return reinterpret_cast<Bytes16>((v - r.lo) <= r.width); }
 
+// Whether any lane has a bit set.
+inline bool any_lane(Bytes16 lanes) {
+  std::uint64_t low, high;
+  std::memcpy(&low, &lanes, 8);
+  std::memcpy(&high, reinterpret_cast<const char*>(&lanes) + 8, 8);
+  return (low | high) != 0;
+}
+
 // Bit k set when lane k is set (lanes are all ones or zero, as comparisons give them).
 inline std::uint32_t lane_bits(Bytes16 lanes) {
   std::uint64_t low, high;

@@ -57,10 +57,11 @@ TEST_CASE("JsonLine escapes a character at any place of a long string, as nlohma
   CHECK(j.begin_array().value("\xc3\xa9\xc3\xa9\x02\xc3\xa9\xc3\xa9").end_array().line() == "[\"\xc3\xa9\xc3\xa9\\u0002\xc3\xa9\xc3\xa9\"]\n");
 }
 
-TEST_CASE("write_json_string writes what append_json_string appends, within six bytes a byte and two") {
+TEST_CASE("write_json_string writes what append_json_string appends for valid UTF-8, within six bytes a byte and two") {
   const char raw[] = "q\"b\\s/\n\r\t\b\f\x01\x1f\0\x7f é 😀";
   const std::string worst(64, '\x01');  // every byte a \u00XX: the bound exactly
-  for (std::string s : {std::string(raw, sizeof raw - 1), worst, std::string("a\xFF" "b\xC3"), std::string()}) {
+  const std::string escapes_in_blocks = std::string(15, 'a') + "\"" + std::string(16, 'b') + "\\" + std::string(40, 'c') + "\x1f";
+  for (std::string s : {std::string(raw, sizeof raw - 1), worst, escapes_in_blocks, std::string()}) {
     std::string appended;
     bertkit::records::append_json_string(appended, s);
     std::vector<char> room(6 * s.size() + 2);
