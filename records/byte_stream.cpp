@@ -13,7 +13,8 @@
 namespace bertkit::records {
 
 namespace {
-constexpr std::size_t kChunkBytes = 256 * 1024;
+// Small enough that the lines split out of a chunk are still in the cache the read put them in.
+constexpr std::size_t kChunkBytes = 64 * 1024;
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 }  // namespace
 

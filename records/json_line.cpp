@@ -31,6 +31,8 @@ void escape(std::string_view s, Emit&& emit) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     // Sixteen bytes at a time while none needs escaping: texts echoed whole are mostly plain.
     while (i + 16 <= s.size() && !needs_escape(tok::load16(s.data() + i))) i += 16;
+    // The last bytes as one block ending at the end, overlapping the one before: no byte loop for them.
+    if (i + 16 > s.size() && s.size() >= 16 && !needs_escape(tok::load16(s.data() + s.size() - 16))) break;
     if (i == s.size()) break;
     auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
