@@ -31,6 +31,10 @@ std::string trimmed(std::string s) {
 }
 
 // The snapshot of `id` in one repository folder, or why there is none.
+CacheLookup found(const fs::path& snapshot, bool cut_off = false) {
+  return {snapshot, {}, cut_off || fs::exists(snapshot / kDownloadMarker)};
+}
+
 CacheLookup lookup_in(const fs::path& repo_dir, const ModelId& id) {
   const fs::path ref = repo_dir / "refs" / id.revision;
   if (fs::is_regular_file(ref)) {
@@ -38,11 +42,11 @@ CacheLookup lookup_in(const fs::path& repo_dir, const ModelId& id) {
     if (!is_repo_id(commit) || commit.find('/') != std::string::npos)
       bad_input("{}: not a revision: \"{}\"", ref.string(), commit);
     const fs::path snapshot = repo_dir / "snapshots" / commit;
-    if (fs::is_directory(snapshot)) return {snapshot, {}};
+    if (fs::is_directory(snapshot)) return found(snapshot);
     return {std::nullopt, fmt::format("{} names snapshot {}, which is missing", ref.string(), commit)};
   }
   const fs::path commit = repo_dir / "snapshots" / id.revision;
-  if (fs::is_directory(commit)) return {commit, {}};
+  if (fs::is_directory(commit)) return found(commit);
   if (id.revision_given) return {std::nullopt, fmt::format("{} has no refs/{} nor snapshots/{}", repo_dir.string(), id.revision, id.revision)};
   // No refs/main (e.g. downloaded at a fixed revision): the snapshot if there is exactly one.
   std::vector<fs::path> snapshots;
@@ -54,7 +58,7 @@ CacheLookup lookup_in(const fs::path& repo_dir, const ModelId& id) {
     if (fs::is_directory(repo_dir / "blobs"))
       for (const auto& e : fs::directory_iterator(repo_dir / "blobs"))
         cut_off = cut_off || e.path().extension() == ".incomplete";
-    return {snapshots.front(), {}, cut_off};
+    return found(snapshots.front(), cut_off);
   }
   return {std::nullopt, fmt::format("{} has no refs/main and {} snapshots; pass the snapshot folder itself",
                                     repo_dir.string(), snapshots.size())};

@@ -50,10 +50,15 @@ bool safe_revision(std::string_view revision);
 struct CacheLookup {
   std::optional<std::filesystem::path> snapshot;
   std::string why_not;  // when absent: what was looked at, for the message
-  // No ref names the snapshot (it is the repository's only one) and a blob is half downloaded: a
-  // download cut off before its end, which links each file as it finishes and writes refs/ last.
+  // A download into the snapshot stopped before its end: the snapshot holds kDownloadMarker, or no
+  // ref names it (it is the repository's only one) and a blob is half downloaded.
   bool cut_off = false;
 };
+
+// A file bertkit keeps in a snapshot folder while it downloads into it, and removes once every file
+// is there and refs/ is written. A download cut off between two files half-writes no blob: this is
+// what tells the next run that the snapshot holds only the files that came first.
+inline constexpr std::string_view kDownloadMarker = ".bertkit-download-incomplete";
 CacheLookup find_cached_model(const ModelId& id);
 
 // The snapshot folder of `commit` in the hub cache (it may not exist yet).

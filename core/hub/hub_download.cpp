@@ -325,6 +325,12 @@ DownloadResult HubSession::run() {
   }
   auto listed = [&](const std::string& path) { return std::find(siblings.begin(), siblings.end(), path) != siblings.end(); };
 
+  // Marked until the end, for a run after one cut off between two files (CacheLookup::cut_off).
+  const fs::path snapshot = repo_dir_ / "snapshots" / commit_;
+  const fs::path marker = snapshot / kDownloadMarker;
+  fs::create_directories(snapshot);
+  AtomicFile(marker).commit();
+
   // The module folders, then the architecture from config.json: refused before any weights come.
   ModuleFolders modules{"", {""}};
   if (listed("modules.json")) modules = read_module_folders(read_text_file(fetch("modules.json")), id_.text() + ":modules.json");
@@ -345,7 +351,8 @@ DownloadResult HubSession::run() {
     file.write(std::as_bytes(std::span(commit_)));
     file.commit();
   }
-  result_.snapshot = repo_dir_ / "snapshots" / commit_;
+  fs::remove(marker);
+  result_.snapshot = snapshot;
   result_.commit = commit_;
   return result_;
 }

@@ -198,6 +198,37 @@ TEST_CASE("download: -m ORG/NAME after an auto-download stopped finishes it befo
   CHECK(fs::exists(env.repo(kRepoFolder) / "refs" / "main"));
 }
 
+TEST_CASE("download: -m ORG/NAME after an auto-download stopped between two files finishes it before running") {
+  HubStandIn hub({served("minilm-embed")});
+  HubEnvironment env(hub.endpoint());
+  const std::string text = "A man is eating food.";
+  const auto expected = run_bertkit({"embed", "-m", bktest::fixture_path("minilm-embed"), text});
+  REQUIRE(expected.exit_code == 0);
+  // The weights come whole, then the server fails: no blob is half written.
+  hub.set("fail_file=sentence_bert_config.json");
+  auto r = run_bertkit({"embed", "-m", kRepo, text});
+  CHECK(r.exit_code == 1);
+  const fs::path snapshot = env.repo(kRepoFolder) / "snapshots" / hub.commit(kRepo);
+  REQUIRE(fs::exists(snapshot / "model.safetensors"));
+  CHECK_FALSE(fs::exists(snapshot / "sentence_bert_config.json"));
+  for (const auto& blob : fs::directory_iterator(env.repo(kRepoFolder) / "blobs"))
+    CHECK(blob.path().extension() != ".incomplete");
+  hub.set("fail_file=");
+  r = run_bertkit({"embed", "-m", kRepo, text});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(has(r.err, kRepo + " is in the Hugging Face cache only in part (a download stopped): downloading"));
+  CHECK(r.out == expected.out);
+  CHECK(fs::exists(snapshot / "sentence_bert_config.json"));
+  CHECK_FALSE(fs::exists(snapshot / ".bertkit-download-incomplete"));  // the mark is gone once it is whole
+  // Whole, it is used as it is: no request.
+  hub.stats(true);
+  r = run_bertkit({"embed", "-m", kRepo, text});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == expected.out);
+  CHECK(hub.stats()["requests"].empty());
+}
+
 TEST_CASE("download: a corrupted payload is refused and not left in the cache") {
   HubStandIn hub({served("minilm-embed")});
   HubEnvironment env(hub.endpoint());

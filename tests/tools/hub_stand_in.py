@@ -12,6 +12,7 @@ Switches to misbehave, set with GET /_control?name=value&... (an empty value cle
   corrupt=1      flip one byte in the middle of every LFS body
   delay=SECONDS  sleep this long before each 64 KiB of a body (slow)
   status=CODE    answer CODE to every repository request (the API and resolve), error_code=X-Error-Code
+  fail_file=PATH answer 500 to the resolve requests of that file (a download cut off between two files)
   token=T        answer 401 to repository requests without "Authorization: Bearer T"
 GET /_stats -> {"body_bytes", "requests": [[method, path, range], ...], "lfs_authorization": n};
 GET /_stats?reset=1 resets them.
@@ -219,6 +220,8 @@ def make_handler(repos, state):
                     return
                 if file_path not in r.files:
                     return self.error(404, "EntryNotFound", "Entry not found")
+                if self.switch("fail_file") == file_path:
+                    return self.error(500, None, "Internal Error")
                 data, etag, is_lfs = r.files[file_path]
                 if is_lfs:
                     port = self.server.server_address[1]
