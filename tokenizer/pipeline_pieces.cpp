@@ -16,6 +16,8 @@ std::unique_ptr<Normalizer> make_step(const NormalizerStep& step, UnicodeProfile
   if (const auto* p = std::get_if<PrecompiledSpec>(&step)) return std::make_unique<PrecompiledNormalizer>(p->charsmap);
   if (const auto* r = std::get_if<ReplaceSpec>(&step)) return std::make_unique<ReplaceNormalizer>(*r);
   if (const auto* strip = std::get_if<StripSpec>(&step)) return std::make_unique<StripNormalizer>(*strip);
+  if (const auto* form = std::get_if<UnicodeForm>(&step)) return std::make_unique<UnicodeFormNormalizer>(*form);
+  if (std::holds_alternative<StripAccentsSpec>(step)) return std::make_unique<StripAccentsNormalizer>();
   // Lowercase: BertNormalizer's lower-casing alone.
   return std::make_unique<BertNormalizer>(NormalizerOptions{false, false, false, true}, profile);
 }
@@ -30,6 +32,16 @@ struct KindName {
   std::string operator()(const PrecompiledSpec&) const { return "Precompiled"; }
   std::string operator()(const ReplaceSpec&) const { return "Replace"; }
   std::string operator()(const StripSpec&) const { return "Strip"; }
+  std::string operator()(const StripAccentsSpec&) const { return "StripAccents"; }
+  std::string operator()(UnicodeForm form) const {
+    switch (form) {
+      case UnicodeForm::Nfc: return "NFC";
+      case UnicodeForm::Nfd: return "NFD";
+      case UnicodeForm::Nfkc: return "NFKC";
+      case UnicodeForm::Nfkd: return "NFKD";
+    }
+    return "";
+  }
 };
 
 }  // namespace

@@ -13,7 +13,9 @@
 #include "tokenizer/pre_tokenizer.h"
 #include "tokenizer/precompiled_charsmap.h"
 #include "tokenizer/replace_normalizer.h"
+#include "tokenizer/strip_accents_normalizer.h"
 #include "tokenizer/strip_normalizer.h"
+#include "tokenizer/unicode_forms.h"
 #include "tokenizer/unigram.h"
 #include "tokenizer/wordpiece.h"
 
@@ -31,8 +33,10 @@ struct LowercaseSpec {};
 struct PrecompiledSpec {
   std::shared_ptr<const PrecompiledCharsmap> charsmap;
 };
-// One normaliser of a sequence: BertNormalizer (its options), Lowercase, Precompiled, Replace or Strip.
-using NormalizerStep = std::variant<NormalizerOptions, LowercaseSpec, PrecompiledSpec, ReplaceSpec, StripSpec>;
+// One normaliser of a sequence: BertNormalizer (its options), Lowercase, Precompiled, Replace, Strip,
+// NFC/NFD/NFKC/NFKD or StripAccents.
+using NormalizerStep =
+    std::variant<NormalizerOptions, LowercaseSpec, PrecompiledSpec, ReplaceSpec, StripSpec, UnicodeForm, StripAccentsSpec>;
 
 struct BertPreTokenizerSpec {};
 using PreTokenizerSpec = std::variant<BertPreTokenizerSpec, ByteLevelOptions, MetaspaceSpec>;

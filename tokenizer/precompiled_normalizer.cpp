@@ -1,5 +1,7 @@
 #include "tokenizer/precompiled_normalizer.h"
 
+#include "tokenizer/char_changes.h"
+
 #include <utf8proc.h>
 
 namespace bertkit::tok {
@@ -15,13 +17,13 @@ PrecompiledNormalizer::PrecompiledNormalizer(std::shared_ptr<const PrecompiledCh
 
 namespace {
 
-// Hugging Face's NormalizedString::transform over the changes its Precompiled normalizer lists: (c, 0)
-// replaces the next original character, (c, -n) it and the n after it, (c, +1) inserts c. The last change
-// is held back: a replacement that deletes adds its count to the change before it.
+// The changes Hugging Face's Precompiled normalizer lists, through its transform (ChangeCursor):
+// (c, 0) replaces the next original character, (c, -n) it and the n after it, (c, +1) inserts c. The
+// last change is held back: a replacement that deletes adds its count to the change before it.
 class Transformer {
  public:
   Transformer(std::string_view original, std::uint32_t base, NormalizedText& out)
-      : original_(original), base_(base), out_(out), last_begin_(base), last_end_(base) {}
+      : original_(original), cursor_(original, base, out) {}
 
   // `replacement` stands for `old_chars` characters: all its characters replace, except that when it
   // is longer its last ones are inserted, and when it is shorter the last change (its own or the one
@@ -38,20 +40,14 @@ class Transformer {
   void flush() {
     if (!pending_) return;
     pending_ = false;
-    apply(pending_c_, pending_changes_);
+    cursor_.apply(pending_c_, pending_changes_);
   }
   // Nothing lags or is held back: the next character to consume is the one at `pos`.
-  bool in_step(std::size_t pos) const { return !pending_ && src_ == pos; }
+  bool in_step(std::size_t pos) const { return !pending_ && cursor_.pos() == pos; }
   // After the last flush: every original character was consumed.
-  bool consumed_all() const { return !pending_ && src_ == original_.size(); }
+  bool consumed_all() const { return !pending_ && cursor_.pos() == original_.size(); }
   // Copies original[pos, pos + n) (ASCII, in step) one for one.
-  void copy_ascii(std::size_t pos, std::size_t n) {
-    char* dst = out_.append_one_to_one(n, base_ + static_cast<std::uint32_t>(pos));
-    for (std::size_t k = 0; k < n; ++k) dst[k] = original_[pos + k];
-    src_ = pos + n;
-    last_begin_ = base_ + static_cast<std::uint32_t>(src_ - 1);
-    last_end_ = last_begin_ + 1;
-  }
+  void copy_ascii(std::size_t n) { cursor_.copy_ascii(n); }
 
  private:
   void push(char32_t c, long changes) {
@@ -60,29 +56,9 @@ class Transformer {
     pending_c_ = c;
     pending_changes_ = changes;
   }
-  void apply(char32_t c, long changes) {
-    if (changes > 0) {
-      // Inserted: aligned to the character consumed last ((0, 0) at the start).
-      out_.push(c, last_begin_, last_end_);
-      return;
-    }
-    consume();
-    const std::uint32_t b = last_begin_, e = last_end_;
-    for (long k = 0; k < -changes; ++k) consume();
-    out_.push(c, b, e);
-  }
-  void consume() {
-    if (src_ >= original_.size()) return;  // cannot happen: changes consume at most what was matched
-    last_begin_ = base_ + static_cast<std::uint32_t>(src_);
-    next_code_point(original_, src_);
-    last_end_ = base_ + static_cast<std::uint32_t>(src_);
-  }
 
   std::string_view original_;
-  std::uint32_t base_;
-  NormalizedText& out_;
-  std::size_t src_ = 0;                 // the next original byte to consume
-  std::uint32_t last_begin_, last_end_;  // the span of the character consumed last
+  ChangeCursor cursor_;
   bool pending_ = false;
   char32_t pending_c_ = 0;
   long pending_changes_ = 0;
@@ -116,7 +92,7 @@ bool PrecompiledNormalizer::run(std::string_view original, std::uint32_t base, N
              (end + 1 == n || (byte(end + 1) < 0x80 && !(byte(end) == '\r' && byte(end + 1) == '\n'))))
         ++end;
       if (end > pos + 1) {
-        t.copy_ascii(pos, end - pos - 1);
+        t.copy_ascii(end - pos - 1);
         t.keep(static_cast<char32_t>(byte(end - 1)));
         pos = end;
         continue;

@@ -106,6 +106,16 @@ void read_normalizer(const json& n, TokenizerSpec& spec, const std::string& wher
       spec.normalizer.push_back(read_replace(*step, where));
     else if (type == "Strip")
       spec.normalizer.push_back(StripSpec{get_or<bool>(*step, "strip_left", true, where), get_or<bool>(*step, "strip_right", true, where)});
+    else if (type == "NFC")
+      spec.normalizer.push_back(UnicodeForm::Nfc);
+    else if (type == "NFD")
+      spec.normalizer.push_back(UnicodeForm::Nfd);
+    else if (type == "NFKC")
+      spec.normalizer.push_back(UnicodeForm::Nfkc);
+    else if (type == "NFKD")
+      spec.normalizer.push_back(UnicodeForm::Nfkd);
+    else if (type == "StripAccents")
+      spec.normalizer.push_back(StripAccentsSpec{});
     else
       unsupported("normalizer", type, where);
   }

@@ -140,6 +140,39 @@ void CharTable::decompose(char32_t c, std::u32string& out) const {
   for (utf8proc_ssize_t i = 0; i < n; ++i) out.push_back(static_cast<char32_t>(buf[i]));
 }
 
+void CharTable::decompose_compat(char32_t c, std::u32string& out) const {
+  if (profile_ == UnicodeProfile::Rust && (in_ranges(kRustNoDecomposition, c) || in_ranges(kRustNoCompatDecomposition, c))) {
+    out.push_back(c);
+    return;
+  }
+  utf8proc_int32_t buf[32];  // the longest, U+FDFA's, is 18
+  int last_boundclass = 0;
+  utf8proc_ssize_t n = utf8proc_decompose_char(static_cast<utf8proc_int32_t>(c), buf, 32,
+                                               static_cast<utf8proc_option_t>(UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT),
+                                               &last_boundclass);
+  if (n <= 0 || n > 32) {
+    out.push_back(c);
+    return;
+  }
+  for (utf8proc_ssize_t i = 0; i < n; ++i) out.push_back(static_cast<char32_t>(buf[i]));
+}
+
+int CharTable::combining_class(char32_t c) const {
+  if (c < 0x300) return 0;
+  if (profile_ == UnicodeProfile::Rust && in_ranges(kRustNotMark, c)) return 0;
+  return utf8proc_get_property(static_cast<utf8proc_int32_t>(c))->combining_class;
+}
+
+bool CharTable::is_mark(char32_t c) const {
+  if (c < 0x300) return false;
+  if (profile_ == UnicodeProfile::Rust) {
+    if (in_ranges(kRustExtraMark, c)) return true;
+    if (in_ranges(kRustNotMark, c)) return false;
+  }
+  const auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
+  return cat == UTF8PROC_CATEGORY_MN || cat == UTF8PROC_CATEGORY_MC || cat == UTF8PROC_CATEGORY_ME;
+}
+
 void CharTable::lower(char32_t c, std::u32string& out) const {
   if (c == kDottedCapitalI) {
     out.push_back('i');

@@ -38,6 +38,12 @@ class CharTable {
   }
   // Appends the canonical decomposition (NFD) of c.
   void decompose(char32_t c, std::u32string& out) const;
+  // Appends the compatibility decomposition (NFKD) of c.
+  void decompose_compat(char32_t c, std::u32string& out) const;
+  // Its canonical combining class (0 for a mark the reference's tables do not have).
+  int combining_class(char32_t c) const;
+  // A mark (Mn, Mc or Me): what tokenizer.json's StripAccents removes.
+  bool is_mark(char32_t c) const;
   // Appends the lower case of c (full mapping: U+0130 gives two code points).
   void lower(char32_t c, std::u32string& out) const;
   UnicodeProfile profile() const { return profile_; }

@@ -4,7 +4,8 @@ disagree with utf8proc's (Debian's libutf8proc, Unicode 15.0), which bertkit use
 
   * Rust: Hugging Face `tokenizers` 0.23.2 uses older category/normalisation tables (crates
     unicode_categories, unicode-normalization-alignments) and Rust's own, newer, lower-case mapping.
-    Its behaviour comes from probe_rust_tokenizers.mjs's output (argument 1).
+    Its behaviour comes from probe_rust_tokenizers.mjs's output (argument 1), which covers
+    BertNormalizer, BertPreTokenizer, StripAccents and NFKD.
   * Python: transformers' slow BertTokenizer on Python 3.11 uses unicodedata (Unicode 14.0): run this
     script with Python 3.11 so `unicodedata` is the reference.
 
@@ -23,6 +24,7 @@ lib.utf8proc_decompose_char.argtypes = [ctypes.c_int32, ctypes.POINTER(ctypes.c_
                                         ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
 CATEGORIES = ["Cn", "Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "No", "Pc", "Pd", "Ps", "Pe",
               "Pi", "Pf", "Po", "Sm", "Sc", "Sk", "So", "Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co"]
+UTF8PROC_COMPAT = 1 << 2
 UTF8PROC_DECOMPOSE = 1 << 3
 WHITE_SPACE = {0x9, 0xA, 0xB, 0xC, 0xD, 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029,
                0x202F, 0x205F, 0x3000}
@@ -35,8 +37,8 @@ def category(cp):
     return CATEGORIES[lib.utf8proc_category(cp)]
 
 
-def nfd(cp):
-    n = lib.utf8proc_decompose_char(cp, _buf, 32, UTF8PROC_DECOMPOSE, ctypes.byref(_last))
+def nfd(cp, compat=0):
+    n = lib.utf8proc_decompose_char(cp, _buf, 32, UTF8PROC_DECOMPOSE | compat, ctypes.byref(_last))
     return [_buf[i] for i in range(n)]
 
 
@@ -70,7 +72,8 @@ def main():
         sys.exit("the probe output must cover every code point but the surrogates")
 
     keep_format, not_mn, extra_mn, no_decomp, not_punct, extra_punct, lower = [], [], [], [], [], [], []
-    for cp, (_, clean, strip, low, _cjk, pre) in rust.items():
+    not_mark, extra_mark, no_compat = [], [], []
+    for cp, (_, clean, strip, low, _cjk, pre, strip_accents, nfkd) in rust.items():
         cat = category(cp)
         removed = cp in (0, 0xFFFD) or (cat in ("Cc", "Cf", "Co", "Cs") and cp not in (9, 10, 13))
         if removed and clean == "K":
@@ -85,6 +88,17 @@ def main():
                 extra_mn.append(cp)
         elif strip == "=":
             no_decomp.append(cp)
+        mark = cat in ("Mn", "Mc", "Me")
+        if mark and strip_accents == "=":
+            not_mark.append(cp)
+        elif not mark and strip_accents == "-":
+            extra_mark.append(cp)
+        kd = nfd(cp, UTF8PROC_COMPAT)
+        rust_kd = [cp] if nfkd == "=" else [int(x, 16) for x in nfkd.split()]
+        if rust_kd == [cp] and kd != [cp]:
+            no_compat.append(cp)
+        elif rust_kd != kd:
+            sys.exit(f"U+{cp:04X}: the Rust library's NFKD is {rust_kd}, utf8proc's {kd}")
         punct = cat.startswith("P") or cp in ASCII_PUNCT
         if pre == "P" and not punct:
             extra_punct.append(cp)
@@ -110,6 +124,10 @@ def main():
     emit("kRustNotMn", "Mn in Unicode 15 but not in the Rust tables: strip_accents keeps them", not_mn)
     emit("kRustExtraMn", "Mn in the Rust tables only", extra_mn)
     emit("kRustNoDecomposition", "canonical decompositions newer than the Rust tables", no_decomp)
+    emit("kRustNoCompatDecomposition", "compatibility decompositions newer than the Rust tables", no_compat)
+    emit("kRustNotMark", "marks (Mn, Mc, Me) in Unicode 15 but not in the Rust tables: StripAccents keeps them",
+         not_mark)
+    emit("kRustExtraMark", "marks in the Rust tables only", extra_mark)
     emit("kRustNotPunct", "punctuation in Unicode 15 but not in the Rust tables", not_punct)
     emit("kRustExtraPunct", "punctuation in the Rust tables only", extra_punct)
     print("// Rust's lower case (a newer Unicode than utf8proc's) where it differs from utf8proc_tolower")

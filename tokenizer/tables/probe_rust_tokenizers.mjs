@@ -1,6 +1,7 @@
 // Probes Hugging Face tokenizers (npm `tokenizers`, the Rust library) code point by code point and writes
 // rust_props.tsv: cp, clean_text result (D deleted / S space / K kept), strip_accents result, lowercase
-// result, handle_chinese_chars (1 = split), BertPreTokenizer class (W whitespace / P punctuation / N).
+// result, handle_chinese_chars (1 = split), BertPreTokenizer class (W whitespace / P punctuation / N),
+// StripAccents result (- removed / = kept), NFKD result.
 // Usage: npm install tokenizers@0.23.2 && node probe_rust_tokenizers.mjs OUT.tsv
 import tk from 'tokenizers';
 import fs from 'fs';
@@ -9,6 +10,8 @@ const strip = tk.bertNormalizer({cleanText:false, handleChineseChars:false, stri
 const lower = tk.bertNormalizer({cleanText:false, handleChineseChars:false, stripAccents:false, lowercase:true});
 const cjk = tk.bertNormalizer({cleanText:false, handleChineseChars:true, stripAccents:false, lowercase:false});
 const pre = tk.bertPreTokenizer();
+const stripAccents = tk.stripAccentsNormalizer();
+const nfkd = tk.nfkdNormalizer();
 const out = [];
 const cps = s => Array.from(s).map(c => c.codePointAt(0).toString(16)).join(' ');
 for (let cp = 0; cp <= 0x10FFFF; cp++) {
@@ -25,6 +28,8 @@ for (let cp = 0; cp <= 0x10FFFF; cp++) {
   else if (pt.length === 3 && pt[1] === c) pk = 'P';
   else if (pt.length === 1) pk = 'N';
   else pk = '?' + JSON.stringify(pt);
-  out.push(`${cp.toString(16)}\t${clk}\t${st === c ? '=' : cps(st) || '-'}\t${lo === c ? '=' : cps(lo)}\t${cj}\t${pk}`);
+  const sa = stripAccents.normalizeString(c) === '' ? '-' : '=';
+  const kd = nfkd.normalizeString(c);
+  out.push(`${cp.toString(16)}\t${clk}\t${st === c ? '=' : cps(st) || '-'}\t${lo === c ? '=' : cps(lo)}\t${cj}\t${pk}\t${sa}\t${kd === c ? '=' : cps(kd)}`);
 }
 fs.writeFileSync(process.argv[2] || 'rust_props.tsv', out.join('\n') + '\n');

@@ -1,0 +1,78 @@
+// tokenizer.json's Unicode-form normalizers (NFC, NFD, NFKC, NFKD, and NFD + StripAccents + Lowercase)
+// in front of ../shared's multilingual BERT WordPiece, on arbitrary bytes. The first byte picks the
+// options (a pair split at the first tab, special tokens, a short truncation with stride) and, with its
+// high four bits (modulo five), the normalizer; the rest is the text, repaired to valid UTF-8 as every input reader does.
+// Beyond not crashing: ids are inside the vocabulary, each sequence's offsets lie inside its text and
+// their starts never go back, and a tokenizer cutting texts into the smallest pieces it allows gives
+// the same encoding (or refuses alike).
+#include "core/error.h"
+#include "fuzz_check.h"
+#include "tokenizer_input.h"
+#include "tokenizer/loader.h"
+#include "tokenizer/tokenizer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <optional>
+
+using namespace bertkit::tok;
+using nlohmann::json;
+
+namespace {
+
+const json kNormalizers[] = {
+    {{"type", "NFC"}},
+    {{"type", "NFD"}},
+    {{"type", "NFKC"}},
+    {{"type", "NFKD"}},
+    {{"type", "Sequence"}, {"normalizers", {{{"type", "NFD"}}, {{"type", "StripAccents"}}, {{"type", "Lowercase"}}}}},
+};
+constexpr std::size_t kForms = std::size(kNormalizers);
+
+// `in_pieces`: long texts are cut into the smallest pieces the tokenizer allows.
+const Tokenizer& tokenizer(std::size_t form, bool in_pieces) {
+  static const auto made = [] {
+    std::ifstream in(std::string(BERTKIT_SHARED_DIR) + "/vocab/bert-base-multilingual-cased/tokenizer.json");
+    if (!in) {
+      std::fprintf(stderr, "fuzz_unicode_forms needs ../shared\n");
+      std::exit(1);
+    }
+    const json base = json::parse(in);
+    std::array<std::unique_ptr<Tokenizer>, 2 * kForms> out;
+    for (std::size_t k = 0; k < 2 * kForms; ++k) {
+      json j = base;
+      j["normalizer"] = kNormalizers[k % kForms];
+      TokenizerFiles files;
+      files.origin = "fuzz";
+      files.tokenizer_json = j.dump();
+      TokenizerSpec spec = build_tokenizer_spec(files);
+      if (k >= kForms) spec.piece_bytes = 1;
+      out[k] = std::make_unique<Tokenizer>(std::move(spec));
+    }
+    return out;
+  }();
+  return *made[form + (in_pieces ? kForms : 0)];
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  bkfuzz::TokenizerInput in;
+  bkfuzz::read_tokenizer_input(data, size, in);
+  const std::size_t form = (in.knobs >> 4) % kForms;
+  const Tokenizer& t = tokenizer(form, false);
+  const std::optional<Encoding> whole = bkfuzz::encode_or_refuse(t, in);
+  bkfuzz::check_pieces_agree(tokenizer(form, true), in, whole);
+  if (!whole) return 0;
+  try {
+    bkfuzz::check_encoding(t, *whole, in.a, in.b, bkfuzz::OffsetOrder::AfterPreviousBegin);
+  } catch (const bertkit::Error&) {
+  }
+  return 0;
+}
