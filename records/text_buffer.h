@@ -24,6 +24,7 @@ class TextBuffer {
     commit(write(room(most)));
   }
   void append(std::string_view s) {
+    if (s.empty()) return;  // an empty view's data may be null, which memcpy must not be given
     std::memcpy(room(s.size()), s.data(), s.size());
     size_ += s.size();
   }

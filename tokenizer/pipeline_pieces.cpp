@@ -72,6 +72,7 @@ std::unique_ptr<PreTokenizer> make_pre_tokenizer(const PreTokenizerSpec& spec, U
   if (const auto* byte_level = std::get_if<ByteLevelOptions>(&spec))
     return std::make_unique<ByteLevelPreTokenizer>(*byte_level);
   if (const auto* metaspace = std::get_if<MetaspaceSpec>(&spec)) return std::make_unique<MetaspacePreTokenizer>(*metaspace);
+  if (const auto* split = std::get_if<SplitSequenceSpec>(&spec)) return std::make_unique<SplitSequencePreTokenizer>(*split, profile);
   return std::make_unique<BertPreTokenizer>(profile);
 }
 

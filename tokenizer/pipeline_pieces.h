@@ -13,6 +13,7 @@
 #include "tokenizer/pre_tokenizer.h"
 #include "tokenizer/precompiled_charsmap.h"
 #include "tokenizer/replace_normalizer.h"
+#include "tokenizer/split_pre_tokenizers.h"
 #include "tokenizer/strip_accents_normalizer.h"
 #include "tokenizer/strip_normalizer.h"
 #include "tokenizer/unicode_forms.h"
@@ -38,8 +39,8 @@ struct PrecompiledSpec {
 using NormalizerStep =
     std::variant<NormalizerOptions, LowercaseSpec, PrecompiledSpec, ReplaceSpec, StripSpec, UnicodeForm, StripAccentsSpec>;
 
-struct BertPreTokenizerSpec {};
-using PreTokenizerSpec = std::variant<BertPreTokenizerSpec, ByteLevelOptions, MetaspaceSpec>;
+// BERT's own (the default), byte-level's, Metaspace's, or a Sequence of pre-tokenizers that only split.
+using PreTokenizerSpec = std::variant<BertPreTokenizerSpec, ByteLevelOptions, MetaspaceSpec, SplitSequenceSpec>;
 
 using ModelSpec = std::variant<WordPieceOptions, BpeOptions, UnigramSpec>;
 

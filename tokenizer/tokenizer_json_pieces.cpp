@@ -129,6 +129,18 @@ ByteLevelOptions byte_level_options(const json& piece, const std::string& where)
   return o;
 }
 
+// A Punctuation pre-tokenizer's "behavior" (Isolated when absent).
+SplitBehavior read_split_behavior(const json& piece, const std::string& where) {
+  const std::string name = get_or<std::string>(piece, "behavior", "Isolated", where);
+  if (name == "Removed") return SplitBehavior::Removed;
+  if (name == "Isolated") return SplitBehavior::Isolated;
+  if (name == "MergedWithPrevious") return SplitBehavior::MergedWithPrevious;
+  if (name == "MergedWithNext") return SplitBehavior::MergedWithNext;
+  if (name == "Contiguous") return SplitBehavior::Contiguous;
+  bad_input("{}: the Punctuation pre-tokenizer's behavior \"{}\" is not one of Removed, Isolated, MergedWithPrevious, "
+            "MergedWithNext, Contiguous", where, name);
+}
+
 void read_pre_tokenizer(const json& pre, TokenizerSpec& spec, const std::string& where) {
   // None at all keeps BERT's, as bertkit always did.
   if (pre.is_null()) return;
@@ -139,6 +151,24 @@ void read_pre_tokenizer(const json& pre, TokenizerSpec& spec, const std::string&
     MetaspaceSpec metaspace = read_metaspace(*pieces[1], where);
     metaspace.whitespace_split = true;
     spec.pre_tokenizer = metaspace;
+    return;
+  }
+  // Pre-tokenizers that only split, in any number: BERT's alone keeps its own fast class.
+  SplitSequenceSpec split;
+  for (const json* p : pieces) {
+    const std::string type = type_of(*p, where);
+    if (type == "BertPreTokenizer") split.steps.emplace_back(BertPreTokenizerSpec{});
+    else if (type == "WhitespaceSplit") split.steps.emplace_back(WhitespaceSplitSpec{});
+    else if (type == "Whitespace") split.steps.emplace_back(WhitespaceSpec{});
+    else if (type == "Punctuation") split.steps.emplace_back(PunctuationSpec{read_split_behavior(*p, where)});
+    else if (type == "Digits") split.steps.emplace_back(DigitsSpec{get_or<bool>(*p, "individual_digits", false, where)});
+    else break;
+  }
+  if (split.steps.size() == pieces.size() && !pieces.empty()) {
+    if (split.steps.size() == 1 && std::holds_alternative<BertPreTokenizerSpec>(split.steps.front()))
+      spec.pre_tokenizer = BertPreTokenizerSpec{};
+    else
+      spec.pre_tokenizer = std::move(split);
     return;
   }
   const json& piece = single_piece(pre, "pre_tokenizer", "pretokenizers", where);

@@ -173,6 +173,41 @@ bool CharTable::is_mark(char32_t c) const {
   return cat == UTF8PROC_CATEGORY_MN || cat == UTF8PROC_CATEGORY_MC || cat == UTF8PROC_CATEGORY_ME;
 }
 
+bool CharTable::is_word(char32_t c) const {
+  if (c < 0x80) return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  if (profile_ == UnicodeProfile::Rust) {
+    if (in_ranges(kRustExtraWord, c)) return true;
+    if (in_ranges(kRustNotWord, c)) return false;
+  }
+  if (c == 0x200C || c == 0x200D) return true;
+  switch (utf8proc_category(static_cast<utf8proc_int32_t>(c))) {
+    case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT: case UTF8PROC_CATEGORY_LM:
+    case UTF8PROC_CATEGORY_LO: case UTF8PROC_CATEGORY_MN: case UTF8PROC_CATEGORY_MC: case UTF8PROC_CATEGORY_ME:
+    case UTF8PROC_CATEGORY_ND: case UTF8PROC_CATEGORY_NL: case UTF8PROC_CATEGORY_PC:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool CharTable::is_regex_space(char32_t c) const {
+  if (profile_ == UnicodeProfile::Rust) {
+    if (in_ranges(kRustExtraRegexSpace, c)) return true;
+    if (in_ranges(kRustNotRegexSpace, c)) return false;
+  }
+  return is_white_space(c);
+}
+
+bool CharTable::is_numeric(char32_t c) const {
+  if (c < 0x80) return c >= '0' && c <= '9';
+  if (profile_ == UnicodeProfile::Rust) {
+    if (in_ranges(kRustExtraNumeric, c)) return true;
+    if (in_ranges(kRustNotNumeric, c)) return false;
+  }
+  const auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
+  return cat == UTF8PROC_CATEGORY_ND || cat == UTF8PROC_CATEGORY_NL || cat == UTF8PROC_CATEGORY_NO;
+}
+
 void CharTable::lower(char32_t c, std::u32string& out) const {
   if (c == kDottedCapitalI) {
     out.push_back('i');

@@ -44,6 +44,11 @@ class CharTable {
   int combining_class(char32_t c) const;
   // A mark (Mn, Mc or Me): what tokenizer.json's StripAccents removes.
   bool is_mark(char32_t c) const;
+  // \w and \s of the Whitespace pre-tokenizer's regex \w+|[^\w\s]+.
+  bool is_word(char32_t c) const;
+  bool is_regex_space(char32_t c) const;
+  // Numeric (Nd, Nl, No): what the Digits pre-tokenizer splits off.
+  bool is_numeric(char32_t c) const;
   // Appends the lower case of c (full mapping: U+0130 gives two code points).
   void lower(char32_t c, std::u32string& out) const;
   UnicodeProfile profile() const { return profile_; }

@@ -3,7 +3,8 @@
 // NFKD and StripAccents, alone and in sequences. The model is a WordPiece whose vocabulary is every
 // single character (and its "##" form) of the texts and of their normal forms, so that almost every
 // character is a token of its own and its offsets show its alignment to the original text.
-// The first line holds that vocabulary and the variants' normalizers; each later one a text and, for
+// The first line holds the tokenizer.json keys every variant replaces ("common": the model with that
+// vocabulary) and each variant's own (its normalizer); each later one a text and, for
 // each variant, the ids and the (code point) offsets, flattened, that the Rust library gives. Texts: ../shared's normalization.txt (the
 // Unicode normalization test's five columns), unicode_sweep.txt, and lines of blns, udhr, man_ja,
 // fortunes_de; and random runs of letters, precomposed letters, combining marks of many classes,
@@ -50,7 +51,7 @@ for (let i = 0; i < 2000; ++i) {
 }
 
 const base = JSON.parse(fs.readFileSync(`${shared}/vocab/bert-base-multilingual-cased/tokenizer.json`, "utf8"));
-const variants = {
+const normalizers = {
   nfc: { type: "NFC" },
   nfd: { type: "NFD" },
   nfkc: { type: "NFKC" },
@@ -68,21 +69,18 @@ for (const t of texts)
 const vocab = ["[UNK]", "[CLS]", "[SEP]", "[PAD]", "[MASK]"];
 for (const c of [...chars].sort()) if (!/\s/u.test(c)) vocab.push(c, "##" + c);
 
+// The tokenizer.json keys every variant replaces, then each variant's own.
+const common = { model: { ...base.model, vocab: Object.fromEntries(vocab.map((t, i) => [t, i])), max_input_chars_per_word: 100000 } };
+const variants = Object.fromEntries(Object.entries(normalizers).map(([name, normalizer]) => [name, { normalizer }]));
 const results = texts.map((text) => ({ text, results: {} }));
-for (const [variant, normalizer] of Object.entries(variants)) {
-  const json = {
-    ...base,
-    truncation: null,
-    padding: null,
-    normalizer,
-    model: { ...base.model, vocab: Object.fromEntries(vocab.map((t, i) => [t, i])), max_input_chars_per_word: 100000 },
-  };
+for (const [variant, pieces] of Object.entries(variants)) {
+  const json = { ...base, truncation: null, padding: null, ...common, ...pieces };
   const tok = Tokenizer.fromString(JSON.stringify(json));
   for (const r of results) {
     const e = await tok.encode(r.text, null, { addSpecialTokens: false });
     r.results[variant] = [e.getIds(), e.getOffsets().flat()];
   }
 }
-const lines = [JSON.stringify({ vocab, variants }), ...results.map((r) => JSON.stringify(r))];
+const lines = [JSON.stringify({ common, variants }), ...results.map((r) => JSON.stringify(r))];
 fs.writeFileSync(out, zlib.gzipSync(lines.join("\n") + "\n", { level: 9 }));
 console.log(`${results.length} texts, ${vocab.length} tokens`);

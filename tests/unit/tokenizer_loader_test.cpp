@@ -261,9 +261,13 @@ TEST_CASE("tokenizer.json: a piece bertkit has not yet is named with its type an
   CHECK(refused("normalizer", {{"type", "Prepend"}, {"prepend", "x"}}) == where + ": normalizer type \"Prepend\" is not supported yet");
   CHECK(refused("normalizer", {{"type", "Sequence"}, {"normalizers", {{{"type", "Lowercase"}}, {{"type", "Nmt"}}}}}) ==
         where + ": normalizer type \"Nmt\" is not supported yet");
-  CHECK(refused("pre_tokenizer", {{"type", "Punctuation"}}) == where + ": pre_tokenizer type \"Punctuation\" is not supported yet");
-  CHECK(refused("pre_tokenizer", {{"type", "Sequence"}, {"pretokenizers", {{{"type", "BertPreTokenizer"}}, {{"type", "Digits"}}}}}) ==
+  CHECK(refused("pre_tokenizer", {{"type", "UnicodeScripts"}}) == where + ": pre_tokenizer type \"UnicodeScripts\" is not supported yet");
+  // Pieces that only split combine; one that rewrites the text (ByteLevel) behind one does not.
+  CHECK(refused("pre_tokenizer", {{"type", "Sequence"}, {"pretokenizers", {{{"type", "Digits"}}, {{"type", "ByteLevel"}}}}}) ==
         where + ": a pre_tokenizer Sequence of 2 pieces is not supported yet");
+  CHECK(refused("pre_tokenizer", {{"type", "Punctuation"}, {"behavior", "Sideways"}}) ==
+        where + ": the Punctuation pre-tokenizer's behavior \"Sideways\" is not one of Removed, Isolated, MergedWithPrevious, "
+                "MergedWithNext, Contiguous");
   CHECK(refused("post_processor", {{"type", "Sequence"}, {"processors", {{{"type", "ByteLevel"}}, {{"type", "BertProcessing"}}}}}) ==
         where + ": a post_processor Sequence of 2 pieces is not supported yet");
   CHECK(refused("decoder", {{"type", "Fuse"}}) == where + ": decoder type \"Fuse\" is not supported yet");

@@ -19,17 +19,20 @@ using tok::UnicodeProfile;
 
 namespace {
 
-// MODEL, or MODEL+FORMS: its tokenizer.json with the normalizer NFKC, or Sequence[NFD, StripAccents,
-// Lowercase] (a layout Hugging Face's tutorial trains).
+// MODEL, or MODEL+nfkc (its tokenizer.json with the normalizer NFKC) or MODEL+tutorial (normalizer
+// Sequence[NFD, StripAccents, Lowercase], pre-tokenizer Whitespace: the layout Hugging Face's tutorial
+// trains).
 std::unique_ptr<Tokenizer> with_pieces(const std::string& model, UnicodeProfile profile, std::size_t piece_bytes) {
   const std::size_t plus = model.find('+');
   auto files = tok::read_tokenizer_files(bktest::shared("vocab/" + model.substr(0, plus) + "/tokenizer.json"));
   if (plus != std::string::npos) {
     auto j = nlohmann::json::parse(*files.tokenizer_json);
-    j["normalizer"] = model.ends_with("+nfkc")
-                          ? nlohmann::json{{"type", "NFKC"}}
-                          : nlohmann::json{{"type", "Sequence"},
-                                           {"normalizers", {{{"type", "NFD"}}, {{"type", "StripAccents"}}, {{"type", "Lowercase"}}}}};
+    if (model.ends_with("+nfkc")) {
+      j["normalizer"] = {{"type", "NFKC"}};
+    } else {
+      j["normalizer"] = {{"type", "Sequence"}, {"normalizers", {{{"type", "NFD"}}, {{"type", "StripAccents"}}, {{"type", "Lowercase"}}}}};
+      j["pre_tokenizer"] = {{"type", "Whitespace"}};
+    }
     files.tokenizer_json = j.dump();
   }
   auto spec = tok::build_tokenizer_spec(files);
@@ -80,10 +83,11 @@ std::vector<std::string> corpus_texts() {
 
 // BERT's four, roberta-base's byte-level BPE (GPT-2's pattern around spaces),
 // sentence-camembert-base's SentencePiece pipeline (Precompiled, Replace " {2,}", Metaspace, Unigram),
-// and the Unicode normal forms (which compose across characters) behind multilingual BERT's vocabulary.
+// and the Unicode normal forms (which compose across characters) and the Whitespace pre-tokenizer behind
+// multilingual BERT's vocabulary.
 const char* kModels[] = {"bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased", "bert-base-chinese",
                          "roberta-base", "sentence-camembert-base", "bert-base-multilingual-cased+nfkc",
-                         "bert-base-multilingual-cased+nfd-strip"};
+                         "bert-base-multilingual-cased+tutorial"};
 
 }  // namespace
 

@@ -5,7 +5,7 @@ disagree with utf8proc's (Debian's libutf8proc, Unicode 15.0), which bertkit use
   * Rust: Hugging Face `tokenizers` 0.23.2 uses older category/normalisation tables (crates
     unicode_categories, unicode-normalization-alignments) and Rust's own, newer, lower-case mapping.
     Its behaviour comes from probe_rust_tokenizers.mjs's output (argument 1), which covers
-    BertNormalizer, BertPreTokenizer, StripAccents and NFKD.
+    BertNormalizer, BertPreTokenizer, StripAccents, NFKD and the Whitespace and Digits pre-tokenizers.
   * Python: transformers' slow BertTokenizer on Python 3.11 uses unicodedata (Unicode 14.0): run this
     script with Python 3.11 so `unicodedata` is the reference.
 
@@ -73,7 +73,8 @@ def main():
 
     keep_format, not_mn, extra_mn, no_decomp, not_punct, extra_punct, lower = [], [], [], [], [], [], []
     not_mark, extra_mark, no_compat = [], [], []
-    for cp, (_, clean, strip, low, _cjk, pre, strip_accents, nfkd) in rust.items():
+    not_word, extra_word, not_space, extra_space, not_numeric, extra_numeric = [], [], [], [], [], []
+    for cp, (_, clean, strip, low, _cjk, pre, strip_accents, nfkd, ws_class, digit) in rust.items():
         cat = category(cp)
         removed = cp in (0, 0xFFFD) or (cat in ("Cc", "Cf", "Co", "Cs") and cp not in (9, 10, 13))
         if removed and clean == "K":
@@ -99,6 +100,23 @@ def main():
             no_compat.append(cp)
         elif rust_kd != kd:
             sys.exit(f"U+{cp:04X}: the Rust library's NFKD is {rust_kd}, utf8proc's {kd}")
+        word = cat[0] in "LM" or cat in ("Nd", "Nl", "Pc") or cp in (0x200C, 0x200D)
+        space = cp in WHITE_SPACE
+        if ws_class not in ("W", "S", "O"):
+            sys.exit(f"U+{cp:04X}: the Whitespace pre-tokenizer gave {ws_class}")
+        if word and ws_class != "W":
+            not_word.append(cp)
+        elif not word and ws_class == "W":
+            extra_word.append(cp)
+        if space and ws_class != "S":
+            not_space.append(cp)
+        elif not space and ws_class == "S":
+            extra_space.append(cp)
+        numeric = cat in ("Nd", "Nl", "No")
+        if numeric and digit == "0":
+            not_numeric.append(cp)
+        elif not numeric and digit == "1":
+            extra_numeric.append(cp)
         punct = cat.startswith("P") or cp in ASCII_PUNCT
         if pre == "P" and not punct:
             extra_punct.append(cp)
@@ -128,6 +146,13 @@ def main():
     emit("kRustNotMark", "marks (Mn, Mc, Me) in Unicode 15 but not in the Rust tables: StripAccents keeps them",
          not_mark)
     emit("kRustExtraMark", "marks in the Rust tables only", extra_mark)
+    emit("kRustNotWord", "word characters by the base rule (L, M, Nd, Nl, Pc, ZWNJ, ZWJ) that the Whitespace "
+         "pre-tokenizer's \\w does not take", not_word)
+    emit("kRustExtraWord", "word characters of the Whitespace pre-tokenizer's \\w beyond the base rule", extra_word)
+    emit("kRustNotRegexSpace", "White_Space that the Whitespace pre-tokenizer's \\s does not take", not_space)
+    emit("kRustExtraRegexSpace", "the Whitespace pre-tokenizer's \\s beyond White_Space", extra_space)
+    emit("kRustNotNumeric", "numeric (Nd, Nl, No) in Unicode 15 but not to the Digits pre-tokenizer", not_numeric)
+    emit("kRustExtraNumeric", "numeric to the Digits pre-tokenizer only", extra_numeric)
     emit("kRustNotPunct", "punctuation in Unicode 15 but not in the Rust tables", not_punct)
     emit("kRustExtraPunct", "punctuation in the Rust tables only", extra_punct)
     print("// Rust's lower case (a newer Unicode than utf8proc's) where it differs from utf8proc_tolower")

@@ -1,10 +1,12 @@
-// tokenizer.json's Unicode-form normalizers (NFC, NFD, NFKC, NFKD, and NFD + StripAccents + Lowercase)
-// in front of ../shared's multilingual BERT WordPiece, on arbitrary bytes. The first byte picks the
-// options (a pair split at the first tab, special tokens, a short truncation with stride) and, with its
-// high four bits (modulo five), the normalizer; the rest is the text, repaired to valid UTF-8 as every input reader does.
-// Beyond not crashing: ids are inside the vocabulary, each sequence's offsets lie inside its text and
-// their starts never go back, and a tokenizer cutting texts into the smallest pieces it allows gives
-// the same encoding (or refuses alike).
+// tokenizer.json's normalizers and splitting pre-tokenizers in front of ../shared's multilingual BERT
+// WordPiece, on arbitrary bytes: the Unicode forms (NFC, NFD, NFKC, NFKD) behind BertPreTokenizer, the
+// tutorial layout (NFD, StripAccents, Lowercase; Whitespace), and WhitespaceSplit, Punctuation
+// (MergedWithNext) and Digits in a Sequence. The first byte picks the options (a pair split at the
+// first tab, special tokens, a short truncation with stride) and, with its high four bits (modulo the
+// number of layouts), the layout; the rest is the text, repaired to valid UTF-8 as every input reader
+// does. Beyond not crashing: ids are inside the vocabulary, each sequence's offsets lie inside its text
+// and their starts never go back, and a tokenizer cutting texts into the smallest pieces it allows
+// gives the same encoding (or refuses alike).
 #include "core/error.h"
 #include "fuzz_check.h"
 #include "tokenizer_input.h"
@@ -25,28 +27,34 @@ using nlohmann::json;
 
 namespace {
 
-const json kNormalizers[] = {
-    {{"type", "NFC"}},
-    {{"type", "NFD"}},
-    {{"type", "NFKC"}},
-    {{"type", "NFKD"}},
-    {{"type", "Sequence"}, {"normalizers", {{{"type", "NFD"}}, {{"type", "StripAccents"}}, {{"type", "Lowercase"}}}}},
+// Each layout: the tokenizer.json keys it replaces.
+const json kLayouts[] = {
+    {{"normalizer", {{"type", "NFC"}}}},
+    {{"normalizer", {{"type", "NFD"}}}},
+    {{"normalizer", {{"type", "NFKC"}}}},
+    {{"normalizer", {{"type", "NFKD"}}}},
+    {{"normalizer", {{"type", "Sequence"}, {"normalizers", {{{"type", "NFD"}}, {{"type", "StripAccents"}}, {{"type", "Lowercase"}}}}}},
+     {"pre_tokenizer", {{"type", "Whitespace"}}}},
+    {{"pre_tokenizer",
+      {{"type", "Sequence"},
+       {"pretokenizers",
+        {{{"type", "WhitespaceSplit"}}, {{"type", "Punctuation"}, {"behavior", "MergedWithNext"}}, {{"type", "Digits"}, {"individual_digits", true}}}}}}},
 };
-constexpr std::size_t kForms = std::size(kNormalizers);
+constexpr std::size_t kForms = std::size(kLayouts);
 
 // `in_pieces`: long texts are cut into the smallest pieces the tokenizer allows.
 const Tokenizer& tokenizer(std::size_t form, bool in_pieces) {
   static const auto made = [] {
     std::ifstream in(std::string(BERTKIT_SHARED_DIR) + "/vocab/bert-base-multilingual-cased/tokenizer.json");
     if (!in) {
-      std::fprintf(stderr, "fuzz_unicode_forms needs ../shared\n");
+      std::fprintf(stderr, "fuzz_pipeline_pieces needs ../shared\n");
       std::exit(1);
     }
     const json base = json::parse(in);
     std::array<std::unique_ptr<Tokenizer>, 2 * kForms> out;
     for (std::size_t k = 0; k < 2 * kForms; ++k) {
       json j = base;
-      j["normalizer"] = kNormalizers[k % kForms];
+      for (const auto& [key, value] : kLayouts[k % kForms].items()) j[key] = value;
       TokenizerFiles files;
       files.origin = "fuzz";
       files.tokenizer_json = j.dump();
