@@ -52,6 +52,14 @@ def ranges(cps):
     return out
 
 
+def compare(cp, base, rust, only_base, only_rust):
+    """Files cp where the base rule and the Rust library disagree on a class."""
+    if base and not rust:
+        only_base.append(cp)
+    elif rust and not base:
+        only_rust.append(cp)
+
+
 def emit(name, comment, cps):
     print(f"// {comment}")
     print(f"constexpr CodeRange {name}[] = {{")
@@ -89,34 +97,19 @@ def main():
                 extra_mn.append(cp)
         elif strip == "=":
             no_decomp.append(cp)
-        mark = cat in ("Mn", "Mc", "Me")
-        if mark and strip_accents == "=":
-            not_mark.append(cp)
-        elif not mark and strip_accents == "-":
-            extra_mark.append(cp)
+        compare(cp, cat in ("Mn", "Mc", "Me"), strip_accents == "-", not_mark, extra_mark)
         kd = nfd(cp, UTF8PROC_COMPAT)
         rust_kd = [cp] if nfkd == "=" else [int(x, 16) for x in nfkd.split()]
         if rust_kd == [cp] and kd != [cp]:
             no_compat.append(cp)
         elif rust_kd != kd:
             sys.exit(f"U+{cp:04X}: the Rust library's NFKD is {rust_kd}, utf8proc's {kd}")
-        word = cat[0] in "LM" or cat in ("Nd", "Nl", "Pc") or cp in (0x200C, 0x200D)
-        space = cp in WHITE_SPACE
         if ws_class not in ("W", "S", "O"):
             sys.exit(f"U+{cp:04X}: the Whitespace pre-tokenizer gave {ws_class}")
-        if word and ws_class != "W":
-            not_word.append(cp)
-        elif not word and ws_class == "W":
-            extra_word.append(cp)
-        if space and ws_class != "S":
-            not_space.append(cp)
-        elif not space and ws_class == "S":
-            extra_space.append(cp)
-        numeric = cat in ("Nd", "Nl", "No")
-        if numeric and digit == "0":
-            not_numeric.append(cp)
-        elif not numeric and digit == "1":
-            extra_numeric.append(cp)
+        word = cat[0] in "LM" or cat in ("Nd", "Nl", "Pc") or cp in (0x200C, 0x200D)
+        compare(cp, word, ws_class == "W", not_word, extra_word)
+        compare(cp, cp in WHITE_SPACE, ws_class == "S", not_space, extra_space)
+        compare(cp, cat in ("Nd", "Nl", "No"), digit == "1", not_numeric, extra_numeric)
         punct = cat.startswith("P") or cp in ASCII_PUNCT
         if pre == "P" and not punct:
             extra_punct.append(cp)
