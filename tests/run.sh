@@ -7,7 +7,7 @@
 #                coverage): the whole suite (corpus sweeps on every 8th line: kSweepStride in
 #                tests/support.h; not bertkit-bench(1)'s examples, timing loops by design, whose code
 #                other tests drive),
-#                then every fuzz target for 8 seconds from its seed corpus (BPE and Unigram ones 16)
+#                then every fuzz target for 6 seconds from its seed corpus (BPE and Unigram ones 12)
 #                (a smoke run: tests/fuzz/README.md has the ten-minute runs)
 #   tsan         a ThreadSanitizer build of the multithreaded tests, doctest's test suite "threads"
 #                (tokenize and the model commands with --threads 2, the encoder and attention with OpenMP)
@@ -60,7 +60,7 @@ configure build-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCMA
 cmake --build build-asan -j"$jobs" --target bertkit bertkit_tests fuzz
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j"$jobs" \
   -E 'bertkit-bench\(1\): every example'
-tests/fuzz/run.sh build-asan 8 "$jobs"
+tests/fuzz/run.sh build-asan 6 "$jobs"
 end_stage asan+fuzz
 
 configure build-tsan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \

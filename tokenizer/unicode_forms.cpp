@@ -5,6 +5,7 @@
 
 #include <utf8proc.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace bertkit::tok {
@@ -46,6 +47,7 @@ class Decomposed {
 
   // Composes the characters as NFC does, in place.
   void compose() {
+    order_marks();
     std::size_t w = 0;
     long starter = -1;
     int last = -1;  // the highest combining class since the starter (-1: none)
@@ -69,31 +71,37 @@ class Decomposed {
       ++w;
     }
     chars_.resize(w);
+    marks_from_ = w;
   }
 
   void apply(ChangeCursor& cursor) {
+    order_marks();
     for (const CharChange& x : chars_) cursor.apply(x.c, x.change);
     chars_.clear();
+    marks_from_ = 0;
   }
-  bool empty() const { return chars_.empty(); }
 
  private:
-  // Canonical order: a mark goes before the marks of a higher class just before it (a stable sort).
   void push(CharChange x) {
-    const int ccc = table_.combining_class(x.c);
-    std::size_t at = chars_.size();
-    if (ccc != 0)
-      while (at > 0) {
-        const int before = table_.combining_class(chars_[at - 1].c);
-        if (before == 0 || before <= ccc) break;
-        --at;
-      }
-    chars_.insert(chars_.begin() + static_cast<std::ptrdiff_t>(at), x);
+    const bool starter = table_.combining_class(x.c) == 0;
+    if (starter) order_marks();
+    chars_.push_back(x);
+    if (starter) marks_from_ = chars_.size();
+  }
+  // Canonical order: the marks since the last starter sorted by class, stably, with their changes (as
+  // the Rust library sorts its buffer when a starter comes): O(n log n) for any run of marks.
+  void order_marks() {
+    std::stable_sort(chars_.begin() + static_cast<std::ptrdiff_t>(marks_from_), chars_.end(),
+                     [&](const CharChange& a, const CharChange& b) {
+                       return table_.combining_class(a.c) < table_.combining_class(b.c);
+                     });
+    marks_from_ = chars_.size();
   }
 
   bool compatibility_;
   const CharTable& table_;
   std::vector<CharChange> chars_;
+  std::size_t marks_from_ = 0;  // where the marks after the last starter begin
   std::u32string pieces_;
 };
 

@@ -9,7 +9,8 @@
 namespace bktest {
 
 // Encodes every text with every variant built over `base_tokenizer_json` and checks ids and offsets
-// (reporting the first mismatches); at least `min_records` (text, variant) pairs must be read.
+// (reporting the first mismatches); at least `min_records` (text, variant) pairs must be read (a
+// kSweepStride-th of them, and of the texts, in sanitizer builds).
 void check_variant_goldens(const std::string& goldens, const std::string& base_tokenizer_json, std::size_t min_records);
 
 }  // namespace bktest
