@@ -144,8 +144,9 @@ void TokenizeTask::compute(const records::Batch& batch) {
   refusal_.reset();
   if (table_) return;  // rows go through the TableWriter in write()
   // One thread encodes and renders each line in write(), straight into the output's buffer: a batch
-  // of lines rendered first (a megabyte of JSONL) would have left the cache by the time it was copied. (--decode's and
-  // --count's refusals are thrown here, in compute(), where the pipeline skips the record they name.)
+  // of lines rendered first (a megabyte of JSONL) would have left the cache by the time it was
+  // copied. (--decode's and --count's refusals are thrown here, in compute(), where the pipeline skips
+  // the record they name.)
   const bool serial = batch.size() <= kSerialBatch || omp_get_max_threads() == 1;
   serial_ = serial && !output_.decode && !output_.count && encodes_records();
   if (serial_) return;

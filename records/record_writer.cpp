@@ -11,10 +11,6 @@
 
 namespace bertkit::records {
 
-namespace {
-constexpr std::size_t kFlushThreshold = 1 << 17;
-}
-
 RecordWriter::RecordWriter(const std::string& path, std::uint64_t keep, std::uint64_t rewritten) {
   if (path.empty() || path == "-") {
     name_ = "<stdout>";

@@ -43,7 +43,20 @@ void split_chars(std::string_view text, std::uint32_t from, std::uint32_t to, Sp
   if (last < to) pieces.push_back({{last, to}, false});
 
   const std::size_t first = words.size();
-  bool previous = false;  // the piece before was a delimiter
+  // Hugging Face's folds: a piece that `joins` (given whether it and the piece met before it are
+  // delimiters) extends the word before it, else it starts a word. MergedWithNext folds from the end.
+  auto fold = [&](auto begin, auto end, auto joins, auto extend) {
+    bool previous = false;
+    for (auto p = begin; p != end; ++p) {
+      if (joins(p->delimiter, previous) && words.size() > first)
+        extend(words.back(), p->span);
+      else
+        words.push_back(p->span);
+      previous = p->delimiter;
+    }
+  };
+  auto to_end = [](ByteSpan& word, ByteSpan piece) { word.end = piece.end; };
+  auto first_of_run = [](bool delimiter, bool previous) { return delimiter && !previous; };
   switch (behavior) {
     case SplitBehavior::Removed:
       for (const Piece& p : pieces)
@@ -53,33 +66,11 @@ void split_chars(std::string_view text, std::uint32_t from, std::uint32_t to, Sp
       for (const Piece& p : pieces) words.push_back(p.span);
       return;
     case SplitBehavior::Contiguous:
-      for (const Piece& p : pieces) {
-        if (p.delimiter == previous && words.size() > first)
-          words.back().end = p.span.end;
-        else
-          words.push_back(p.span);
-        previous = p.delimiter;
-      }
-      return;
+      return fold(pieces.begin(), pieces.end(), [](bool delimiter, bool previous) { return delimiter == previous; }, to_end);
     case SplitBehavior::MergedWithPrevious:
-      for (const Piece& p : pieces) {
-        if (p.delimiter && !previous && words.size() > first)
-          words.back().end = p.span.end;
-        else
-          words.push_back(p.span);
-        previous = p.delimiter;
-      }
-      return;
+      return fold(pieces.begin(), pieces.end(), first_of_run, to_end);
     case SplitBehavior::MergedWithNext:
-      // Hugging Face folds from the end: a delimiter not followed by another joins the word after it.
-      for (std::size_t k = pieces.size(); k-- > 0;) {
-        const Piece& p = pieces[k];
-        if (p.delimiter && !previous && words.size() > first)
-          words.back().begin = p.span.begin;
-        else
-          words.push_back(p.span);
-        previous = p.delimiter;
-      }
+      fold(pieces.rbegin(), pieces.rend(), first_of_run, [](ByteSpan& word, ByteSpan piece) { word.begin = piece.begin; });
       std::reverse(words.begin() + static_cast<std::ptrdiff_t>(first), words.end());
       return;
   }

@@ -7,16 +7,13 @@ namespace bertkit::tok {
 
 void StripAccentsNormalizer::normalize(std::string_view original, std::uint32_t base, NormalizedText& out) const {
   ChangeCursor cursor(original, base, out);
-  const std::size_t n = original.size();
-  auto ascii = [&](std::size_t i) { return static_cast<unsigned char>(original[i]) < 0x80; };
   bool kept_any = false;
   char32_t kept = 0;  // the character kept last, not yet applied: the marks after it go with it
   long removed = 0;
   std::size_t i = 0;
-  while (i < n) {
+  while (i < original.size()) {
     // ASCII followed by ASCII: kept, with no mark after it.
-    std::size_t end = i;
-    while (end < n && ascii(end) && (end + 1 == n || ascii(end + 1))) ++end;
+    const std::size_t end = ascii_run_end(original, i);
     if (end > i) {
       if (kept_any) cursor.apply(kept, -removed);
       kept_any = false;

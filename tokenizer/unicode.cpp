@@ -124,32 +124,20 @@ std::uint8_t CharTable::compute_flags(char32_t c) const {
   return f;
 }
 
-void CharTable::decompose(char32_t c, std::u32string& out) const {
-  if (profile_ == UnicodeProfile::Rust && in_ranges(kRustNoDecomposition, c)) {
-    out.push_back(c);
-    return;
-  }
-  utf8proc_int32_t buf[8];
-  int last_boundclass = 0;
-  utf8proc_ssize_t n = utf8proc_decompose_char(static_cast<utf8proc_int32_t>(c), buf, 8, UTF8PROC_DECOMPOSE,
-                                               &last_boundclass);
-  if (n <= 0 || n > 8) {
-    out.push_back(c);
-    return;
-  }
-  for (utf8proc_ssize_t i = 0; i < n; ++i) out.push_back(static_cast<char32_t>(buf[i]));
-}
+void CharTable::decompose(char32_t c, std::u32string& out) const { append_decomposition(c, false, out); }
 
-void CharTable::decompose_compat(char32_t c, std::u32string& out) const {
-  if (profile_ == UnicodeProfile::Rust && (in_ranges(kRustNoDecomposition, c) || in_ranges(kRustNoCompatDecomposition, c))) {
+void CharTable::decompose_compat(char32_t c, std::u32string& out) const { append_decomposition(c, true, out); }
+
+void CharTable::append_decomposition(char32_t c, bool compat, std::u32string& out) const {
+  if (profile_ == UnicodeProfile::Rust &&
+      (in_ranges(kRustNoDecomposition, c) || (compat && in_ranges(kRustNoCompatDecomposition, c)))) {
     out.push_back(c);
     return;
   }
-  utf8proc_int32_t buf[32];  // the longest, U+FDFA's, is 18
+  utf8proc_int32_t buf[32];  // the longest, U+FDFA's compatibility decomposition, is 18
   int last_boundclass = 0;
-  utf8proc_ssize_t n = utf8proc_decompose_char(static_cast<utf8proc_int32_t>(c), buf, 32,
-                                               static_cast<utf8proc_option_t>(UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT),
-                                               &last_boundclass);
+  const auto options = static_cast<utf8proc_option_t>(UTF8PROC_DECOMPOSE | (compat ? UTF8PROC_COMPAT : 0));
+  utf8proc_ssize_t n = utf8proc_decompose_char(static_cast<utf8proc_int32_t>(c), buf, 32, options, &last_boundclass);
   if (n <= 0 || n > 32) {
     out.push_back(c);
     return;

@@ -60,6 +60,8 @@ class CharTable {
   std::uint8_t compute_flags(char32_t c) const;
   const std::uint8_t* fill_block(char32_t block) const;
   bool is_mn(char32_t c) const;
+  // The canonical or (compat) compatibility decomposition of c, appended.
+  void append_decomposition(char32_t c, bool compat, std::u32string& out) const;
   bool unassigned_in_reference(char32_t c) const;
   char32_t simple_lower(char32_t c) const;
 

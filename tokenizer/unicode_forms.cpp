@@ -114,13 +114,10 @@ void UnicodeFormNormalizer::normalize(std::string_view original, std::uint32_t b
     if (composes()) stretch.compose();
     stretch.apply(cursor);
   };
-  const std::size_t n = original.size();
-  auto ascii = [&](std::size_t i) { return static_cast<unsigned char>(original[i]) < 0x80; };
   std::size_t i = 0;
-  while (i < n) {
+  while (i < original.size()) {
     // ASCII followed by ASCII is its own normal form, and nothing before it composes with it.
-    std::size_t end = i;
-    while (end < n && ascii(end) && (end + 1 == n || ascii(end + 1))) ++end;
+    const std::size_t end = ascii_run_end(original, i);
     if (end > i) {
       finish();
       cursor.copy_ascii(end - i);

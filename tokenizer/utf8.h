@@ -76,6 +76,14 @@ inline std::size_t ascii_prefix(std::string_view s) {
   return i;
 }
 
+// The end of the run of ASCII bytes from s[i] that are each followed by ASCII or by the end of `s`:
+// what a normaliser that leaves ASCII alone may copy as it is. The last ASCII byte before a non-ASCII
+// one is left out: it may combine with what follows (a letter with the marks after it).
+inline std::size_t ascii_run_end(std::string_view s, std::size_t i) {
+  const std::size_t end = i + ascii_prefix(s.substr(i));
+  return end < s.size() && end > i ? end - 1 : end;
+}
+
 // Number of code points in valid UTF-8.
 std::size_t count_code_points(std::string_view s);
 

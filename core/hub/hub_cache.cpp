@@ -30,10 +30,12 @@ std::string trimmed(std::string s) {
   return s;
 }
 
-// The snapshot of `id` in one repository folder, or why there is none.
+// A snapshot found, cut off when a download's mark is still in it.
 CacheLookup found(const fs::path& snapshot, bool cut_off = false) {
   return {snapshot, {}, cut_off || fs::exists(snapshot / kDownloadMarker)};
 }
+
+// The snapshot of `id` in one repository folder, or why there is none.
 
 CacheLookup lookup_in(const fs::path& repo_dir, const ModelId& id) {
   const fs::path ref = repo_dir / "refs" / id.revision;
