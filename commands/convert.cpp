@@ -28,7 +28,7 @@ ConvertSummary convert_model(const std::string& source, const std::filesystem::p
   }
   core::write_converted_file(model, destination, type);
   ConvertSummary summary;
-  summary.tensors = model.weights.names().size();
+  summary.tensors = core::model_tensor_count(model.weights);
   summary.bytes = std::filesystem::file_size(destination);
   summary.unused_tensors = std::move(model.unexpected_tensors);
   return summary;

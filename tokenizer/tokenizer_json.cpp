@@ -127,7 +127,7 @@ class Reader {
     return true;
   }
   bool parse_error(std::size_t, const std::string&, const json::exception& e) {
-    return fail(std::string("invalid JSON: ") + e.what());
+    return fail(core::invalid_json_message(e));
   }
 
  private:

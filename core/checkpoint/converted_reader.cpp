@@ -301,9 +301,7 @@ ConvertedFileCheck check_converted_file(const fs::path& path) {
   if (hash.digest() != stored)
     bad_input("{}: checksum mismatch (stored {:016x}, computed {:016x}): the file is damaged", path.string(), stored,
               hash.digest());
-  auto names = m.weights.names();
-  auto weights = static_cast<std::size_t>(std::count_if(names.begin(), names.end(), [](const std::string& n) { return !n.ends_with(".scale"); }));
-  return {stored, weights, bytes.size(), std::string(stored_dtype_name(m.stored_dtype))};
+  return {stored, model_tensor_count(m.weights), bytes.size(), std::string(stored_dtype_name(m.stored_dtype))};
 }
 
 }  // namespace bertkit::core

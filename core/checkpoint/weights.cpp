@@ -114,6 +114,12 @@ std::vector<std::string> Weights::names() const {
   return out;
 }
 
+std::size_t model_tensor_count(const Weights& w) {
+  const auto names = w.names();
+  return static_cast<std::size_t>(
+      std::count_if(names.begin(), names.end(), [](const std::string& n) { return !n.ends_with(".scale"); }));
+}
+
 std::optional<std::string> TiedTensors::first_with(const std::string& name, const TensorView& t) {
   auto [it, inserted] = first_.try_emplace(t.data, name, t);
   const TensorView& first = it->second.second;

@@ -79,6 +79,10 @@ class Weights {
   mutable std::vector<std::shared_ptr<const void>> owners_;
 };
 
+// The model's tensors as convert, convert --check and info count them: an int8 matrix's row scales
+// ("<name>.scale") belong to the matrix, not counted apart.
+std::size_t model_tensor_count(const Weights& w);
+
 // Tied weights (the MLM decoder and the word embedding table) are one tensor under two names: they share
 // bytes, shape and dtype. Asked of each name in turn, this tells the later names from the first.
 class TiedTensors {

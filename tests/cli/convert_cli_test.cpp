@@ -357,6 +357,12 @@ TEST_CASE("convert --check and info count the same tensors; info lists int8 scal
   CHECK(count(info_folder.out, "\ntensors: ") == tensors);
   CHECK(count(info_file.out, "\nint8_scales: ") > 0);
   CHECK(info_folder.out.find("int8_scales") == std::string::npos);
+  // Converted again from the int8 file, whose scales load as tensors: still counted with their matrices.
+  const auto again = (dir / "again.bk").string();
+  auto reconvert = bktest::run_bertkit({"convert", "--dtype", "int8", file, again});
+  REQUIRE(reconvert.exit_code == 0);
+  CHECK(count(reconvert.err, " (") == tensors);
+  CHECK(count(bktest::run_bertkit({"convert", "--check", again}).out, ": ok (") == tensors);
 }
 
 TEST_CASE("convert --verify on a token-classification model compares every token's label") {

@@ -36,6 +36,9 @@ std::string with(const char* key, nlohmann::json value) {
 
 TEST_CASE("config: unsupported values are refused by name") {
   expect_config_refused("{\"model_type\": ", "invalid JSON");
+  // Where the text goes wrong, in the user's terms: not nlohmann's "[json.exception.parse_error.101]".
+  expect_config_refused("{\"a\": x}", ": invalid JSON at line 1, column 7: syntax error while parsing value");
+  expect_config_refused("{\"a\": 1e999}", ": invalid JSON: number overflow parsing '1e999'");
   expect_config_refused("{\"a\": " + std::string(100000, '[') + std::string(100000, ']') + "}",
                         "nested deeper than 64 levels");
   expect_config_refused(with("model_type", "deberta-v2"), "unsupported model_type \"deberta-v2\"");
