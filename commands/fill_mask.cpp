@@ -52,17 +52,20 @@ std::vector<std::int64_t> mask_positions(const tok::Tokenizer& tokenizer, const 
   for (std::size_t i = 0; i < encoding.ids.size(); ++i)
     if (encoding.ids[i] == tokenizer.mask_id()) positions.push_back(static_cast<std::int64_t>(i));
   if (positions.empty()) {
-    // A mask the model's limit cut off: say so, and where, rather than that there is none.
-    std::size_t before = 1;  // tokens of the input before the one looked at, the leading special one counted
-    for (std::size_t i = 0; i < encoding.size(); ++i) before += encoding.special_mask[i] ? 0 : 1;
+    // A mask the model's limit cut off: say so, and where, rather than that there is none. The limit
+    // counts the special tokens too, so it is told with the room it leaves for the text.
+    std::size_t kept = 0;  // the text's tokens within the limit
+    for (std::size_t i = 0; i < encoding.size(); ++i) kept += encoding.special_mask[i] ? 0 : 1;
+    std::size_t at = kept;  // the text's tokens before the one looked at
     for (const tok::Encoding& part : encoding.overflowing)
       for (std::size_t i = 0; i < part.size(); ++i) {
         if (part.special_mask[i]) continue;
         if (part.ids[i] == tokenizer.mask_id())
-          bad_input("the mask token {} is past the model's limit of {} tokens: it is token {} of the input (byte {} "
-                    "of the text)",
-                    tokenizer.spec().special.mask, encoding.size(), before + 1, part.offsets[i].begin);
-        ++before;
+          bad_input("the mask token {} is past the model's limit of {} tokens, which leaves room for the text's "
+                    "first {} (the special tokens take {}): it is the text's token {} (byte {} of the text)",
+                    tokenizer.spec().special.mask, encoding.size(), kept, encoding.size() - kept, at + 1,
+                    part.offsets[i].begin);
+        ++at;
       }
     bad_input("no mask token {} in the text", tokenizer.spec().special.mask);
   }

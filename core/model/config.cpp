@@ -203,6 +203,8 @@ std::string_view head_name(HeadKind head) {
 
 const ModelConfig& require_head(const ModelConfig& config, bool has_head, std::string_view command,
                                 std::string_view wanted) {
+  if (!has_head && config.head == HeadKind::None)
+    usage_error("{} needs a {} model; {} is the encoder alone, with no head", command, wanted, config.architecture);
   if (!has_head)
     usage_error("{} needs a {} model; {} has a {} head", command, wanted, config.architecture, head_name(config.head));
   return config;

@@ -161,10 +161,17 @@ TEST_CASE("fill-mask: a mask past the model's token limit is reported as such, w
   CHECK(r.out.empty());
   auto info = nlohmann::json::parse(bktest::run_bertkit({"info", "--json", model}).out);
   const auto limit = info["tokenizer.model_max_length"].get<int>();
-  // [CLS], 300 words of one token each, then the mask.
+  // 300 words of one token each, then the mask; [CLS] and [SEP] take two of the limit's tokens.
   CHECK(r.err == "bertkit: error: <argument>:1: the mask token [MASK] is past the model's limit of " +
-                     std::to_string(limit) + " tokens: it is token 302 of the input (byte " + std::to_string(byte) +
-                     " of the text)\n");
+                     std::to_string(limit) + " tokens, which leaves room for the text's first " +
+                     std::to_string(limit - 2) + " (the special tokens take 2): it is the text's token 301 (byte " +
+                     std::to_string(byte) + " of the text)\n");
+  // Just past the limit: the mask would be the last token, where [SEP] goes.
+  auto edge = bktest::run_bertkit({"fill-mask", "-m", model, "--max-length", "3", "a [MASK]"});
+  CHECK(edge.exit_code == 3);
+  CHECK(edge.err == "bertkit: error: <argument>:1: the mask token [MASK] is past the model's limit of 3 tokens, which "
+                    "leaves room for the text's first 1 (the special tokens take 2): it is the text's token 2 (byte 2 "
+                    "of the text)\n");
   auto none = bktest::run_bertkit({"fill-mask", "-m", model, "no mask here"});
   CHECK(none.err == "bertkit: error: <argument>:1: no mask token [MASK] in the text\n");
 }

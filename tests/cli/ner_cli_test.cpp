@@ -140,6 +140,10 @@ TEST_CASE("ner: refusals are usage errors (exit 2) with one line") {
   CHECK(wrong_head.exit_code == 2);
   CHECK(wrong_head.err == "bertkit: error: ner needs a token-classification model; BertForSequenceClassification has a "
                           "sequence-classification head\n");
+  auto bare = run_bertkit({"ner", "-m", bktest::fixture_path("minilm-embed"), "text"});
+  CHECK(bare.exit_code == 2);
+  CHECK(bare.err == "bertkit: error: ner needs a token-classification model; BertModel is the encoder alone, with no "
+                    "head\n");
   auto stride_none = run_bertkit({"ner", "-m", m, "--stride", "8", "text"});
   CHECK(stride_none.exit_code == 2);
   CHECK(stride_none.err.find("--stride needs an --aggregation") != std::string::npos);
