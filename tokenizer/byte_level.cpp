@@ -183,12 +183,32 @@ std::string ByteLevelDecoder::decode(const std::vector<std::string>& tokens) con
 }
 
 SpaceEnds space_ends(std::string_view token) {
-  auto is_space = [](char32_t c) { return c == byte_level_char(' ') || is_white_space(c); };
-  std::vector<char32_t> chars;
-  for (std::size_t i = 0; i < token.size();) chars.push_back(next_code_point(token, i));
+  // The bytes of the text a character stands for if it is a space, else 0.
+  auto space_bytes = [](char32_t c, std::size_t length) -> std::uint32_t {
+    if (c == byte_level_char(' ')) return 1;
+    return is_white_space(c) ? static_cast<std::uint32_t>(length) : 0;
+  };
+  struct Char {
+    char32_t c;
+    std::size_t length;
+  };
+  std::vector<Char> chars;
+  for (std::size_t i = 0; i < token.size();) {
+    const std::size_t start = i;
+    const char32_t c = next_code_point(token, i);
+    chars.push_back({c, i - start});
+  }
   SpaceEnds ends;
-  while (ends.leading < chars.size() && is_space(chars[ends.leading])) ++ends.leading;
-  while (ends.trailing < chars.size() && is_space(chars[chars.size() - 1 - ends.trailing])) ++ends.trailing;
+  for (std::size_t k = 0; k < chars.size(); ++k) {
+    const std::uint32_t bytes = space_bytes(chars[k].c, chars[k].length);
+    if (!bytes) break;
+    ends.leading += bytes;
+  }
+  for (std::size_t j = chars.size(); j > 0; --j) {  // over the leading ones too, as Hugging Face counts
+    const std::uint32_t bytes = space_bytes(chars[j - 1].c, chars[j - 1].length);
+    if (!bytes) break;
+    ends.trailing += bytes;
+  }
   return ends;
 }
 

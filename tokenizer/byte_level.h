@@ -62,8 +62,10 @@ class ByteLevelDecoder : public Decoder {
   ByteLevelDecoderOptions options_;
 };
 
-// How many characters at each end of a token are "Ġ" or white space: what RobertaProcessing's (and
-// ByteLevel's) trim_offsets moves a token's offsets off.
+// How many bytes of the text the "Ġ" and white space characters at each end of a token stand for: what
+// RobertaProcessing's (and ByteLevel's) trim_offsets moves a token's offsets off. A "Ġ" is one byte (a
+// space); white space itself is in an added token's matched text, as many bytes as it takes (U+3000:
+// three), as Hugging Face trims "a\u3000[E1]" with lstrip to the token's own four characters.
 struct SpaceEnds {
   std::uint32_t leading = 0, trailing = 0;
 };

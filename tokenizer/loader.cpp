@@ -13,7 +13,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace bertkit::tok {
@@ -52,6 +54,27 @@ AddedToken added_token_from_json(const json& t, const std::string& where) {
   a.rstrip = get_or<bool>(t, "rstrip", false, where);
   a.normalized = get_or<bool>(t, "normalized", !a.special, where);
   return a;
+}
+
+// The id Hugging Face's tokenizer has for `content`: an added token's, else the vocabulary's.
+std::optional<std::int32_t> find_token(const TokenizerSpec& spec, std::string_view content) {
+  for (const AddedToken& t : spec.added_tokens)
+    if (t.content == content) return t.id;
+  return spec.vocab->find(content);
+}
+
+// Numbers `t` as Hugging Face's tokenizer does when it adds a token, whatever id a file wrote beside it
+// (Rust's tokenizer only warns when they differ): the id of the token with its text, else the next id
+// past the vocabulary and the tokens added after it.
+void number_added_token(const TokenizerSpec& spec, AddedToken& t) {
+  if (auto id = find_token(spec, t.content)) {
+    t.id = *id;
+    return;
+  }
+  std::int64_t next = static_cast<std::int64_t>(spec.vocab->size());
+  for (const AddedToken& a : spec.added_tokens) next = std::max<std::int64_t>(next, std::int64_t{a.id} + 1);
+  if (next > std::numeric_limits<std::int32_t>::max()) bad_input("too many added tokens");
+  t.id = static_cast<std::int32_t>(next);
 }
 
 // The vocabulary of vocab.txt, with the token index and WordPiece's tries from bertkit's compiled image
@@ -110,7 +133,11 @@ void read_tokenizer_json(const std::string& text, const TokenizerFiles& files, T
     bad_input("{}: {} is not supported yet", where,
               bpe ? "a BPE model without the ByteLevel pre-tokenizer"
                   : "the ByteLevel pre-tokenizer before a model other than BPE");
-  for (const json& t : j.value("added_tokens", json::array())) spec.added_tokens.push_back(added_token_from_json(t, where));
+  for (const json& t : j.value("added_tokens", json::array())) {
+    AddedToken a = added_token_from_json(t, where);
+    number_added_token(spec, a);
+    spec.added_tokens.push_back(std::move(a));
+  }
 }
 
 // The JSON object of vocab.json (token -> id).
@@ -181,7 +208,7 @@ void read_special_tokens(const json& cfg, TokenizerSpec& spec, const std::string
   // A special token given as a dict keeps its flags (RoBERTa's mask token: lstrip).
   for (auto& [key, dst] : names)
     if (cfg.contains(key) && cfg[key].is_object())
-      if (auto id = spec.vocab->find(*dst)) {
+      if (auto id = find_token(spec, *dst)) {
         AddedToken t = added_token_from_json(cfg[key], where);
         t.id = *id;
         t.special = true;
@@ -190,7 +217,7 @@ void read_special_tokens(const json& cfg, TokenizerSpec& spec, const std::string
   for (const json& t : cfg.value("additional_special_tokens", json::array())) {
     auto content = token_content(t);
     if (!content) continue;
-    auto id = spec.vocab->find(*content);
+    auto id = find_token(spec, *content);
     if (!id) bad_input("{}: additional special token '{}' is not in the vocabulary", where, *content);
     add_or_update(spec.added_tokens, AddedToken{*content, *id, true, false, false, false, false});
   }
@@ -243,6 +270,8 @@ void read_tokenizer_config(const std::string& text, TokenizerSpec& spec, const s
       } catch (const std::exception&) {
         bad_input("{}: added_tokens_decoder key '{}' is not an id", where, it.key());
       }
+      // transformers adds those the fast tokenizer lacks through it, which numbers them its own way.
+      if (has_tokenizer_json) number_added_token(spec, t);
       add_or_update(spec.added_tokens, std::move(t), !has_tokenizer_json);
     }
   }

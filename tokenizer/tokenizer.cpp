@@ -125,10 +125,9 @@ Tokenizer::Tokenizer(TokenizerSpec spec)
       model_(make_model(spec_.model, *spec_.vocab, spec_.compiled)),
       decoder_(make_decoder(spec_.decoder, spec_.profile)),
       serial_(g_next_serial++) {
+  number_added_past_vocab();
   std::vector<std::string> normalized_contents;
   for (const AddedToken& t : spec_.added_tokens) {
-    if (t.id < 0 || static_cast<std::size_t>(t.id) >= spec_.vocab->size())
-      bad_input("added token '{}' has id {} outside the vocabulary (size {})", t.content, t.id, spec_.vocab->size());
     NormalizedText n;
     if (t.normalized) normalizer_->normalize(t.content, 0, n);
     normalized_contents.push_back(std::move(n.text));
@@ -138,18 +137,18 @@ Tokenizer::Tokenizer(TokenizerSpec spec)
                         ? *spec_.post_processor
                         : PostProcessor::bert(require_token(*spec_.vocab, spec_.special.cls, "classifier"),
                                               require_token(*spec_.vocab, spec_.special.sep, "separator"));
-  pad_id_ = spec_.vocab->find(spec_.special.pad).value_or(0);
-  mask_id_ = spec_.vocab->find(spec_.special.mask).value_or(-1);
+  pad_id_ = token_id(spec_.special.pad).value_or(0);
+  mask_id_ = token_id(spec_.special.mask).value_or(-1);
   for (const std::string* name : {&spec_.special.unk, &spec_.special.cls, &spec_.special.sep, &spec_.special.pad,
                                   &spec_.special.mask})
-    if (auto id = spec_.vocab->find(*name)) special_ids_.push_back(*id);
+    if (auto id = token_id(*name)) special_ids_.push_back(*id);
   for (const AddedToken& t : spec_.added_tokens)
     if (t.special) special_ids_.push_back(t.id);
   std::sort(special_ids_.begin(), special_ids_.end());
   if (post_processor_.trimming()) {
-    space_ends_.resize(spec_.vocab->size());
+    space_ends_.resize(vocab_size());
     for (std::size_t id = 0; id < space_ends_.size(); ++id)
-      space_ends_[id] = space_ends(spec_.vocab->token(static_cast<std::int32_t>(id)));
+      space_ends_[id] = space_ends(token(static_cast<std::int32_t>(id)));
     for (const AddedToken& t : spec_.added_tokens) space_ends_[static_cast<std::size_t>(t.id)].leading = kAddedToken;
   }
   // Added tokens matched in normalised text are matched piece by piece: none may span a space, or take
@@ -161,7 +160,38 @@ Tokenizer::Tokenizer(TokenizerSpec spec)
                pre_tokenizer_->independent_across_spaces();
 }
 
-std::optional<std::int32_t> Tokenizer::token_id(std::string_view token) const { return spec_.vocab->find(token); }
+void Tokenizer::number_added_past_vocab() {
+  const std::size_t size = spec_.vocab->size();
+  std::vector<const AddedToken*> past;
+  for (const AddedToken& t : spec_.added_tokens) {
+    if (t.id < 0) bad_input("added token '{}' has a negative id, {}", t.content, t.id);
+    if (static_cast<std::size_t>(t.id) >= size) past.push_back(&t);
+  }
+  std::sort(past.begin(), past.end(), [](const AddedToken* a, const AddedToken* b) { return a->id < b->id; });
+  for (const AddedToken* t : past) {
+    // Ids with no token would be ids the model's outputs cannot be named by: refused, not guessed.
+    if (static_cast<std::size_t>(t->id) != size + added_past_vocab_.size())
+      bad_input("added token '{}' has id {}, but the vocabulary's {} tokens{} end at id {}: an id with no token "
+                "between them",
+                t->content, t->id, size, added_past_vocab_.empty() ? "" : " and the added tokens after them",
+                size + added_past_vocab_.size() - 1);
+    added_past_vocab_.push_back(t->content);
+  }
+}
+
+std::string_view Tokenizer::token(std::int32_t id) const {
+  const std::size_t size = spec_.vocab->size();
+  if (id >= 0 && static_cast<std::size_t>(id) >= size && static_cast<std::size_t>(id) - size < added_past_vocab_.size())
+    return added_past_vocab_[static_cast<std::size_t>(id) - size];
+  return spec_.vocab->token(id);
+}
+
+// Added tokens first, as Hugging Face's token_to_id.
+std::optional<std::int32_t> Tokenizer::token_id(std::string_view token) const {
+  for (const AddedToken& t : spec_.added_tokens)
+    if (t.content == token) return t.id;
+  return spec_.vocab->find(token);
+}
 
 bool Tokenizer::is_special_id(std::int32_t id) const {
   return std::binary_search(special_ids_.begin(), special_ids_.end(), id);
@@ -434,10 +464,10 @@ std::string Tokenizer::decode(std::span<const std::int32_t> ids, bool skip_speci
   std::vector<std::string> tokens;
   tokens.reserve(ids.size());
   for (std::int32_t id : ids) {
-    if (id < 0 || static_cast<std::size_t>(id) >= spec_.vocab->size())
-      bad_input("id {} is outside the vocabulary (size {})", id, spec_.vocab->size());
+    if (id < 0 || static_cast<std::size_t>(id) >= vocab_size())
+      bad_input("id {} is outside the vocabulary (size {})", id, vocab_size());
     if (skip_special_tokens && is_special_id(id)) continue;
-    tokens.emplace_back(spec_.vocab->token(id));
+    tokens.emplace_back(token(id));
   }
   return decoder_->decode(tokens);
 }

@@ -83,7 +83,9 @@ class Tokenizer {
   // transformers' convert_tokens_to_string: the decoder alone, without the clean-up of the whole text
   // that decode() adds (clean_up_tokenization_spaces).
   std::string tokens_to_string(const std::vector<std::string>& tokens) const;
-  std::string_view token(std::int32_t id) const { return spec_.vocab->token(id); }
+  // The text of token `id`: the model vocabulary's, or an added token's past it; std::out_of_range for
+  // an id outside both.
+  std::string_view token(std::int32_t id) const;
   std::optional<std::int32_t> token_id(std::string_view token) const;
 
   std::size_t added_tokens(bool pair) const { return post_processor_.added_tokens(pair); }
@@ -93,7 +95,8 @@ class Tokenizer {
   std::int32_t mask_id() const { return mask_id_; }
   const TokenizerSpec& spec() const { return spec_; }
   const Model& model() const { return *model_; }
-  std::size_t vocab_size() const { return spec_.vocab->size(); }
+  // The model vocabulary's tokens and the added tokens numbered after it.
+  std::size_t vocab_size() const { return spec_.vocab->size() + added_past_vocab_.size(); }
 
  private:
   void encode_words(const NormalizedText& normalized, std::uint32_t from, std::uint32_t to, std::int32_t& word,
@@ -116,6 +119,8 @@ class Tokenizer {
   void truncate(Encoding& a, Encoding* b, const TruncationParams& t, std::size_t added) const;
   // The post-processor's trim_offsets over the tokens of one text from `start` on.
   void trim_offsets(std::string_view text, Encoding& out, std::size_t start) const;
+  // Fills added_past_vocab_; BadInput for a negative id, or one that leaves an id with no token.
+  void number_added_past_vocab();
 
   TokenizerSpec spec_;
   std::unique_ptr<Normalizer> normalizer_;
@@ -127,6 +132,10 @@ class Tokenizer {
   std::int32_t pad_id_ = 0;
   std::int32_t mask_id_ = -1;
   std::vector<std::int32_t> special_ids_;  // sorted
+  // Added tokens numbered past the model vocabulary (tokens added to a fine-tuned model, whose
+  // embeddings grew with them), in id order from its size on: Hugging Face's tokenizer takes them as
+  // the vocabulary's continuation, and the model's words never split into them.
+  std::vector<std::string> added_past_vocab_;
   // For trim_offsets: the spaces at the ends of each vocabulary token, or a mark for an added token.
   std::vector<SpaceEnds> space_ends_;
   std::uint64_t serial_;                    // tells this tokenizer's cached words from another's

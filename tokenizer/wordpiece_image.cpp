@@ -31,7 +31,7 @@ std::string write_wordpiece_image(const Tokenizer& tokenizer) {
   ImageWriter out;
   out.u32(kMagic);
   out.u32(kVersion);
-  out.u32(static_cast<std::uint32_t>(tokenizer.vocab_size()));
+  out.u32(static_cast<std::uint32_t>(tokenizer.spec().vocab->size()));
   out.array(prefix.data(), prefix.size());
   tokenizer.spec().vocab->index().write(out);
   wordpiece->write(out);

@@ -397,3 +397,32 @@ TEST_CASE("convert --verify on a token-classification model compares every token
     CHECK(max_diff < 0.5);
   }
 }
+
+TEST_CASE("a token added past the vocabulary (tokenizer.add_tokens) is tokenized, decoded and converted; a model "
+          "whose embeddings lack it refuses it by id") {
+  bktest::TempDir dir;
+  const auto folder = dir / "added";
+  fs::copy(bktest::shared("fixtures/models/minilm-embed"), folder, fs::copy_options::recursive);
+  for (const auto& entry : fs::recursive_directory_iterator(folder))
+    fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
+  auto tokenizer = nlohmann::json::parse(bktest::read_file(folder / "tokenizer.json"));
+  const std::size_t size = tokenizer["model"]["vocab"].size();
+  tokenizer["added_tokens"].push_back({{"id", size}, {"content", "<ent>"}, {"single_word", false}, {"lstrip", false},
+                                       {"rstrip", false}, {"normalized", false}, {"special", true}});
+  bktest::write_file(folder / "tokenizer.json", tokenizer.dump());
+  const auto file = (dir / "added.bk").string();
+  REQUIRE(bktest::run_bertkit({"convert", folder.string(), file}).exit_code == 0);
+  const std::string ids = "101 1037 " + std::to_string(size) + " 1038 102\n";
+  for (const std::string& model : {folder.string(), file}) {
+    INFO(model);
+    auto tokens = bktest::run_bertkit({"tokenize", "--format", "ids", "-m", model, "a <ent> b"});
+    CHECK(tokens.exit_code == 0);
+    CHECK(tokens.out == ids);
+    auto decoded = bktest::run_bertkit({"tokenize", "--decode", "--format", "tokens", "-m", model}, ids);
+    CHECK(decoded.out == "[CLS] a <ent> b [SEP]\n");
+    auto embed = bktest::run_bertkit({"embed", "-m", model, "a <ent> b"});
+    CHECK(embed.exit_code == 3);
+    CHECK(embed.err == "bertkit: error: <argument>:1: input 1 has token id " + std::to_string(size) +
+                           ", outside the vocabulary of " + std::to_string(size) + " tokens\n");
+  }
+}
