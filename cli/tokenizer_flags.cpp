@@ -45,6 +45,7 @@ namespace {
 tok::TokenizerFiles files_of(const core::LoadedModel& loaded) {
   tok::TokenizerFiles files = loaded.tokenizer;
   files.origin = loaded.location.string();
+  files.paths = loaded.files;
   return files;
 }
 
@@ -103,11 +104,13 @@ tok::Side parse_side(const std::string& s, const char* flag) {
 
 }  // namespace
 
-std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& f, const core::LoadedModel* model) {
+std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& f, const core::LoadedModel* model,
+                                                std::vector<std::filesystem::path>* files_read) {
   if (f.compat != "fast" && f.compat != "python") usage_error("--compat must be fast or python, not '{}'", f.compat);
   tok::TokenizerFiles files = model ? files_of(*model)
                               : f.model.empty() ? tok::builtin_tokenizer_files()
                                                 : model_tokenizer_files(f.model);
+  if (files_read) *files_read = files.paths;
   if (model && !files.tokenizer_json && files.vocab_txt && !vocab_txt_is_bert_tokenizer(*model->config.family))
     refuse_vocab_txt(model->location.string(), *model->config.family);
   tok::TokenizerSpec spec = tok::build_tokenizer_spec(files);

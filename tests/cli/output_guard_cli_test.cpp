@@ -46,6 +46,65 @@ void check_refused(const std::vector<std::string>& args, const fs::path& victim,
 
 }  // namespace
 
+TEST_CASE("-o one of the model's own files is refused before anything is opened (finding 1)") {
+  bktest::TempDir dir;
+  const std::string in = (dir / "in.txt").string();
+  bktest::write_file(in, "hello world\n");
+  const std::string bk = (dir / "m.bk").string();
+  REQUIRE(run_bertkit({"convert", minilm(), bk}).exit_code == 0);
+  check_refused({"embed", "-m", bk, "-i", in, "--format", "npy", "-o", bk}, bk, {"-o " + bk, "the model's file"});
+  fs::create_symlink(bk, dir / "link.bk");
+  check_refused({"embed", "-m", bk, "hello", "--format", "jsonl", "-o", (dir / "link.bk").string()}, bk,
+                {(dir / "link.bk").string(), "the model's file " + bk});
+
+  const fs::path f = copy_fixture(dir, "minilm-embed");
+  for (const char* file : {"model.safetensors", "config.json", "tokenizer.json", "vocab.txt", "modules.json",
+                           "1_Pooling/config.json", "sentence_bert_config.json"}) {
+    const std::string out = (f / file).string();
+    check_refused({"embed", "-m", f.string(), "-i", in, "--format", "jsonl", "-o", out}, f / file,
+                  {"-o " + out, "the model's file"});
+  }
+  const fs::path cls = copy_fixture(dir, "distilbert-uncased-cls");
+  check_refused({"classify", "-m", cls.string(), "hello", "--format", "csv", "-o", (cls / "special_tokens_map.json").string()},
+                cls / "special_tokens_map.json", {"special_tokens_map.json", "the model's file"});
+  // tokenize reads the tokenizer's files only.
+  check_refused({"tokenize", "-m", cls.string(), "hello", "-o", (cls / "tokenizer.json").string()}, cls / "tokenizer.json",
+                {"the tokenizer's file"});
+  check_refused({"tokenize", "-m", (cls / "vocab.txt").string(), "hello", "-o", (cls / "vocab.txt").string()},
+                cls / "vocab.txt", {"the tokenizer's file"});
+  // A file of the folder that is not read is an output like any other.
+  const std::string goldens = (cls / "goldens.json").string();
+  auto r = run_bertkit({"classify", "-m", cls.string(), "hello", "-o", goldens, "--format", "jsonl"});
+  CHECK(r.exit_code == 0);
+}
+
+TEST_CASE("-o one of the files other flags read is refused (finding 3)") {
+  bktest::TempDir dir;
+  const std::string in = (dir / "in.txt").string();
+  bktest::write_file(in, "a good film\nthe weather\n");
+  const std::string cal = (dir / "cal.npy").string();
+  REQUIRE(run_bertkit({"embed", "-m", minilm(), "-i", in, "-o", cal}).exit_code == 0);
+  check_refused({"embed", "-m", minilm(), "--precision", "int8", "--calibration", cal, "-i", in, "-o", cal}, cal,
+                {"-o " + cal, "the --calibration file " + cal});
+  check_refused({"similarity", "-m", minilm(), "--precision", "int8", "--calibration", cal, "--query", "film",
+                 "--corpus", in, "--format", "jsonl", "-o", cal},
+                cal, {"the --calibration file " + cal});
+
+  const std::string doc = (dir / "doc.jsonl").string();
+  bktest::write_file(doc, "{\"text\": \"bob is here\"}\n");
+  check_refused({"qa", "-m", bktest::fixture_path("bert-uncased-qa"), "--question", "who is here", "--context-file", doc,
+                 "-o", doc},
+                doc, {"-o " + doc, "the --context-file " + doc});
+
+  const std::string queries = (dir / "queries.txt").string();
+  bktest::write_file(queries, "film\n");
+  check_refused({"similarity", "-m", minilm(), "--queries", queries, "--corpus", in, "--format", "jsonl", "-o", queries},
+                queries, {"the input " + queries});
+  check_refused({"similarity", "-m", minilm(), "--queries", queries, "--corpus", in, "--format", "jsonl", "-o", in}, in,
+                {"the input " + in});
+
+}
+
 TEST_CASE("-o \"\" is a usage error naming -o (finding 5)") {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"embed", "-m", minilm(), "hello", "-o", ""}, {"tokenize", "hello", "-o", ""},
