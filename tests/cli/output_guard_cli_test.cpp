@@ -103,6 +103,29 @@ TEST_CASE("-o one of the files other flags read is refused (finding 3)") {
   check_refused({"similarity", "-m", minilm(), "--queries", queries, "--corpus", in, "--format", "jsonl", "-o", in}, in,
                 {"the input " + in});
 
+  // convert's destination is the --verify corpus.
+  check_refused({"convert", "--verify", "--dtype", "int8", "--corpus", in, minilm(), in}, fs::path(in),
+                {"convert: destination " + in, "the --corpus file " + in});
+}
+
+TEST_CASE("convert refuses a destination that is any file the conversion reads (finding 4)") {
+  bktest::TempDir dir;
+  const fs::path s = copy_fixture(dir, "distilbert-uncased-cls");
+  for (const char* file : {"model.safetensors", "config.json", "tokenizer.json", "vocab.txt", "tokenizer_config.json"}) {
+    const std::string out = (s / file).string();
+    check_refused({"convert", s.string(), out}, s / file, {"convert: destination " + out, "the model's file"});
+  }
+  // A sentence-transformers folder: its modules' files too.
+  const fs::path st = copy_fixture(dir, "minilm-embed");
+  check_refused({"convert", st.string(), (st / "1_Pooling/config.json").string()}, st / "1_Pooling/config.json",
+                {"the model's file"});
+  // The hard link of a weights file.
+  fs::create_hard_link(s / "model.safetensors", dir / "hard.safetensors");
+  check_refused({"convert", s.string(), (dir / "hard.safetensors").string()}, s / "model.safetensors",
+                {"hard.safetensors", "the model's file"});
+  // Elsewhere in the folder, the file is written.
+  auto r = run_bertkit({"convert", s.string(), (s / "model.bk").string()});
+  CHECK(r.exit_code == 0);
 }
 
 TEST_CASE("-o \"\" is a usage error naming -o (finding 5)") {
