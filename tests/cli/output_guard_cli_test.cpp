@@ -78,6 +78,29 @@ TEST_CASE("-o one of the model's own files is refused before anything is opened 
   CHECK(r.exit_code == 0);
 }
 
+TEST_CASE("convert never replaces a device, FIFO or folder with a regular file (finding 2)") {
+  bktest::TempDir dir;
+  const fs::path fifo = dir / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0666) == 0);
+  auto r = run_bertkit({"convert", minilm(), fifo.string()});
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(bktest::split_lines(r.err).size() == 1);
+  CHECK(r.err.find(fifo.string() + " is a FIFO") != std::string::npos);
+  CHECK(fs::is_fifo(fifo));
+  // A character device like /dev/null (made here: only root may).
+  const fs::path dev = dir / "dev";
+  if (::mknod(dev.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+    r = run_bertkit({"convert", minilm(), dev.string()});
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(dev.string() + " is a device") != std::string::npos);
+    CHECK(fs::is_character_file(dev));
+  }
+  // -o to a FIFO stays allowed: it is written in place, not renamed over.
+  CHECK(fs::is_fifo(fifo));
+}
+
 TEST_CASE("-o one of the files other flags read is refused (finding 3)") {
   bktest::TempDir dir;
   const std::string in = (dir / "in.txt").string();
