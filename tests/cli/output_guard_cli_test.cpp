@@ -72,6 +72,11 @@ TEST_CASE("-o one of the model's own files is refused before anything is opened 
                 {"the tokenizer's file"});
   check_refused({"tokenize", "-m", (cls / "vocab.txt").string(), "hello", "-o", (cls / "vocab.txt").string()},
                 cls / "vocab.txt", {"the tokenizer's file"});
+  // Without a tokenizer.json, tokenize reads config.json to know the tokenizer's family.
+  const fs::path vocab_only = copy_fixture(dir, "bert-uncased-qa");
+  fs::remove(vocab_only / "tokenizer.json");
+  check_refused({"tokenize", "-m", vocab_only.string(), "hello", "-o", (vocab_only / "config.json").string()},
+                vocab_only / "config.json", {"the tokenizer's file " + (vocab_only / "config.json").string()});
   // A file of the folder that is not read is an output like any other.
   const std::string goldens = (cls / "goldens.json").string();
   auto r = run_bertkit({"classify", "-m", cls.string(), "hello", "-o", goldens, "--format", "jsonl"});
@@ -140,6 +145,10 @@ TEST_CASE("convert refuses a destination that is any file the conversion reads (
   const fs::path st = copy_fixture(dir, "minilm-embed");
   check_refused({"convert", st.string(), (st / "1_Pooling/config.json").string()}, st / "1_Pooling/config.json",
                 {"the model's file"});
+  // A pytorch_model.bin.
+  const fs::path bin = copy_fixture(dir, "bert-uncased-qa");
+  check_refused({"convert", bin.string(), (bin / "pytorch_model.bin").string()}, bin / "pytorch_model.bin",
+                {"the model's file " + (bin / "pytorch_model.bin").string()});
   // The hard link of a weights file.
   fs::create_hard_link(s / "model.safetensors", dir / "hard.safetensors");
   check_refused({"convert", s.string(), (dir / "hard.safetensors").string()}, s / "model.safetensors",
