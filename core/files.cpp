@@ -95,10 +95,10 @@ void clear_cleanup() {
 void refuse_replacing_special_file(const std::filesystem::path& destination) {
   struct stat st {};
   if (::stat(destination.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return;
-  const char* kind = S_ISDIR(st.st_mode)                              ? "a folder"
-                     : S_ISFIFO(st.st_mode)                           ? "a FIFO"
+  const char* kind = S_ISDIR(st.st_mode)                            ? "a folder"
+                     : S_ISFIFO(st.st_mode)                         ? "a FIFO"
                      : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
-                                                                      : "not a regular file";
+                                                                    : "not a regular file";
   usage_error("{} is {}: a file is written aside and renamed into place, which would replace it; write to a "
               "regular file", destination.string(), kind);
 }
