@@ -6,6 +6,7 @@
 #include "commands/convert.h"
 #include "commands/convert_verify.h"
 #include "core/error.h"
+#include "records/output_guard.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -89,20 +90,16 @@ void run_verify(const ConvertOptions& o, const TaskModel& reference, const std::
   print_agreement("token labels (every token)", report.token_classification);
 }
 
-// Where DST names a folder, the file goes inside it under SRC's name, as cp does; checked before the
-// conversion starts, as are a missing folder and a destination that is SRC itself (never overwritten).
+// Where DST names a folder, the file goes inside it under SRC's name, as cp does.
 std::string destination_file(const std::string& source, const std::string& destination) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path path = destination;
-  if (fs::is_directory(path, ec)) {
+  if (!destination.empty() && fs::is_directory(path, ec)) {
     fs::path name = fs::path(source).lexically_normal();
     if (!name.has_filename()) name = name.parent_path();
     path /= name.filename().replace_extension(".bk");
   }
-  const fs::path folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-  if (!fs::is_directory(folder, ec)) usage_error("convert: cannot write {}: no folder {}", path.string(), folder.string());
-  if (fs::equivalent(path, source, ec)) usage_error("convert: {} is the model being converted; write to another file", path.string());
   return path.string();
 }
 
@@ -125,7 +122,14 @@ int run_convert(ConvertOptions o) {
     run_verify(o, *reference, texts);
     return 0;
   }
-  auto summary = cmd::convert_model(o.paths[0], o.paths[1], core::parse_store_type(o.dtype));
+  // Every file the conversion reads (the model's, --corpus) is known before the destination is opened:
+  // renamed over one of them, the file would replace it.
+  core::LoadedModel model = core::load_model(o.paths[0]);
+  std::vector<records::ReadFile> inputs;
+  for (const auto& file : model.files) inputs.push_back({file.string(), "the model's file"});
+  if (o.verify && !o.corpus.empty()) inputs.push_back({o.corpus, "the --corpus file"});
+  records::refuse_output_over_inputs("convert: destination", o.paths[1], inputs);
+  auto summary = cmd::convert_model(std::move(model), o.paths[1], core::parse_store_type(o.dtype));
   if (!summary.unused_tensors.empty())
     records::warn("{} tensors of {} are not used by the model and were left out: {}", summary.unused_tensors.size(), o.paths[0],
          fmt::join(summary.unused_tensors, ", "));

@@ -58,6 +58,7 @@ int run_embed(const EmbedOptions& o) {
   cmd::Embedder embedder(model.loaded.config, model.weights, plan);
   records::PipelineOptions options = pipeline_options(o.task, model);
   std::optional<core::Ranges> calibration = calibration_ranges(o.calibration, precision, embedder.dimension());
+  if (!o.calibration.empty()) options.read_files.push_back({o.calibration, "the --calibration file"});
   options.output.vector_type = precision == core::Precision::Float32 ? records::VectorType::F32
                                : core::is_signed(precision)          ? records::VectorType::I8
                                                                      : records::VectorType::U8;

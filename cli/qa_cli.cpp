@@ -73,6 +73,7 @@ int run_qa(QaOptions o) {
   const cmd::QaSettings settings =
       cmd::resolve_qa_settings(o.qa, o.max_seq_len_flag->count() > 0, o.doc_stride_flag->count() > 0, model.max_length);
   records::PipelineOptions options = pipeline_options(o.task, model);
+  if (!o.context_file.empty()) options.read_files.push_back({o.context_file, "the --context-file"});
   options.mark_truncated = false;  // long contexts are cut into windows, nothing is lost
   options.refuse_truncated = false;
 

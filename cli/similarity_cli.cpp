@@ -93,6 +93,7 @@ int run_similarity(SimilarityOptions& o) {
     options.separate_pairs = true;
     scorer.precision = precision;
     scorer.ranges = calibration_ranges(o.calibration, precision, scorer.embedder->dimension());
+    if (!o.calibration.empty()) options.read_files.push_back({o.calibration, "the --calibration file"});
     // A search streams its corpus, so the int8/uint8 ranges cannot be the corpus's own.
     if ((precision == core::Precision::Int8 || precision == core::Precision::Uint8) && !scorer.ranges)
       usage_error("--precision {} needs --calibration FILE.npy: the ranges of embeddings like the corpus's (bertkit "

@@ -117,6 +117,7 @@ records::PipelineOptions pipeline_options(const TaskFlags& flags, const TaskMode
   o.input = input_spec(flags);
   o.input.options.stop_at_long_line = o.on_error == records::OnError::Fail;
   o.output.path = flags.output;
+  for (const auto& file : model.loaded.files) o.read_files.push_back({file.string(), "the model's file"});
   o.output.settings = command_settings();
   o.output.resume = flags.resume;
   o.output.field_prefix = flags.output_prefix;

@@ -7,7 +7,9 @@
 #include "commands/tokenize.h"
 #include "core/error.h"
 
+#include <filesystem>
 #include <memory>
+#include <vector>
 
 namespace bertkit::cli {
 
@@ -42,8 +44,10 @@ int run_tokenize(const TokenizeOptions& o) {
 
   if (o.count && o.tokenizer.padding != "none")
     usage_error("--count counts each text's tokens: --padding {} would only add padding to them", o.tokenizer.padding);
-  auto tokenizer = build_tokenizer(o.tokenizer);
+  std::vector<std::filesystem::path> tokenizer_files;
+  auto tokenizer = build_tokenizer(o.tokenizer, nullptr, &tokenizer_files);
   records::PipelineOptions options;
+  for (const auto& file : tokenizer_files) options.read_files.push_back({file.string(), "the tokenizer's file"});
   options.tokenize = tokenize_options(o.tokenizer, *tokenizer);
   check_input_format(o.input);
   // No --on-error here: a bad record stops the run (the records before it are written).

@@ -45,6 +45,7 @@ namespace {
 tok::TokenizerFiles files_of(const core::LoadedModel& loaded) {
   tok::TokenizerFiles files = loaded.tokenizer;
   files.origin = loaded.location.string();
+  files.paths = loaded.files;
   return files;
 }
 
@@ -64,17 +65,17 @@ bool vocab_txt_is_bert_tokenizer(const core::FamilySpec& family) {
 // A folder's tokenizer is the one its files declare: tokenizer.json, vocab.json + merges.txt (byte-level
 // BPE), else vocab.txt read as BERT's tokenizer, which is right only for a family bertkit knows to
 // tokenize that way. A config.json naming another model_type without a tokenizer.json is refused, as the
-// model commands refuse it.
-void check_folder_tokenizer(const fs::path& folder) {
+// model commands refuse it. Returns the config.json when it was read.
+std::optional<fs::path> check_folder_tokenizer(const fs::path& folder) {
   std::error_code ec;
   const fs::path config = folder / "config.json";
-  if (fs::exists(folder / "tokenizer.json", ec) || !fs::exists(config, ec)) return;
+  if (fs::exists(folder / "tokenizer.json", ec) || !fs::exists(config, ec)) return std::nullopt;
   // vocab.json + merges.txt (no vocab.txt) declare byte-level BPE, whatever the family.
   if (!fs::exists(folder / "vocab.txt", ec) && fs::exists(folder / "vocab.json", ec) &&
       fs::exists(folder / "merges.txt", ec))
-    return;
+    return std::nullopt;
   const auto json = core::read_json_file(config);
-  if (!json.is_object() || !json.contains("model_type") || !json["model_type"].is_string()) return;
+  if (!json.is_object() || !json.contains("model_type") || !json["model_type"].is_string()) return config;
   const auto type = json["model_type"].get<std::string>();
   const core::FamilySpec* family = core::find_family(type);
   if (!family)
@@ -83,14 +84,18 @@ void check_folder_tokenizer(const fs::path& folder) {
               config.string(), type, core::supported_model_types());
   if (fs::exists(folder / "vocab.txt", ec) && !vocab_txt_is_bert_tokenizer(*family))
     refuse_vocab_txt(config.string(), *family);
+  return config;
 }
 
 tok::TokenizerFiles model_tokenizer_files(const std::string& model) {
   std::error_code ec;
-  if (fs::is_directory(model, ec)) check_folder_tokenizer(model);
+  const std::optional<fs::path> config = fs::is_directory(model, ec) ? check_folder_tokenizer(model) : std::nullopt;
   if (fs::exists(model, ec) && (fs::is_directory(model, ec) || fs::path(model).extension() == ".json" ||
-                                fs::path(model).extension() == ".txt"))
-    return tok::read_tokenizer_files(model);
+                                fs::path(model).extension() == ".txt")) {
+    tok::TokenizerFiles files = tok::read_tokenizer_files(model);
+    if (config) files.paths.push_back(*config);
+    return files;
+  }
   // A converted file or a model id in the Hugging Face cache.
   return files_of(core::load_model(model));
 }
@@ -103,11 +108,13 @@ tok::Side parse_side(const std::string& s, const char* flag) {
 
 }  // namespace
 
-std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& f, const core::LoadedModel* model) {
+std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& f, const core::LoadedModel* model,
+                                                std::vector<std::filesystem::path>* files_read) {
   if (f.compat != "fast" && f.compat != "python") usage_error("--compat must be fast or python, not '{}'", f.compat);
   tok::TokenizerFiles files = model ? files_of(*model)
                               : f.model.empty() ? tok::builtin_tokenizer_files()
                                                 : model_tokenizer_files(f.model);
+  if (files_read) *files_read = files.paths;
   if (model && !files.tokenizer_json && files.vocab_txt && !vocab_txt_is_bert_tokenizer(*model->config.family))
     refuse_vocab_txt(model->location.string(), *model->config.family);
   tok::TokenizerSpec spec = tok::build_tokenizer_spec(files);

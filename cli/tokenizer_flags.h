@@ -7,9 +7,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bertkit::cli {
 
@@ -32,7 +34,9 @@ void add_tokenizer_flags(CLI::App& sub, TokenizerFlags& flags);
 
 // The tokenizer of an already loaded model, or (model == nullptr) of what the flags name (a model
 // folder, tokenizer.json, vocab.txt, converted file or cached model id), with the overrides applied.
-std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& flags, const core::LoadedModel* model = nullptr);
+// `files_read`: set to the files it was read from.
+std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& flags, const core::LoadedModel* model = nullptr,
+                                                std::vector<std::filesystem::path>* files_read = nullptr);
 
 records::TokenizeOptions tokenize_options(const TokenizerFlags& flags, const tok::Tokenizer& tokenizer);
 

@@ -10,8 +10,7 @@
 
 namespace bertkit::cmd {
 
-ConvertSummary convert_model(const std::string& source, const std::filesystem::path& destination, core::StoreType type) {
-  core::LoadedModel model = core::load_model(source);
+ConvertSummary convert_model(core::LoadedModel model, const std::filesystem::path& destination, core::StoreType type) {
   model.tokenizer = tok::compact_tokenizer_files(model.tokenizer);
   if (model.tokenizer.vocab_txt) {
     // Building the tokenizer here also refuses a broken vocabulary now rather than at every use.
@@ -32,6 +31,10 @@ ConvertSummary convert_model(const std::string& source, const std::filesystem::p
   summary.bytes = std::filesystem::file_size(destination);
   summary.unused_tensors = std::move(model.unexpected_tensors);
   return summary;
+}
+
+ConvertSummary convert_model(const std::string& source, const std::filesystem::path& destination, core::StoreType type) {
+  return convert_model(core::load_model(source), destination, type);
 }
 
 }  // namespace bertkit::cmd

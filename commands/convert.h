@@ -2,6 +2,7 @@
 // `bertkit convert`: a model (folder, cached id or converted file) to one bertkit file, and the check of
 // such a file.
 #include "core/checkpoint/converted_file.h"
+#include "core/checkpoint/model_source.h"
 
 #include <filesystem>
 #include <string>
@@ -15,6 +16,8 @@ struct ConvertSummary {
   std::vector<std::string> unused_tensors;  // checkpoint tensors the model does not use
 };
 
+// `model` as core::load_model gave it (its files are read in place while the destination is written).
+ConvertSummary convert_model(core::LoadedModel model, const std::filesystem::path& destination, core::StoreType type);
 ConvertSummary convert_model(const std::string& source, const std::filesystem::path& destination, core::StoreType type);
 
 }  // namespace bertkit::cmd

@@ -138,8 +138,10 @@ std::vector<Query> read_queries(records::RecordReader& reader, const Scorer& sco
 
 int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& tokenizer,
            records::PipelineOptions options) {
-  if (search.queries.texts.empty()) records::refuse_output_over_inputs(search.queries.paths, options.output.path);
-  records::refuse_output_over_inputs(search.corpus.paths, options.output.path);
+  std::vector<records::ReadFile> inputs = options.read_files;
+  if (search.queries.texts.empty()) records::add_record_inputs(inputs, search.queries.paths);
+  records::add_record_inputs(inputs, search.corpus.paths);
+  records::refuse_output_over_inputs("-o", options.output.path, inputs);
   auto query_reader = records::open_reader(search.queries);
   auto corpus = records::open_reader(search.corpus);
 

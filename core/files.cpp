@@ -92,7 +92,19 @@ void clear_cleanup() {
 
 }  // namespace
 
+void refuse_replacing_special_file(const std::filesystem::path& destination) {
+  struct stat st {};
+  if (::stat(destination.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return;
+  const char* kind = S_ISDIR(st.st_mode)                            ? "a folder"
+                     : S_ISFIFO(st.st_mode)                         ? "a FIFO"
+                     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                    : "not a regular file";
+  usage_error("{} is {}: a file is written aside and renamed into place, which would replace it; write to a "
+              "regular file", destination.string(), kind);
+}
+
 AtomicFile::AtomicFile(const std::filesystem::path& destination) : destination_(destination) {
+  refuse_replacing_special_file(destination);
   auto folder = destination.parent_path().empty() ? std::filesystem::path(".") : destination.parent_path();
   std::string name = destination.filename().string();
   name.insert(0, 1, '.');  // not "." + name: GCC 12 gives a false -Wrestrict warning on that

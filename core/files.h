@@ -33,9 +33,16 @@ class MappedFile {
   std::size_t size_;
 };
 
+// What a file renamed into place may replace: nothing, or a regular file (or a link to one). A device,
+// FIFO, socket or folder there is refused (a usage error naming it) before anything is written: the
+// rename would put a regular file in its place (as root, `bertkit convert M /dev/null` would replace
+// the system's /dev/null).
+void refuse_replacing_special_file(const std::filesystem::path& destination);
+
 // An output file written completely or not at all: bytes go to a temporary file in the destination's
 // folder, which commit() renames over the destination. Destroyed without commit(), or interrupted by
-// SIGINT/SIGTERM/SIGHUP, it removes the temporary file; an existing destination is never touched.
+// SIGINT/SIGTERM/SIGHUP, it removes the temporary file; an existing destination is never touched, and
+// one that is not a regular file is refused (refuse_replacing_special_file).
 //
 // Bytes reach the file in whole 2 MiB chunks at 2 MiB-aligned offsets: the page cache then holds the
 // file in huge folios, and a process that maps it later faults it in 2 MiB at a time instead of 4 KiB

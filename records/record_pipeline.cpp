@@ -280,7 +280,9 @@ int run_records(RecordReader& reader, RecordOutput& out, const tok::Tokenizer& t
 }
 
 int run_records(const PipelineOptions& options, const tok::Tokenizer& tokenizer, RecordTask& task) {
-  if (options.input.texts.empty()) refuse_output_over_inputs(options.input.paths, options.output.path);
+  std::vector<ReadFile> inputs = options.read_files;
+  if (options.input.texts.empty()) add_record_inputs(inputs, options.input.paths);
+  refuse_output_over_inputs("-o", options.output.path, inputs);
   OutputSpec output = options.output;
   if (const std::string reason = task.whole_input_reason(); !reason.empty()) {
     if (output.resume) usage_error("--resume: {}, so no record is finished before the end", reason);

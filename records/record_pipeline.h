@@ -20,6 +20,7 @@
 #include "core/model/batching.h"
 #include "records/encode_records.h"
 #include "records/open_reader.h"
+#include "records/output_guard.h"
 #include "records/record.h"
 #include "records/record_output.h"
 #include "records/record_reader.h"
@@ -44,6 +45,9 @@ enum class Batching {
 struct PipelineOptions {
   InputSpec input;
   OutputSpec output;
+  // The files read besides the records' (the model's, --calibration, ...): the output may be none of
+  // them (records/output_guard.h).
+  std::vector<ReadFile> read_files;
   TokenizeOptions tokenize;         // truncation to the model's maximum length; no padding
   std::size_t batch_size = 64;      // records read, tokenized, computed and written together
   Batching batching = Batching::Terminal;

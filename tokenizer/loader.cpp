@@ -295,18 +295,23 @@ TokenizerFiles read_tokenizer_files(const fs::path& path) {
   std::error_code ec;
   TokenizerFiles files;
   files.origin = path.string();
+  auto read = [&files](const fs::path& file) {
+    std::optional<std::string> text = read_if_exists(file);
+    if (text) files.paths.push_back(file);
+    return text;
+  };
   if (fs::is_directory(path, ec)) {
     fs::path dir = path;
     if (!fs::exists(dir / "tokenizer.json") && !fs::exists(dir / "vocab.txt") &&
         fs::exists(dir / "0_Transformer" / "vocab.txt"))
       dir /= "0_Transformer";
-    files.tokenizer_json = read_if_exists(dir / "tokenizer.json");
-    files.vocab_txt = read_if_exists(dir / "vocab.txt");
-    files.tokenizer_config_json = read_if_exists(dir / "tokenizer_config.json");
-    files.special_tokens_map_json = read_if_exists(dir / "special_tokens_map.json");
+    files.tokenizer_json = read(dir / "tokenizer.json");
+    files.vocab_txt = read(dir / "vocab.txt");
+    files.tokenizer_config_json = read(dir / "tokenizer_config.json");
+    files.special_tokens_map_json = read(dir / "special_tokens_map.json");
     if (!files.tokenizer_json && !files.vocab_txt) {
-      files.vocab_json = read_if_exists(dir / "vocab.json");
-      files.merges_txt = read_if_exists(dir / "merges.txt");
+      files.vocab_json = read(dir / "vocab.json");
+      files.merges_txt = read(dir / "merges.txt");
       if (!files.vocab_json || !files.merges_txt) {
         for (const char* model : {"sentencepiece.bpe.model", "spiece.model", "tokenizer.model"})
           if (fs::exists(dir / model, ec))
@@ -319,7 +324,7 @@ TokenizerFiles read_tokenizer_files(const fs::path& path) {
     return files;
   }
   if (!fs::exists(path, ec)) bad_input("{}: no such file or folder", path.string());
-  auto text = read_if_exists(path);
+  auto text = read(path);
   if (!text) bad_input("{}: not a regular file", path.string());
   if (path.extension() == ".json")
     files.tokenizer_json = std::move(text);

@@ -284,6 +284,7 @@ LoadedModel load_converted_file(const fs::path& path, std::string_view spec) {
   if (m.stored_dtype == DType::U8) r.fail(fmt::format("unknown dtype \"{}\"", dtype_text));
   validate_weights(m, path.string());
   m.origins.emplace_back("converted file", path.string());
+  m.files.push_back(path);
   m.origins.emplace_back("converted from", r.get<std::string>(pf.header, "source"));
   m.origins.emplace_back("converted by", "bertkit " + r.get<std::string>(pf.header, "bertkit_version"));
   return m;

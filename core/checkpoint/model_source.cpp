@@ -20,8 +20,9 @@ using nlohmann::json;
 
 namespace {
 
-std::optional<std::string> read_optional(const fs::path& path) {
+std::optional<std::string> read_optional(const fs::path& path, std::vector<fs::path>& files) {
   if (!fs::exists(path)) return std::nullopt;
+  files.push_back(path);
   return read_text_file(path);
 }
 
@@ -53,8 +54,9 @@ Pooling read_pooling(const fs::path& config_path) {
   return p;
 }
 
-DenseLayer read_dense(const fs::path& folder, int index, Weights& weights) {
+DenseLayer read_dense(const fs::path& folder, int index, Weights& weights, std::vector<fs::path>& files) {
   const fs::path config_path = folder / "config.json";
+  files.push_back(config_path);
   const std::string where = config_path.string();
   json j = read_json_file(config_path);
   if (!j.is_object()) bad_input("{}: not a JSON object", where);
@@ -69,6 +71,7 @@ DenseLayer read_dense(const fs::path& folder, int index, Weights& weights) {
   else bad_input("{}: unsupported activation_function \"{}\" (supported: Tanh, Identity)", where, act);
 
   RawCheckpoint raw = read_weights_folder(folder);
+  files.insert(files.end(), raw.files.begin(), raw.files.end());
   for (auto& owner : raw.owners) weights.keep(std::move(owner));
   const std::string prefix = "dense." + std::to_string(index) + ".";
   bool have_weight = false, have_bias = false;
@@ -90,12 +93,14 @@ DenseLayer read_dense(const fs::path& folder, int index, Weights& weights) {
 // Dense modules are read later, into the model's Weights: their folders go to `dense_folders`.
 fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConfig& st,
                                    std::vector<fs::path>& dense_folders,
-                                   std::vector<std::pair<std::string, std::string>>& origins) {
+                                   std::vector<std::pair<std::string, std::string>>& origins,
+                                   std::vector<fs::path>& files) {
   const fs::path modules_path = root / "modules.json";
   const std::string where = modules_path.string();
   json modules = read_json_file(modules_path);
   if (!modules.is_array()) bad_input("{}: not a list of modules", where);
   origins.emplace_back("sentence-transformers modules", where);
+  files.push_back(modules_path);
   std::optional<fs::path> transformer;
   bool have_pooling = false;
   for (const json& m : modules) {
@@ -113,6 +118,7 @@ fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConf
       st.pooling = read_pooling(folder / "config.json");
       have_pooling = true;
       origins.emplace_back("pooling", (folder / "config.json").string());
+      files.push_back(folder / "config.json");
     } else if (type == "sentence_transformers.models.Dense") {
       dense_folders.push_back(folder);
       origins.emplace_back("dense", folder.string());
@@ -137,6 +143,7 @@ fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConf
     if (j.contains("do_lower_case") && !j["do_lower_case"].is_null())
       st.do_lower_case = json_field(j, "do_lower_case", false, sbert.string());
     origins.emplace_back("sentence-transformers settings", sbert.string());
+    files.push_back(sbert);
   }
   const fs::path prompts = root / "config_sentence_transformers.json";
   if (fs::exists(prompts)) {
@@ -167,6 +174,7 @@ fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConf
       st.truncate_dim = it->get<std::int64_t>();
     }
     origins.emplace_back("sentence-transformers config", prompts.string());
+    files.push_back(prompts);
   }
   return *transformer;
 }
@@ -178,7 +186,7 @@ LoadedModel load_folder(const fs::path& root, std::string_view spec) {
   std::vector<fs::path> dense_folders;
   if (fs::exists(root / "modules.json")) {
     m.sentence_transformer.emplace();
-    folder = read_sentence_transformer(root, *m.sentence_transformer, dense_folders, m.origins);
+    folder = read_sentence_transformer(root, *m.sentence_transformer, dense_folders, m.origins, m.files);
   }
   m.location = folder;
   const fs::path config_path = folder / "config.json";
@@ -186,23 +194,25 @@ LoadedModel load_folder(const fs::path& root, std::string_view spec) {
   m.config_json = read_text_file(config_path);
   m.config = parse_model_config(m.config_json, config_path.string());
   m.origins.emplace_back("config", config_path.string());
+  m.files.push_back(config_path);
 
   RawCheckpoint raw = read_weights_folder(folder);
   for (const auto& f : raw.files) m.origins.emplace_back("weights", f.string());
+  m.files.insert(m.files.end(), raw.files.begin(), raw.files.end());
   auto loaded = load_weights(std::move(raw), m.config, folder.string());
   m.weights = std::move(loaded.weights);
   m.unexpected_tensors = std::move(loaded.unexpected);
   for (const fs::path& dense : dense_folders)
     m.sentence_transformer->dense.push_back(
-        read_dense(dense, static_cast<int>(m.sentence_transformer->dense.size()), m.weights));
+        read_dense(dense, static_cast<int>(m.sentence_transformer->dense.size()), m.weights, m.files));
 
-  m.tokenizer.vocab_txt = read_optional(folder / "vocab.txt");
-  m.tokenizer.tokenizer_json = read_optional(folder / "tokenizer.json");
-  m.tokenizer.tokenizer_config_json = read_optional(folder / "tokenizer_config.json");
-  m.tokenizer.special_tokens_map_json = read_optional(folder / "special_tokens_map.json");
+  m.tokenizer.vocab_txt = read_optional(folder / "vocab.txt", m.files);
+  m.tokenizer.tokenizer_json = read_optional(folder / "tokenizer.json", m.files);
+  m.tokenizer.tokenizer_config_json = read_optional(folder / "tokenizer_config.json", m.files);
+  m.tokenizer.special_tokens_map_json = read_optional(folder / "special_tokens_map.json", m.files);
   if (!m.tokenizer.vocab_txt && !m.tokenizer.tokenizer_json) {  // byte-level BPE's files (RoBERTa)
-    m.tokenizer.vocab_json = read_optional(folder / "vocab.json");
-    m.tokenizer.merges_txt = read_optional(folder / "merges.txt");
+    m.tokenizer.vocab_json = read_optional(folder / "vocab.json", m.files);
+    m.tokenizer.merges_txt = read_optional(folder / "merges.txt", m.files);
   }
   for (const char* file : {"vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json",
                            "vocab.json", "merges.txt"})

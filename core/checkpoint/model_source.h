@@ -68,6 +68,9 @@ struct LoadedModel {
   DType stored_dtype = DType::F32;  // of a converted file; checkpoints are always handed out as f32
   // Where each part came from, for `bertkit info`: ("config", path), ("weights", path), ...
   std::vector<std::pair<std::string, std::string>> origins;
+  // Every file read (configs, weights, tokenizer files, or the converted file): what an output may
+  // never be (records/output_guard.h).
+  std::vector<std::filesystem::path> files;
 };
 
 // The folder or file that `spec` names: an existing path, else a Hugging Face model id

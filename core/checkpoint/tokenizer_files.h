@@ -2,10 +2,12 @@
 // A model's tokenizer files as text, any of them absent: what the tokenizer (tokenizer/) is built from
 // and what a converted model file carries. It lives in core so that loading a model fills it without
 // knowing the tokenizer, and the tokenizer takes it without knowing models.
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace bertkit::core {
 
@@ -30,6 +32,7 @@ struct TokenizerFiles {
   // bertkit's compiled tables (tok::write_wordpiece_image): megabytes, read in place from a model file.
   std::optional<SharedBytes> wordpiece_image;
   std::string origin;  // the folder or file they came from, for messages
+  std::vector<std::filesystem::path> paths;  // every file read: what an output may never be
 };
 
 }  // namespace bertkit::core

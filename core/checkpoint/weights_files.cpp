@@ -32,6 +32,7 @@ RawCheckpoint read_sharded(const fs::path& index_path, RawCheckpoint (*read_shar
   }
   if (shards.empty()) bad_input("{}: \"weight_map\" is empty", where);
   RawCheckpoint out;
+  out.files.push_back(index_path);
   for (const auto& [file, tensors] : shards) {
     RawCheckpoint shard = read_shard(index_path.parent_path() / file);
     std::set<std::string> found;

@@ -211,6 +211,7 @@ void HubSession::link(const fs::path& pointer, const std::string& path, const st
   // Made aside and renamed: another bertkit linking the same file at once is not an error.
   const fs::path temp = pointer.string() + fmt::format(".{}.link", ::getpid());
   fs::remove(temp);
+  refuse_replacing_special_file(pointer);
   fs::create_symlink(target, temp);
   fs::rename(temp, pointer);
 }
@@ -282,6 +283,7 @@ void HubSession::fetch_blob(const std::string& path, const FileMeta& meta, const
                     id_.text(), path, digest, expected);
     }
   }
+  refuse_replacing_special_file(blob);
   fs::rename(incomplete, blob);
 }
 

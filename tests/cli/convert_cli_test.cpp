@@ -308,13 +308,14 @@ TEST_CASE("convert: a folder as DST gets SRC's name inside it; DST = SRC and a m
   const auto same = (dir / "out/../out/minilm-embed.bk").string();
   r = bktest::run_bertkit({"convert", "--dtype", "int8", file, same});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "bertkit: error: convert: " + same + " is the model being converted; write to another file\n");
+  CHECK(r.err == "bertkit: error: convert: destination " + same + " is the model's file " + file +
+                     ": writing it would destroy that input; write to another file\n");
   CHECK(std::filesystem::file_size(file) == size);  // the input is untouched
 
   r = bktest::run_bertkit({"convert", folder, (dir / "no/such/x.bk").string()});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "bertkit: error: convert: cannot write " + (dir / "no/such/x.bk").string() + ": no folder " +
-                     (dir / "no/such").string() + "\n");
+  CHECK(r.err == "bertkit: error: convert: destination " + (dir / "no/such/x.bk").string() +
+                     ": cannot write it: the folder " + (dir / "no/such").string() + " does not exist\n");
 }
 
 TEST_CASE("convert --verify refuses a bf16 or int8 file as its reference: there is no f32 model in it") {
