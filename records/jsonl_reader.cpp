@@ -58,6 +58,12 @@ bool JsonlReader::read(Record& record) {
       return true;
     }
     if (!set_text(record, line_bytes_, valid_)) return true;
+    // nlohmann's lexer takes a NUL byte outside a string for the end of its input and would ignore
+    // the rest of the line; JSON has no place for a raw NUL (inside a string it must be escaped).
+    if (auto nul = valid_.find('\0'); nul != std::string::npos) {
+      reject(record, fmt::format("invalid JSON at byte {}: a NUL byte (a control character is written \\u0000)", nul + 1));
+      return true;
+    }
     if (core::json_nesting_depth(valid_) > jsonl_.max_depth) {
       reject(record, fmt::format("JSON nested deeper than {} levels", jsonl_.max_depth));
       return true;
