@@ -34,7 +34,12 @@ void refuse_collision(std::span<const std::string> outputs, std::string_view inp
 
 void write_input(JsonLine& j, const Record& record, const TableLayout* input, const EchoNames& names) {
   if (record.object.is_object()) {
-    for (const auto& [key, value] : record.object.items()) j.key(key).json(value);
+    for (const JsonMember& m : record.members) {  // as written: numbers keep their digits
+      std::string& out = j.raw();
+      out.append(record.raw, m.name_begin, m.name_end - m.name_begin);
+      out += ':';
+      out.append(record.raw, m.value_begin, m.value_end - m.value_begin);
+    }
   } else if (record.fields.empty() || !input) {
     j.field(names.text, record.text);
     if (record.has_pair) j.field(names.pair, record.text_pair);

@@ -159,3 +159,19 @@ TEST_CASE("jsonl reader: a NUL byte is invalid JSON wherever it is (nlohmann wou
   CHECK(records[0].error == path.string() + ":1: invalid JSON at byte 13: a NUL byte (a control character is written \\u0000)");
   CHECK(records[1].error == path.string() + ":2: invalid JSON at byte 11: a NUL byte (a control character is written \\u0000)");
 }
+
+TEST_CASE("jsonl reader: the line and where each member is written in it are kept; a name given twice is bad") {
+  bktest::TempDir dir;
+  auto path = write(dir / "in.jsonl", "{\"text\": \"a\", \"n\" : 1e2}\n{\"n\":1,\"text\":\"b\",\"n\":2}\n");
+  ReaderOptions flag;
+  flag.on_bad_record = OnBadRecord::Flag;
+  JsonlReader reader({path.string()}, field("text"), flag);
+  auto records = read_all(reader);
+  REQUIRE(records.size() == 2);
+  CHECK(records[0].raw == "{\"text\": \"a\", \"n\" : 1e2}");
+  REQUIRE(records[0].members.size() == 2);
+  const JsonMember& n = records[0].members[1];
+  CHECK(records[0].raw.substr(n.name_begin, n.name_end - n.name_begin) == "\"n\"");
+  CHECK(records[0].raw.substr(n.value_begin, n.value_end - n.value_begin) == "1e2");
+  CHECK(records[1].error == path.string() + ":2: the name \"n\" is given twice (each field of a record is named once)");
+}
