@@ -45,6 +45,9 @@ JsonlReader::JsonlReader(std::vector<std::string> paths, const JsonlOptions& jso
     : ReaderBase(std::move(paths), options), jsonl_(jsonl) {
   if (jsonl_.field.empty()) usage_error("the JSON field holding the text is not named (--field)");
   has_pending_ = read(pending_);
+  layout_.jsonl = true;
+  if (has_pending_ && pending_.object.is_object())
+    for (const auto& item : pending_.object.items()) layout_.header.push_back(item.key());
   // A field the first record lacks is a typo, not a bad record: refuse it before any output exists.
   if (has_pending_ && pending_.object.is_object())
     for (const std::string* name : {&jsonl_.field, &jsonl_.pair_field})

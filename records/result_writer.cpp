@@ -51,7 +51,8 @@ void write_input(JsonLine& j, const Record& record, const TableLayout* input, co
 }
 
 void refuse_collisions(std::span<const std::string> outputs, const TableLayout* input) {
-  if (input)
+  // A JSONL record's members are checked record by record, naming the line.
+  if (input && !input->jsonl)
     for (const std::string& name : input->header) refuse_collision(outputs, name, "");
 }
 
@@ -85,7 +86,7 @@ ResultWriter& ResultWriter::begin(const Record& record, bool truncated) {
   refuse_collisions(output_names_, record);
   if (table_) {
     table_->begin_row(record);
-    if (record.fields.empty()) {  // not a table input: its text(s) are the first columns
+    if (!input_) {  // not a table or JSONL input: its text(s) are the first columns
       table_->cell(record.text);
       if (pairs_) table_->cell(record.text_pair);
     }

@@ -4,8 +4,10 @@
 #include "task_cli_helpers.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <string>
+#include <vector>
 
 namespace {
 using bktest::run_bertkit;
@@ -46,4 +48,49 @@ TEST_CASE("input echo: JSONL members come back as written, numbers with every di
   auto twice = run_bertkit({"classify", "-m", model, "-i", (dir / "twice.jsonl").string()});
   CHECK(twice.exit_code == 3);
   CHECK(twice.err.find("twice.jsonl:2: the name \"id\" is given twice") != std::string::npos);
+}
+
+TEST_CASE("input echo: JSONL written as CSV or TSV keeps every member as a column named as in the input") {
+  bktest::TempDir dir;
+  bktest::write_file(dir / "lists.jsonl", "{\"id\":17,\"query\":\"q\",\"documents\":[\"a\",\"b\"]}\n");
+  auto rerank = run_bertkit({"rerank", "-m", bktest::fixture_path("bert-chinese-cross"), "-i",
+                             (dir / "lists.jsonl").string(), "--field", "query", "--format", "csv"});
+  INFO(rerank.err);
+  REQUIRE(rerank.exit_code == 0);
+  CHECK(rerank.out.starts_with("id,query,documents,results,truncated\n17,q,\"[\"\"a\"\",\"\"b\"\"]\",\"[{\"\"corpus_id\"\":"));
+
+  bktest::write_file(dir / "in.jsonl",
+                     "{\"id\":1e2,\"text\":\"a\\tb\",\"m\":{\"x\":[1, 2.50]},\"z\":null}\n{\"text\":\"c\"}\n");
+  const std::string in = (dir / "in.jsonl").string();
+  const std::string classifier = bktest::fixture_path(kClassifier);
+  auto csv = run_bertkit({"classify", "-m", classifier, "-i", in, "--format", "csv"});
+  REQUIRE(csv.exit_code == 0);
+  const auto csv_rows = bktest::split_lines(csv.out);
+  REQUIRE(csv_rows.size() == 3);
+  CHECK(csv_rows[0] == "id,text,m,z,label,score,truncated");
+  CHECK(csv_rows[1].starts_with("1e2,a\tb,\"{\"\"x\"\":[1, 2.50]}\",null,"));
+  CHECK(csv_rows[2].starts_with(",c,,,"));
+  auto tsv = run_bertkit({"classify", "-m", classifier, "-i", in, "--format", "tsv"});
+  REQUIRE(tsv.exit_code == 0);
+  const auto tsv_rows = bktest::split_lines(tsv.out);
+  REQUIRE(tsv_rows.size() == 3);
+  CHECK(tsv_rows[0] == "id\ttext\tm\tz\tlabel\tscore\ttruncated");
+  CHECK(tsv_rows[1].starts_with("1e2\ta\\tb\t{\"x\":[1, 2.50]}\tnull\t"));
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"embed", "-m", bktest::fixture_path("minilm-embed"), "--format", "csv"},
+        {"ner", "-m", bktest::models2_path("bert-cased-ner"), "--format", "csv"},
+        {"tokenize", "-m", classifier, "--format", "tsv"}}) {
+    auto args = command;
+    args.insert(args.end(), {"-i", in});
+    auto r = run_bertkit(args);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const char sep = command.back() == "csv" ? ',' : '\t';
+    CHECK(r.out.starts_with(fmt::format("id{0}text{0}m{0}z{0}", sep)));
+  }
+
+  bktest::write_file(dir / "more.jsonl", "{\"text\":\"a\"}\n{\"text\":\"b\",\"id\":2}\n");
+  auto more = run_bertkit({"classify", "-m", classifier, "-i", (dir / "more.jsonl").string(), "--format", "csv"});
+  CHECK(more.exit_code == 3);
+  CHECK(more.err.find("more.jsonl:2: the field \"id\" has no column") != std::string::npos);
 }
