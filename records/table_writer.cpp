@@ -18,7 +18,7 @@ void TableWriter::separate() {
 
 void TableWriter::append_field(std::string_view s) {
   separate();
-  if (delimiter_ == '\t') return append_escaped(s);
+  if (delimiter_ == '\t') return append_tsv_escaped(row_, s);
   // A leading byte order mark is quoted too: unquoted at the start of a file, a reader would drop it.
   bool quote = s.find_first_of(std::string_view{"\"\n\r", 3}) != std::string_view::npos ||
                s.find(delimiter_) != std::string_view::npos || s.starts_with("\xEF\xBB\xBF");
@@ -93,18 +93,18 @@ void TableWriter::append_members(const Record& record) {
   }
 }
 
-void TableWriter::append_escaped(std::string_view s) {
+void append_tsv_escaped(std::string& out, std::string_view s) {
   if (s.find_first_of(std::string_view{"\t\n\r\\", 4}) == std::string_view::npos) {
-    row_.append(s);
+    out.append(s);
     return;
   }
   for (char c : s) {
     switch (c) {
-      case '\t': row_ += "\\t"; break;
-      case '\n': row_ += "\\n"; break;
-      case '\r': row_ += "\\r"; break;
-      case '\\': row_ += "\\\\"; break;
-      default: row_ += c;
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\\': out += "\\\\"; break;
+      default: out += c;
     }
   }
 }

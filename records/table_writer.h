@@ -23,6 +23,10 @@
 
 namespace bertkit::records {
 
+// Appends `s` as a TSV cell holds it: tab, newline, carriage return and backslash written \t, \n, \r
+// and \\, so it stays one line (and one column). Also for the outputs that write a line per text.
+void append_tsv_escaped(std::string& out, std::string_view s);
+
 class TableWriter {
  public:
   // `input`: the layout of a table input whose columns are echoed; nullptr for other inputs.
@@ -48,7 +52,6 @@ class TableWriter {
  private:
   void separate();
   void append_field(std::string_view s);
-  void append_escaped(std::string_view s);  // TSV
   void append_members(const Record& record);  // JSONL input
 
   std::vector<const nlohmann::ordered_json*> member_values_;  // append_members' column -> value

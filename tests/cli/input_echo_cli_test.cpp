@@ -94,3 +94,31 @@ TEST_CASE("input echo: JSONL written as CSV or TSV keeps every member as a colum
   CHECK(more.exit_code == 3);
   CHECK(more.err.find("more.jsonl:2: the field \"id\" has no column") != std::string::npos);
 }
+
+TEST_CASE("input echo: the outputs written a line per text keep a text with newlines on one line") {
+  auto ner = run_bertkit({"ner", "-m", bktest::models2_path("bert-cased-ner"), "--jsonl", "--format", "inline"},
+                         "{\"text\":\"Angela Merkel\\nvisited\\tParis\\\\.\"}\n");
+  INFO(ner.err);
+  REQUIRE(ner.exit_code == 0);
+  CHECK(bktest::count_lines(ner.out) == 1);
+  CHECK(ner.out.find("\\n") != std::string::npos);
+  CHECK(ner.out.find("\\t") != std::string::npos);
+  std::string plain;  // the marks taken out give the text back, escaped
+  for (std::size_t i = 0; i < ner.out.size(); ++i) {
+    if (ner.out[i] == '[') i = ner.out.find(' ', i);
+    else if (ner.out[i] != ']') plain += ner.out[i];
+  }
+  CHECK(plain == "Angela Merkel\\nvisited\\tParis\\\\.\n");
+
+  // Ġ and Ċ, a byte-level BPE's space and newline.
+  const std::string roberta = bktest::models2_path("roberta-mlm");
+  auto ids = run_bertkit({"tokenize", "-m", roberta, "--format", "ids", "a\\b\nc"});
+  REQUIRE(ids.exit_code == 0);
+  auto decoded = run_bertkit({"tokenize", "-m", roberta, "--decode", "--skip-special-tokens", "--format", "ids"}, ids.out);
+  INFO(decoded.err);
+  REQUIRE(decoded.exit_code == 0);
+  CHECK(decoded.out == "a\\\\b\\nc\n");
+  auto tokens = run_bertkit({"tokenize", "-m", bktest::fixture_path(kClassifier), "--format", "tokens", "a\\b"});
+  REQUIRE(tokens.exit_code == 0);
+  CHECK(tokens.out == "[CLS] a \\\\ b [SEP]\n");
+}
