@@ -1,5 +1,7 @@
 #include "commands/ner_layouts.h"
 
+#include "records/table_writer.h"
+
 namespace bertkit::cmd {
 
 namespace {
@@ -26,15 +28,15 @@ std::string inline_line(std::string_view text, std::span<const Entity> entities)
   std::string out;
   std::size_t at = 0;
   for (const Entity& e : entities) {
-    out += slice(text, at, e.byte_start);
+    records::append_tsv_escaped(out, slice(text, at, e.byte_start));
     out += '[';
-    out += e.label;
+    records::append_tsv_escaped(out, e.label);
     out += ' ';
-    out += slice(text, e.byte_start, e.byte_end);
+    records::append_tsv_escaped(out, slice(text, e.byte_start, e.byte_end));
     out += ']';
     at = e.byte_end;
   }
-  out += text.substr(at);
+  records::append_tsv_escaped(out, text.substr(at));
   out += '\n';
   return out;
 }

@@ -1,10 +1,13 @@
 #pragma once
 // JSON Lines input: one JSON object per line, the text in a named string field (and the pair text in
-// a second one). Each record keeps the parsed object so the output can carry it.
+// a second one). Each record keeps its line and the parsed object, and where each member is written
+// in the line, so the output can carry the members as written. A name given twice in one object is a
+// bad record: which of the values would be the text is not for the reader to guess.
 //
 // Blank lines are skipped. Nesting deeper than max_depth is refused before parsing, so a hostile line
 // of a million '[' costs nothing. The first record is read when the reader is made: a --field missing
-// from it (the error lists the fields present) fails before any output file exists.
+// from it (the error lists the fields present) fails before any output file exists, and its member
+// names are the columns of CSV/TSV output.
 #include "records/reader_base.h"
 #include "core/json.h"
 
@@ -23,6 +26,8 @@ class JsonlReader : public ReaderBase {
  public:
   JsonlReader(std::vector<std::string> paths, const JsonlOptions& jsonl, const ReaderOptions& options = {});
   bool next(Record& record) override;
+  // The first record's member names (none when it is bad).
+  const TableLayout* table() const override { return &layout_; }
 
  private:
   bool read(Record& record);
@@ -30,7 +35,7 @@ class JsonlReader : public ReaderBase {
   bool take_field(Record& record, const std::string& name, std::string& out);
 
   JsonlOptions jsonl_;
-  std::string valid_;
+  TableLayout layout_;
   Record pending_;  // the first record, read up front
   bool has_pending_ = false;
 };

@@ -19,6 +19,7 @@ void ReaderBase::start_record(Record& record, const std::string& source, std::ui
   record.error.clear();
   record.fields.clear();
   record.raw.clear();
+  record.members.clear();
   record.object = nullptr;
 }
 

@@ -31,6 +31,13 @@ struct ReaderOptions {
   bool stop_at_long_line = false;
 };
 
+// One member of a JSONL record as written in Record::raw: byte offsets of its name (quotes included)
+// and of its value's JSON text.
+struct JsonMember {
+  std::size_t name_begin = 0, name_end = 0;
+  std::size_t value_begin = 0, value_end = 0;
+};
+
 struct Record {
   std::string text;       // valid UTF-8
   std::string text_pair;  // valid UTF-8, when has_pair
@@ -42,9 +49,11 @@ struct Record {
 
   // CSV/TSV input: every field's value (unquoted, bytes exactly as in the file) and the record's raw
   // bytes as in the file without its line end, so a writer can echo the input columns byte for byte.
+  // JSONL input: raw is the line (as valid UTF-8), members where each member lies in it.
   std::vector<std::string> fields;
   std::string raw;
-  // JSONL input: the parsed object, keys in input order so an echo of it reads like the input.
+  std::vector<JsonMember> members;
+  // JSONL input: the parsed object, keys in input order (member i of `members` is its item i).
   nlohmann::ordered_json object;
 
   bool bad() const { return !error.empty(); }

@@ -10,11 +10,15 @@
 
 namespace bertkit::records {
 
-// The shape of CSV/TSV input, for the writers that echo its columns.
+// The shape of CSV/TSV input, for the writers that echo its columns; for JSONL input written as CSV
+// or TSV, the columns the members become.
 struct TableLayout {
   char delimiter = ',';
   std::vector<std::string> header;  // column names
   std::string raw_header;           // the header row's bytes as in the first input, without line end
+  // JSONL input: the columns are the names of the first record's members, and each record's members
+  // go to the columns of their names (Record::members), not its fields.
+  bool jsonl = false;
 };
 
 class RecordReader {
@@ -28,7 +32,7 @@ class RecordReader {
   virtual std::optional<std::uint64_t> total_bytes() const = 0;
   // Records whose invalid UTF-8 was repaired so far.
   virtual const Utf8Report& utf8_report() const = 0;
-  // The input's columns when it is a table (CSV/TSV), nullptr otherwise.
+  // The input's columns when it is a table (CSV/TSV) or JSONL, nullptr otherwise.
   virtual const TableLayout* table() const { return nullptr; }
 };
 

@@ -34,7 +34,12 @@ void refuse_collision(std::span<const std::string> outputs, std::string_view inp
 
 void write_input(JsonLine& j, const Record& record, const TableLayout* input, const EchoNames& names) {
   if (record.object.is_object()) {
-    for (const auto& [key, value] : record.object.items()) j.key(key).json(value);
+    for (const JsonMember& m : record.members) {  // as written: numbers keep their digits
+      std::string& out = j.raw();
+      out.append(record.raw, m.name_begin, m.name_end - m.name_begin);
+      out += ':';
+      out.append(record.raw, m.value_begin, m.value_end - m.value_begin);
+    }
   } else if (record.fields.empty() || !input) {
     j.field(names.text, record.text);
     if (record.has_pair) j.field(names.pair, record.text_pair);
@@ -46,7 +51,8 @@ void write_input(JsonLine& j, const Record& record, const TableLayout* input, co
 }
 
 void refuse_collisions(std::span<const std::string> outputs, const TableLayout* input) {
-  if (input)
+  // A JSONL record's members are checked record by record, naming the line.
+  if (input && !input->jsonl)
     for (const std::string& name : input->header) refuse_collision(outputs, name, "");
 }
 
@@ -80,7 +86,7 @@ ResultWriter& ResultWriter::begin(const Record& record, bool truncated) {
   refuse_collisions(output_names_, record);
   if (table_) {
     table_->begin_row(record);
-    if (record.fields.empty()) {  // not a table input: its text(s) are the first columns
+    if (!input_) {  // not a table or JSONL input: its text(s) are the first columns
       table_->cell(record.text);
       if (pairs_) table_->cell(record.text_pair);
     }

@@ -4,7 +4,8 @@
 //   pairs, `text_pair`), then the result fields, then `"truncated": true` when the input was cut;
 //   A CSV/TSV input's columns become string members named by its header;
 // - csv/tsv: a header row, then rows that start with the input's columns (byte for byte for CSV/TSV
-//   input, else text and text_pair), then the result columns, then `truncated` (true/false).
+//   input; a JSONL input's members, by the first record's names; else text and text_pair), then the
+//   result columns, then `truncated` (true/false).
 // An input field is never dropped or overwritten: an input column or JSONL member named like an output
 // field (a result field or `truncated`) is a usage error naming it, unless a prefix renames every output
 // field (--output-prefix pred_: pred_label, pred_truncated).

@@ -1,6 +1,11 @@
 #include "records/table_writer.h"
 
+#include "core/error.h"
 #include "records/float_text.h"
+
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 namespace bertkit::records {
 
@@ -13,7 +18,7 @@ void TableWriter::separate() {
 
 void TableWriter::append_field(std::string_view s) {
   separate();
-  if (delimiter_ == '\t') return append_escaped(s);
+  if (delimiter_ == '\t') return append_tsv_escaped(row_, s);
   // A leading byte order mark is quoted too: unquoted at the start of a file, a reader would drop it.
   bool quote = s.find_first_of(std::string_view{"\"\n\r", 3}) != std::string_view::npos ||
                s.find(delimiter_) != std::string_view::npos || s.starts_with("\xEF\xBB\xBF");
@@ -33,7 +38,7 @@ void TableWriter::header(const std::vector<std::string>& columns) {
   row_.clear();
   cells_ = 0;
   if (input_) {
-    if (input_->delimiter == delimiter_) {
+    if (input_->delimiter == delimiter_ && !input_->jsonl) {
       row_ = input_->raw_header;
       cells_ = input_->header.size();
     } else {
@@ -51,7 +56,9 @@ void TableWriter::header(const std::vector<std::string>& columns) {
 TableWriter& TableWriter::begin_row(const Record& record) {
   row_.clear();
   cells_ = 0;
-  if (input_ && !record.fields.empty()) {
+  if (input_ && input_->jsonl) {
+    append_members(record);
+  } else if (input_ && !record.fields.empty()) {
     if (input_->delimiter == delimiter_) {
       row_ = record.raw;
       cells_ = record.fields.size();
@@ -62,18 +69,42 @@ TableWriter& TableWriter::begin_row(const Record& record) {
   return *this;
 }
 
-void TableWriter::append_escaped(std::string_view s) {
+void TableWriter::append_members(const Record& record) {
+  const std::vector<std::string>& columns = input_->header;
+  member_values_.assign(columns.size(), nullptr);
+  member_texts_.assign(columns.size(), nullptr);
+  std::size_t i = 0;  // members[i] is the object's item i
+  for (const auto& item : record.object.items()) {
+    const JsonMember& member = record.members[i++];
+    const auto column = std::find(columns.begin(), columns.end(), item.key());
+    if (column == columns.end())
+      bad_input("{}: the field \"{}\" has no column: CSV and TSV output have the first record's fields ({}); "
+                "write JSONL output to keep every record's own",
+                record.where(), item.key(), fmt::join(columns, ", "));
+    const auto at = static_cast<std::size_t>(column - columns.begin());
+    member_values_[at] = &item.value();
+    member_texts_[at] = &member;
+  }
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (!member_values_[c]) append_field("");
+    else if (member_values_[c]->is_string()) append_field(member_values_[c]->get_ref<const std::string&>());
+    else append_field(std::string_view(record.raw).substr(member_texts_[c]->value_begin,
+                                                           member_texts_[c]->value_end - member_texts_[c]->value_begin));
+  }
+}
+
+void append_tsv_escaped(std::string& out, std::string_view s) {
   if (s.find_first_of(std::string_view{"\t\n\r\\", 4}) == std::string_view::npos) {
-    row_.append(s);
+    out.append(s);
     return;
   }
   for (char c : s) {
     switch (c) {
-      case '\t': row_ += "\\t"; break;
-      case '\n': row_ += "\\n"; break;
-      case '\r': row_ += "\\r"; break;
-      case '\\': row_ += "\\\\"; break;
-      default: row_ += c;
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\\': out += "\\\\"; break;
+      default: out += c;
     }
   }
 }

@@ -3,7 +3,10 @@
 // newline, carriage return and backslash are written \t, \n, \r and \\, so every line is one row and
 // `cut -f` gives a field's text (a JSON cell is JSON). For CSV/TSV input, each
 // row starts with the input record's columns, echoed byte for byte when the delimiters match, and the
-// result columns follow:
+// result columns follow. For JSONL input, the first record's member names are the input columns and
+// each record's members fill the columns of their names: a string is its text, any other value its
+// JSON text as written; a member the record lacks is an empty cell, a member the first record lacks is
+// bad input (it would have no column):
 //
 //   TableWriter table(out, ',', reader->table());
 //   table.header({"label", "score"});
@@ -19,6 +22,10 @@
 #include <vector>
 
 namespace bertkit::records {
+
+// Appends `s` as a TSV cell holds it: tab, newline, carriage return and backslash written \t, \n, \r
+// and \\, so it stays one line (and one column). Also for the outputs that write a line per text.
+void append_tsv_escaped(std::string& out, std::string_view s);
 
 class TableWriter {
  public:
@@ -45,7 +52,10 @@ class TableWriter {
  private:
   void separate();
   void append_field(std::string_view s);
-  void append_escaped(std::string_view s);  // TSV
+  void append_members(const Record& record);  // JSONL input
+
+  std::vector<const nlohmann::ordered_json*> member_values_;  // append_members' column -> value
+  std::vector<const JsonMember*> member_texts_;
 
   RecordWriter& out_;
   char delimiter_;

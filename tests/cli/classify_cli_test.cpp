@@ -122,7 +122,7 @@ TEST_CASE("classify: JSONL pairs echo the record and give the pipeline's labels;
   REQUIRE_MESSAGE(tsv.exit_code == 0, tsv.err);
   auto lines = bktest::split_lines(tsv.out);
   REQUIRE(lines.size() == cases.size() + 1);
-  CHECK(lines[0] == "text\ttext_pair\tlabel\tscore\ttruncated");
+  CHECK(lines[0] == "hypothesis\tid\tpremise\tlabel\tscore\ttruncated");  // the input's members, in order
 }
 
 TEST_CASE("classify: cross-encoder pairs on stdin (--pairs), sigmoid relevance; --function none gives logits") {

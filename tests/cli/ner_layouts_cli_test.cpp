@@ -43,6 +43,19 @@ std::vector<json> first_records(const json& goldens, const json& call) {
   return out;
 }
 
+// As inline output writes text: tab, newline, carriage return and backslash escaped, so a text is a line.
+std::string one_line(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\t') out += "\\t";
+    else if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\\') out += "\\\\";
+    else out += c;
+  }
+  return out;
+}
+
 std::string jsonl_texts(const std::vector<json>& records) {
   std::string in;
   for (const json& r : records) in += json{{"text", r.at("input")}}.dump() + "\n";
@@ -70,11 +83,11 @@ TEST_CASE("ner --format inline: the text with the first-strategy entities marked
       std::size_t at = 0;  // code points
       for (const json& e : r.at("output")) {
         const std::size_t start = e.at("start"), end = e.at("end");
-        expected += chars(text, at, start) + "[" + e.at("entity_group").get<std::string>() + " " +
-                    chars(text, start, end) + "]";
+        expected += one_line(chars(text, at, start)) + "[" + e.at("entity_group").get<std::string>() + " " +
+                    one_line(chars(text, start, end)) + "]";
         at = end;
       }
-      expected += chars(text, at, text.size()) + "\n";
+      expected += one_line(chars(text, at, text.size())) + "\n";
     }
     const std::string in = jsonl_texts(records);
     CHECK(run_ok({"ner", "-m", bktest::models2_path(name), "--jsonl", "--format", "inline", "--aggregation", "first"}, in) ==

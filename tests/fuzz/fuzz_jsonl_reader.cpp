@@ -1,5 +1,7 @@
 // JSONL reader on arbitrary bytes. The first byte picks the options, the rest is the file. Beyond not
-// crashing: a good record's texts are valid UTF-8 and its object holds the field as a string.
+// crashing: a good record's texts are valid UTF-8 and its object holds the field as a string; its
+// members, as the scanner found them in the line, are the object's items: each name and value text
+// parses to the item's name and value.
 #include "records/jsonl_reader.h"
 #include "core/error.h"
 #include "fuzz_check.h"
@@ -29,6 +31,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(bertkit::tok::valid_utf8_prefix(record.text) == record.text.size());
       check(bertkit::tok::valid_utf8_prefix(record.text_pair) == record.text_pair.size());
       check(record.has_pair == !jsonl.pair_field.empty());
+      check(record.members.size() == record.object.size());
+      std::size_t i = 0;
+      for (const auto& item : record.object.items()) {
+        const JsonMember& m = record.members[i++];
+        const std::string_view raw = record.raw;
+        check(nlohmann::ordered_json::parse(raw.substr(m.name_begin, m.name_end - m.name_begin)) == item.key());
+        check(nlohmann::ordered_json::parse(raw.substr(m.value_begin, m.value_end - m.value_begin)) == item.value());
+      }
     }
   } catch (const bertkit::Error&) {
   }

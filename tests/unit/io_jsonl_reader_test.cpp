@@ -8,6 +8,7 @@
 using namespace bertkit::records;
 using iotest::read_all;
 using iotest::write;
+using namespace std::string_literals;
 
 namespace {
 JsonlOptions field(const std::string& name, const std::string& pair = "") {
@@ -145,4 +146,32 @@ TEST_CASE("jsonl reader: a line over the record limit is refused with file and l
   CHECK(records[1].error == path.string() + ":2: line longer than the limit of 50 bytes (--max-line-bytes)");
   CHECK(records[2].text == "b");
   CHECK(records[2].line == 3);
+}
+
+TEST_CASE("jsonl reader: a NUL byte is invalid JSON wherever it is (nlohmann would end the line there)") {
+  bktest::TempDir dir;
+  auto path = write(dir / "in.jsonl", "{\"text\":\"a\"}\0{\"text\":\"b\"}\n{\"text\":\"a\0b\"}\n"s);
+  ReaderOptions flag;
+  flag.on_bad_record = OnBadRecord::Flag;
+  JsonlReader reader({path.string()}, field("text"), flag);
+  auto records = read_all(reader);
+  REQUIRE(records.size() == 2);
+  CHECK(records[0].error == path.string() + ":1: invalid JSON at byte 13: a NUL byte (a control character is written \\u0000)");
+  CHECK(records[1].error == path.string() + ":2: invalid JSON at byte 11: a NUL byte (a control character is written \\u0000)");
+}
+
+TEST_CASE("jsonl reader: the line and where each member is written in it are kept; a name given twice is bad") {
+  bktest::TempDir dir;
+  auto path = write(dir / "in.jsonl", "{\"text\": \"a\", \"n\" : 1e2}\n{\"n\":1,\"text\":\"b\",\"n\":2}\n");
+  ReaderOptions flag;
+  flag.on_bad_record = OnBadRecord::Flag;
+  JsonlReader reader({path.string()}, field("text"), flag);
+  auto records = read_all(reader);
+  REQUIRE(records.size() == 2);
+  CHECK(records[0].raw == "{\"text\": \"a\", \"n\" : 1e2}");
+  REQUIRE(records[0].members.size() == 2);
+  const JsonMember& n = records[0].members[1];
+  CHECK(records[0].raw.substr(n.name_begin, n.name_end - n.name_begin) == "\"n\"");
+  CHECK(records[0].raw.substr(n.value_begin, n.value_end - n.value_begin) == "1e2");
+  CHECK(records[1].error == path.string() + ":2: the name \"n\" is given twice (each field of a record is named once)");
 }

@@ -42,7 +42,9 @@ TEST_CASE("open_reader picks the reader and passes the options on") {
   spec.paths = {write(dir / "in.jsonl", "{\"body\": \"x\"}\n").string()};
   spec.field = "body";
   auto jsonl = open_reader(spec);
-  CHECK(jsonl->table() == nullptr);
+  REQUIRE(jsonl->table() != nullptr);  // the columns of CSV/TSV output: the first record's members
+  CHECK(jsonl->table()->jsonl);
+  CHECK(jsonl->table()->header == std::vector<std::string>{"body"});
   CHECK(read_all(*jsonl).at(0).text == "x");
 
   spec = {};
