@@ -1,7 +1,6 @@
 #include "commands/token_texts.h"
 
 #include "records/json_line.h"
-#include "records/table_writer.h"
 
 #include <fmt/format.h>
 
@@ -29,7 +28,7 @@ TokenTexts::TokenTexts(const tok::Tokenizer& tokenizer, Style style, char separa
     text.clear();
     if (style == Style::Id) text.append(fmt::format_int(id).c_str());
     else if (style == Style::Json) records::append_json_string(text, tokenizer.token(static_cast<std::int32_t>(id)));
-    else records::append_tsv_escaped(text, tokenizer.token(static_cast<std::int32_t>(id)));  // one line per text
+    else text += tokenizer.token(static_cast<std::int32_t>(id));
     text += separator;
     longest_ = std::max(longest_, text.size());
     char* slot = slots_.data() + id * width_;

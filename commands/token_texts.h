@@ -18,7 +18,7 @@ class TokenTexts {
  public:
   enum class Style {
     Id,    // the id in decimal
-    Raw,   // the token as it is, escaped as TSV is so a line stays one line (--format tokens)
+    Raw,   // the token as it is (--format tokens)
     Json,  // a quoted JSON string, as records::JsonLine writes it (--format jsonl)
   };
   // `separator` is written between two tokens' texts.

@@ -196,11 +196,7 @@ void TokenizeTask::render(const records::Batch& batch, std::size_t k, records::T
 std::string TokenizeTask::decode(const records::Record& record) const {
   std::vector<std::int32_t> ids = parse_ids(record.text);
   std::string text = tokenizer_.decode(ids, output_.skip_special_tokens);
-  if (output_.format != TokenizeFormat::Jsonl) {  // one line per sequence, escaped as TSV is
-    std::string line;
-    records::append_tsv_escaped(line, text);
-    return line + '\n';
-  }
+  if (output_.format != TokenizeFormat::Jsonl) return text + "\n";
   records::JsonLine j;
   j.begin_object().key("ids").begin_array();
   for (auto id : ids) j.value(id);
