@@ -1,6 +1,7 @@
 // `bertkit embed`: sentence embeddings (or per-token vectors) of every input record.
 #include "cli/app.h"
 #include "cli/calibration.h"
+#include "cli/empty_values.h"
 #include "cli/number_flags.h"
 #include "records/record_writer.h"
 #include "cli/switch_flags.h"
@@ -101,7 +102,8 @@ Action add_embed(CLI::App& sub, const GlobalOptions&) {
   add_switch_flags(sub, "--normalize", "--no-normalize", o->normalize, "L2-normalize the embeddings",
                    "Do not normalize (override the checkpoint)");
   sub.add_option_function<std::string>("--prefix", [o](const std::string& p) { o->prefix = p; },
-                                       "Text put before every input (e.g. \"query: \")");
+                                       "Text put before every input (e.g. \"query: \"; \"\": none, not the checkpoint's default prompt)")
+      ->check(may_be_empty());
   sub.add_option_function<std::string>("--prompt", [o](const std::string& p) { o->prompt = p; },
                                        "A prompt name of config_sentence_transformers.json");
   // The upper bound is the model's dimension, checked once it is loaded.

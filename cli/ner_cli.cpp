@@ -3,6 +3,7 @@
 // an interactive prompt on a terminal.
 #include "cli/app.h"
 #include "cli/list_flags.h"
+#include "cli/empty_values.h"
 #include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
@@ -129,6 +130,7 @@ Action add_ner(CLI::App& sub, const GlobalOptions&) {
                                          "label)")
                               // One list per flag: texts after it stay texts.
                               ->allow_extra_args(false)
+                              ->check(may_be_empty())
                               ->expected(1)
                               ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub.add_option("--stride", o->stride,

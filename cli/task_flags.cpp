@@ -1,5 +1,6 @@
 #include "cli/task_flags.h"
 
+#include "cli/empty_values.h"
 #include "cli/number_flags.h"
 #include "core/error.h"
 
@@ -40,7 +41,8 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
                                            which.formats.front() + ")");
 
   sub.add_option("--output-prefix", f.output_prefix,
-                 "Put PREFIX before every output field's name (an input field named like one is an error otherwise)");
+                 "Put PREFIX before every output field's name (an input field named like one is an error otherwise)")
+      ->check(may_be_empty());
 
   sub.add_option("-m,--model", f.model, "Model folder, converted file or cached model id")->required();
   sub.add_option("--max-length", f.max_length,
