@@ -27,6 +27,11 @@ struct InputSpec {
   std::string pair_column;   // CSV/TSV: the pair column, if any
   std::string field = "text";  // JSONL: the text field
   std::string pair_field;    // JSONL: the pair field, if any
+  // The shape flags the user gave (a command's own defaults above are not): each describes one kind of
+  // input, and one given for input of another kind is a usage error naming it, never silently ignored.
+  struct Given {
+    bool pairs = false, column = false, pair_column = false, field = false, pair_field = false;
+  } given;
   ReaderOptions options;
 };
 

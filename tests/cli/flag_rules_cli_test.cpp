@@ -46,3 +46,45 @@ TEST_CASE("flags given an empty value are usage errors naming the flag, not the 
   auto r = run_bertkit({"embed", "-m", cls, "--prefix", "", "a"});
   CHECK_MESSAGE(r.exit_code == 0, r.err);
 }
+
+TEST_CASE("input shape flags apply to one kind of input: --column/--pair-column CSV/TSV, --field/--pair-field "
+          "JSONL, --pairs lines and arguments; any other is a usage error naming it, in every command") {
+  bktest::TempDir dir;
+  const std::string csv = (dir / "nli.csv").string(), jsonl = (dir / "nli.jsonl").string(),
+                    txt = (dir / "nli.txt").string();
+  bktest::write_file(csv, "premise,hypothesis\nA man eats.,Someone is eating.\n");
+  bktest::write_file(jsonl, "{\"text\":\"A man eats.\",\"hypothesis\":\"Someone is eating.\"}\n");
+  bktest::write_file(txt, "A man eats.\tSomeone is eating.\n");
+  const std::string cls = bktest::fixture_path("electra-cls");
+  const std::vector<std::vector<std::string>> commands = {
+      {"classify", "-m", cls}, {"embed", "-m", cls}, {"similarity", "-m", cls}, {"tokenize"}};
+  for (const auto& command : commands) {
+    const auto with = [&](std::vector<std::string> extra) {
+      std::vector<std::string> args = command;
+      args.insert(args.end(), extra.begin(), extra.end());
+      return args;
+    };
+    check_refused(with({"-i", csv, "--column", "premise", "--pair-field", "hypothesis"}), {"--pair-field", "CSV"});
+    check_refused(with({"-i", csv, "--column", "premise", "--pairs"}), {"--pairs"});
+    check_refused(with({"-i", csv, "--field", "premise"}), {"--field"});
+    check_refused(with({"-i", jsonl, "--pairs"}), {"--pairs", "JSONL"});
+    check_refused(with({"-i", jsonl, "--pair-column", "hypothesis"}), {"--pair-column"});
+    check_refused(with({"-i", txt, "--pair-field", "hypothesis"}), {"--pair-field", "plain text"});
+    check_refused(with({"-i", txt, "--field", "text", "--column", "text"}), {"--field", "--column"});
+    check_refused(with({"--pair-field", "hypothesis", "A man eats.", "Someone is eating."}), {"--pair-field"});
+    check_refused(with({"--field", "text", "A man eats."}), {"--field"});
+  }
+  // The same flags where they apply: the pair is scored.
+  const auto by_column = bktest::run_jsonl({"classify", "-m", cls, "-i", csv, "--column", "premise", "--pair-column", "hypothesis"});
+  const auto by_field = bktest::run_jsonl({"classify", "-m", cls, "-i", jsonl, "--pair-field", "hypothesis"});
+  const auto by_line = bktest::run_jsonl({"classify", "-m", cls, "-i", txt, "--pairs"});
+  const auto single = bktest::run_jsonl({"classify", "-m", cls, "A man eats."});
+  CHECK(by_column[0].at("score") == by_field[0].at("score"));
+  CHECK(by_column[0].at("score") == by_line[0].at("score"));
+  CHECK(by_column[0].at("score") != single[0].at("score"));
+  // Commands whose own defaults name a column or field (qa's question and context) refuse the same way.
+  check_refused({"qa", "-m", bktest::fixture_path("bert-uncased-qa"), "-i", jsonl, "--pairs"}, {"--pairs"});
+  check_refused({"rerank", "-m", bktest::fixture_path("bert-chinese-cross"), "-i", csv, "--field", "premise"}, {"--field"});
+  check_refused({"ner", "-m", bktest::models2_path("bert-cased-ner"), "-i", csv, "--field", "premise"}, {"--field"});
+  check_refused({"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm"), "-i", jsonl, "--column", "text"}, {"--column"});
+}

@@ -66,6 +66,10 @@ TEST_CASE("open_reader: texts given as arguments, two of them as one pair, and w
   CHECK(error_kind(spec) == bertkit::ErrorKind::Usage);
   spec.paths.clear();
   spec.column = "text";
+  spec.given.column = true;
+  CHECK(error_kind(spec) == bertkit::ErrorKind::Usage);
+  spec.column.clear();
+  spec.given = {.field = true};
   CHECK(error_kind(spec) == bertkit::ErrorKind::Usage);
 }
 
