@@ -88,3 +88,22 @@ TEST_CASE("input shape flags apply to one kind of input: --column/--pair-column 
   check_refused({"ner", "-m", bktest::models2_path("bert-cased-ner"), "-i", csv, "--field", "premise"}, {"--field"});
   check_refused({"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm"), "-i", jsonl, "--column", "text"}, {"--column"});
 }
+
+TEST_CASE("--compat python applies to WordPiece tokenizers only: another is a usage error naming its kind, "
+          "in tokenize and the model commands, --dry-run included") {
+  for (const auto& [name, kind] : std::vector<std::pair<std::string, std::string>>{{"roberta-cls", "BPE"},
+                                                                                   {"camembert-cls", "Unigram"}}) {
+    const std::string m = bktest::models2_path(name);
+    check_refused({"tokenize", "-m", m, "--compat", "python", "a"}, {"--compat python", kind});
+    check_refused({"classify", "-m", m, "--compat", "python", "a"}, {"--compat python", kind});
+    check_refused({"classify", "-m", m, "--compat", "python", "--dry-run"}, {"--compat python", kind});
+    check_refused({"embed", "-m", m, "--compat", "python", "a"}, {"--compat python", kind});
+  }
+  check_refused({"qa", "-m", bktest::models2_path("roberta-qa"), "--compat", "python", "--question", "Who?", "--context",
+                 "Ada."},
+                {"--compat python", "BPE"});
+  // A WordPiece tokenizer takes it, and --dry-run says so.
+  auto r = run_bertkit({"classify", "-m", bktest::fixture_path("electra-cls"), "--compat", "python", "--dry-run"});
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.out.find("python (slow BertTokenizer)") != std::string::npos);
+}
