@@ -57,6 +57,10 @@ int run_ner(const NerOptions& o) {
   const bool interactive = o.interactive || (o.task.texts.empty() && o.task.inputs.empty() && ::isatty(0) == 1);
   if (o.interactive && (!o.task.texts.empty() || !o.task.inputs.empty()))
     usage_error("--interactive reads sentences from the terminal: give no texts and no -i");
+  if (interactive) {
+    refuse_record_flags_in_prompt(o.task);
+    if (o.offsets != "chars") usage_error("--offsets does not apply to the interactive prompt, which shows entities without offsets");
+  }
   cmd::NerSettings settings;
   settings.aggregation = cmd::parse_aggregation(o.aggregation);
   if (o.ignore_labels_flag->count() > 0) settings.ignore_labels = split_labels(o.ignore_labels);

@@ -107,3 +107,26 @@ TEST_CASE("--compat python applies to WordPiece tokenizers only: another is a us
   CHECK_MESSAGE(r.exit_code == 0, r.err);
   CHECK(r.out.find("python (slow BertTokenizer)") != std::string::npos);
 }
+
+TEST_CASE("options that cannot apply to a mode are refused naming them: --token-embeddings and the sentence "
+          "embedding options, the interactive prompt and the record options") {
+  const std::string embedder = bktest::fixture_path("minilm-embed");
+  check_refused({"embed", "-m", embedder, "--token-embeddings", "--normalize", "a"}, {"--normalize"});
+  check_refused({"embed", "-m", embedder, "--token-embeddings", "--no-normalize", "a"}, {"--no-normalize"});
+  check_refused({"embed", "-m", embedder, "--token-embeddings", "--pooling", "max", "a"}, {"--pooling"});
+  check_refused({"embed", "-m", embedder, "--token-embeddings", "--pooling", "cls", "--truncate-dim", "8", "a"},
+                {"--pooling", "--truncate-dim"});
+  check_refused({"embed", "-m", embedder, "--token-embeddings", "--precision", "int8", "a"}, {"--precision"});
+
+  bktest::TempDir dir;
+  const std::string out = (dir / "x.jsonl").string();
+  const std::string mlm = bktest::fixture_path("bert-uncased-mlm");
+  const std::string ner = bktest::models2_path("bert-cased-ner");
+  check_refused({"fill-mask", "-m", mlm, "--interactive", "-o", out}, {"-o"});
+  CHECK_FALSE(std::filesystem::exists(out));
+  check_refused({"fill-mask", "-m", mlm, "--interactive", "--format", "csv", "--on-error", "skip"}, {"--format", "--on-error"});
+  check_refused({"fill-mask", "-m", mlm, "--interactive", "--jsonl", "--field", "t"}, {"--jsonl", "--field"});
+  check_refused({"ner", "-m", ner, "--interactive", "-o", out}, {"-o"});
+  check_refused({"ner", "-m", ner, "--interactive", "--offsets", "bytes"}, {"--offsets"});
+  CHECK_FALSE(std::filesystem::exists(out));
+}
