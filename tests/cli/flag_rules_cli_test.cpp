@@ -130,3 +130,46 @@ TEST_CASE("options that cannot apply to a mode are refused naming them: --token-
   check_refused({"ner", "-m", ner, "--interactive", "--offsets", "bytes"}, {"--offsets"});
   CHECK_FALSE(std::filesystem::exists(out));
 }
+
+TEST_CASE("qa: a context comes from one place: records holding their own with --context or --context-file are "
+          "refused, and records without one echo the --context the offsets are into") {
+  const std::string m = bktest::fixture_path("bert-uncased-qa");
+  bktest::TempDir dir;
+  const std::string with_jsonl = (dir / "q.jsonl").string(), with_csv = (dir / "q.csv").string(),
+                    lines = (dir / "q.txt").string(), bare_jsonl = (dir / "bare.jsonl").string(),
+                    bare_csv = (dir / "bare.csv").string(), context_file = (dir / "context.txt").string();
+  bktest::write_file(with_jsonl, "{\"id\":1,\"question\":\"Who?\",\"context\":\"The book by Ada.\"}\n");
+  bktest::write_file(with_csv, "question,context\nWho?,The book by Ada.\n");
+  bktest::write_file(lines, "Who?\tThe book by Ada.\n");
+  bktest::write_file(bare_jsonl, "{\"id\":1,\"question\":\"Who?\"}\n");
+  bktest::write_file(bare_csv, "id,question\n1,Who?\n");
+  bktest::write_file(context_file, "Other text entirely.");
+  for (const std::vector<std::string>& flag : {std::vector<std::string>{"--context", "Other text entirely."},
+                                               {"--context-file", context_file}}) {
+    const auto with = [&](std::vector<std::string> args) {
+      args.insert(args.begin(), {"qa", "-m", m});
+      args.insert(args.end(), flag.begin(), flag.end());
+      return args;
+    };
+    check_refused(with({"-i", with_jsonl}), {"--context", "context"});
+    check_refused(with({"-i", with_csv}), {"--context", "context"});
+    check_refused(with({"-i", with_csv, "--format", "csv"}), {"--context", "context"});
+    check_refused(with({"-i", lines, "--pairs"}), {"--context", "--pairs"});
+    check_refused(with({"-i", bare_jsonl, "--pair-field", "c"}), {"--context", "--pair-field"});
+    check_refused(with({"-i", bare_csv, "--pair-column", "c"}), {"--context", "--pair-column"});
+  }
+  // Without a context of their own the records get --context's, and the echo is that context.
+  for (const std::string& input : {bare_jsonl, bare_csv}) {
+    const auto got = bktest::run_jsonl({"qa", "-m", m, "-i", input, "--context", "Other text entirely."});
+    REQUIRE(got.size() == 1);
+    const std::string context = got[0].at("context");
+    CHECK(context == "Other text entirely.");
+    const std::size_t start = got[0].at("start"), end = got[0].at("end");
+    CHECK(context.substr(start, end - start) == got[0].at("answer").get<std::string>());
+  }
+  // Each record's own context, without the flags, as before.
+  const auto own = bktest::run_jsonl({"qa", "-m", m, "-i", with_jsonl});
+  const std::string context = own.at(0).at("context");
+  const std::size_t start = own[0].at("start"), end = own[0].at("end");
+  CHECK(context.substr(start, end - start) == own[0].at("answer").get<std::string>());
+}
