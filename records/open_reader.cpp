@@ -90,8 +90,7 @@ void refuse_shape_flags(const InputSpec& spec, std::optional<InputFormat> format
 }
 
 std::unique_ptr<RecordReader> open_arguments(const InputSpec& spec) {
-  if (!spec.paths.empty()) usage_error("give texts as arguments or files with -i, not both");
-  refuse_shape_flags(spec, std::nullopt);
+  check_input_flags(spec);
   std::vector<std::string> texts = spec.texts;
   bool pairs = spec.pairs;
   if (spec.texts_pair && !pairs) {
@@ -105,6 +104,12 @@ std::unique_ptr<RecordReader> open_arguments(const InputSpec& spec) {
 }
 
 }  // namespace
+
+void check_input_flags(const InputSpec& spec) {
+  if (spec.texts.empty()) return refuse_shape_flags(spec, resolve_format(spec.paths, spec.format));
+  if (!spec.paths.empty()) usage_error("give texts as arguments or files with -i, not both");
+  refuse_shape_flags(spec, std::nullopt);
+}
 
 std::unique_ptr<RecordReader> open_reader(const InputSpec& spec) {
   if (!spec.texts.empty()) return open_arguments(spec);

@@ -38,6 +38,10 @@ struct InputSpec {
 // What Auto means for these paths; inputs of different kinds are a usage error.
 InputFormat resolve_format(const std::vector<std::string>& paths, InputFormat format);
 
+// The usage errors open_reader() finds without reading a byte (texts and -i together, a shape flag for
+// input of another kind), for a --dry-run that opens nothing.
+void check_input_flags(const InputSpec& spec);
+
 // Opens every input and checks its structure (headers, named column or field): call it before
 // creating the output.
 std::unique_ptr<RecordReader> open_reader(const InputSpec& spec);

@@ -74,6 +74,9 @@ TEST_CASE("input shape flags apply to one kind of input: --column/--pair-column 
     check_refused(with({"--pair-field", "hypothesis", "A man eats.", "Someone is eating."}), {"--pair-field"});
     check_refused(with({"--field", "text", "A man eats."}), {"--field"});
   }
+  // --dry-run, which reads no input, refuses them too.
+  check_refused({"classify", "-m", cls, "-i", csv, "--pair-field", "hypothesis", "--dry-run"}, {"--pair-field"});
+  check_refused({"embed", "-m", cls, "--pairs", "-i", jsonl, "--dry-run"}, {"--pairs"});
   // The same flags where they apply: the pair is scored.
   const auto by_column = bktest::run_jsonl({"classify", "-m", cls, "-i", csv, "--column", "premise", "--pair-column", "hypothesis"});
   const auto by_field = bktest::run_jsonl({"classify", "-m", cls, "-i", jsonl, "--pair-field", "hypothesis"});
