@@ -76,8 +76,8 @@ void refuse_shape_flags(const InputSpec& spec, std::optional<InputFormat> format
   std::string flags;
   for (std::size_t i = 0; i < refused.size(); ++i)
     flags += fmt::format("{}{}", i == 0 ? "" : i + 1 == refused.size() ? " and " : ", ", refused[i]);
-  if (!format)
-    usage_error("{} describe{} -i files, not texts given as arguments", flags, refused.size() == 1 ? "s" : "");
+  const bool one = refused.size() == 1 && refused[0].find(',') == std::string_view::npos;
+  if (!format) usage_error("{} describe{} -i files, not texts given as arguments", flags, one ? "s" : "");
   const std::string source = spec.paths.empty() ? std::string("stdin") : spec.paths[0];
   const char* hint = table ? "name its columns with --column and --pair-column"
                      : format == InputFormat::Jsonl
@@ -85,12 +85,11 @@ void refuse_shape_flags(const InputSpec& spec, std::optional<InputFormat> format
                          : "--column and --pair-column name CSV/TSV columns, --field and --pair-field JSONL fields: give "
                            "--csv, --tsv or --jsonl (or name the file .csv, .tsv or .jsonl); --pairs reads "
                            "text<TAB>text_pair lines";
-  usage_error("{} do{} not apply to {} input ({}): {}", flags, refused.size() == 1 ? "es" : "", format_name(*format),
+  usage_error("{} do{} not apply to {} input ({}): {}", flags, one ? "es" : "", format_name(*format),
               source, hint);
 }
 
 std::unique_ptr<RecordReader> open_arguments(const InputSpec& spec) {
-  check_input_flags(spec);
   std::vector<std::string> texts = spec.texts;
   bool pairs = spec.pairs;
   if (spec.texts_pair && !pairs) {
@@ -112,6 +111,7 @@ void check_input_flags(const InputSpec& spec) {
 }
 
 std::unique_ptr<RecordReader> open_reader(const InputSpec& spec) {
+  check_input_flags(spec);
   if (!spec.texts.empty()) return open_arguments(spec);
   InputFormat format = resolve_format(spec.paths, spec.format);
   switch (format) {
@@ -121,18 +121,15 @@ std::unique_ptr<RecordReader> open_reader(const InputSpec& spec) {
       table.delimiter = format == InputFormat::Csv ? ',' : '\t';
       table.column = spec.column;
       table.pair_column = spec.pair_column;
-      refuse_shape_flags(spec, format);
       return std::make_unique<CsvReader>(spec.paths, table, spec.options);
     }
     case InputFormat::Jsonl: {
-      refuse_shape_flags(spec, format);
       JsonlOptions jsonl;
       jsonl.field = spec.field;
       jsonl.pair_field = spec.pair_field;
       return std::make_unique<JsonlReader>(spec.paths, jsonl, spec.options);
     }
     default:
-      refuse_shape_flags(spec, format);
       return std::make_unique<LineReader>(spec.paths, spec.options, spec.pairs);
   }
 }
