@@ -1,6 +1,7 @@
 #include "cli/app.h"
 
 #include "cli/default_threads.h"
+#include "cli/empty_values.h"
 #include "cli/hub_download_cli.h"
 #include "cli/number_flags.h"
 
@@ -177,6 +178,7 @@ int run(int argc, char** argv) {
   }
 
   try {
+    refuse_empty_values(app);
     records::set_quiet(global.quiet);
     // Before any kernel or oneDNN primitive runs: BERTKIT_CPU may cap what they use.
     const core::CpuSelection& cpu = core::cpu_selection();

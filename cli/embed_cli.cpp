@@ -1,6 +1,7 @@
 // `bertkit embed`: sentence embeddings (or per-token vectors) of every input record.
 #include "cli/app.h"
 #include "cli/calibration.h"
+#include "cli/empty_values.h"
 #include "cli/number_flags.h"
 #include "records/record_writer.h"
 #include "cli/switch_flags.h"
@@ -11,9 +12,12 @@
 #include "core/model/quantization.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace bertkit::cli {
 
@@ -30,8 +34,23 @@ struct EmbedOptions {
   bool token_embeddings = false;
 };
 
+// What makes a sentence embedding out of the token vectors (pooling, normalising, truncating,
+// quantising) does not apply to --token-embeddings, which are the last hidden state as it is.
+void refuse_sentence_flags(const EmbedOptions& o) {
+  std::vector<std::string> given;
+  if (!o.pooling.empty()) given.push_back("--pooling");
+  if (o.normalize) given.push_back(*o.normalize ? "--normalize" : "--no-normalize");
+  if (o.truncate_dim) given.push_back("--truncate-dim");
+  if (o.precision != "float32") given.push_back("--precision");
+  if (!o.calibration.empty()) given.push_back("--calibration");
+  if (given.empty()) return;
+  usage_error("{} make{} sentence embeddings, not --token-embeddings (the last hidden state as it is)",
+              fmt::join(given, ", "), given.size() == 1 ? "s" : "");
+}
+
 int run_embed(const EmbedOptions& o) {
   const records::ResultFormat format = result_format(o.task);
+  if (o.token_embeddings) refuse_sentence_flags(o);
   const bool vectors = format == records::ResultFormat::Npy || format == records::ResultFormat::F32;
   if (o.token_embeddings && vectors)
     usage_error("--token-embeddings gives a list of vectors per input: use --format jsonl, tsv or csv");
@@ -39,7 +58,6 @@ int run_embed(const EmbedOptions& o) {
     usage_error("--format npy needs an output file (-o FILE): its header is completed after the last row");
   const core::Precision precision = core::parse_precision(o.precision);
   if (precision != core::Precision::Float32) {
-    if (o.token_embeddings) usage_error("--precision quantises sentence embeddings, not --token-embeddings");
     if (format == records::ResultFormat::F32) usage_error("--format f32 holds float32: use --format npy with --precision {}", o.precision);
     // Integer rows have no NaN to hold the place of a skipped record.
     if (vectors && o.task.on_error == "skip") usage_error("--on-error skip needs float32 rows in --format npy: drop --precision");
@@ -51,7 +69,6 @@ int run_embed(const EmbedOptions& o) {
   eo.prefix = o.prefix;
   eo.prompt = o.prompt;
   eo.truncate_dim = o.truncate_dim;
-  if (o.token_embeddings && o.truncate_dim) usage_error("--truncate-dim truncates sentence embeddings, not --token-embeddings");
 
   TaskModel model = load_task_model(o.task);
   cmd::EmbedPlan plan = cmd::plan_embedding(model.loaded, eo);
@@ -102,7 +119,8 @@ Action add_embed(CLI::App& sub, const GlobalOptions&) {
   add_switch_flags(sub, "--normalize", "--no-normalize", o->normalize, "L2-normalize the embeddings",
                    "Do not normalize (override the checkpoint)");
   sub.add_option_function<std::string>("--prefix", [o](const std::string& p) { o->prefix = p; },
-                                       "Text put before every input (e.g. \"query: \")");
+                                       "Text put before every input (e.g. \"query: \"; \"\": none, not the checkpoint's default prompt)")
+      ->check(may_be_empty());
   sub.add_option_function<std::string>("--prompt", [o](const std::string& p) { o->prompt = p; },
                                        "A prompt name of config_sentence_transformers.json");
   // The upper bound is the model's dimension, checked once it is loaded.

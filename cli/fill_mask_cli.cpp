@@ -39,6 +39,7 @@ int run_fill_mask(const FillMaskOptions& o) {
   const bool interactive = o.interactive || (o.task.texts.empty() && o.task.inputs.empty() && ::isatty(0) == 1);
   if (o.interactive && (!o.task.texts.empty() || !o.task.inputs.empty()))
     usage_error("--interactive reads sentences from the terminal: give no texts and no -i");
+  if (interactive) refuse_record_flags_in_prompt(o.task);
 
   // Before the model loads: an empty list is a usage error.
   const std::vector<std::string> target_words = o.targets ? split_targets(*o.targets) : std::vector<std::string>{};

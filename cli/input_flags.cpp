@@ -23,7 +23,7 @@ void add_input_flags(CLI::App& sub, InputFlags& f, const InputFlagSet& which) {
   CLI::Option* input =
       sub.add_option("-i,--input", f.inputs, "Input file (repeatable; - = stdin, the default when no text is given)");
   if (which.one_file_per_input) input->allow_extra_args(false);
-  if (which.pairs) sub.add_flag("--pairs", f.pairs, "Each line (or argument) is text<TAB>text_pair");
+  if (which.pairs) f.pairs_flag = sub.add_flag("--pairs", f.pairs, "Each line (or argument) is text<TAB>text_pair (plain lines and arguments only)");
   sub.add_flag("--csv", f.csv, "Input is CSV with a header row (default for .csv files)");
   sub.add_flag("--tsv", f.tsv, "Input is TSV with a header row (default for .tsv files)");
   sub.add_flag("--jsonl", f.jsonl, "Input is JSON lines (default for .jsonl and .ndjson files)");
@@ -31,10 +31,10 @@ void add_input_flags(CLI::App& sub, InputFlags& f, const InputFlagSet& which) {
     sub.add_option("--input-format", f.input_format,
                    "lines, csv, tsv, jsonl or auto (from the file name): another spelling of --csv, --tsv, --jsonl")
         ->capture_default_str();
-  sub.add_option("--column", f.column, "CSV/TSV column holding the text (default: the only column)");
-  if (which.pairs) sub.add_option("--pair-column", f.pair_column, "CSV/TSV column holding the second text");
-  sub.add_option("--field", f.field, "JSONL field holding the text")->capture_default_str();
-  if (which.pairs) sub.add_option("--pair-field", f.pair_field, "JSONL field holding the second text");
+  f.column_flag = sub.add_option("--column", f.column, "CSV/TSV column holding the text (default: the only column)");
+  if (which.pairs) f.pair_column_flag = sub.add_option("--pair-column", f.pair_column, "CSV/TSV column holding the second text");
+  f.field_flag = sub.add_option("--field", f.field, "JSONL field holding the text")->capture_default_str();
+  if (which.pairs) f.pair_field_flag = sub.add_option("--pair-field", f.pair_field, "JSONL field holding the second text");
   sub.add_flag("--strict", f.strict_utf8, "Refuse invalid UTF-8 instead of replacing it");
   // Offsets into a text are 32-bit, hence the ceiling.
   sub.add_option("--max-line-bytes", f.max_line_bytes, "Longest input line (or CSV record) read; a longer one is bad input")
@@ -55,6 +55,9 @@ records::InputSpec input_spec(const InputFlags& f, records::OnBadRecord on_bad_r
   spec.pair_column = f.pair_column;
   spec.field = f.field;
   spec.pair_field = f.pair_field;
+  const auto given = [](const CLI::Option* flag) { return flag && flag->count() > 0; };
+  spec.given = {.pairs = given(f.pairs_flag), .column = given(f.column_flag), .pair_column = given(f.pair_column_flag),
+                .field = given(f.field_flag), .pair_field = given(f.pair_field_flag)};
   spec.options.strict_utf8 = f.strict_utf8;
   spec.options.max_record_bytes = f.max_line_bytes;
   spec.options.on_bad_record = on_bad_record;

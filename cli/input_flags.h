@@ -20,6 +20,9 @@ struct InputFlags {
   std::string field = "text", pair_field;
   bool strict_utf8 = false;
   std::size_t max_line_bytes = records::kDefaultMaxRecordBytes;
+  // Whether the user gave the shape flags (commands fill in defaults of their own: qa's question column).
+  CLI::Option *pairs_flag = nullptr, *column_flag = nullptr, *pair_column_flag = nullptr, *field_flag = nullptr,
+              *pair_field_flag = nullptr;
 };
 
 struct InputFlagSet {

@@ -3,6 +3,7 @@
 // an interactive prompt on a terminal.
 #include "cli/app.h"
 #include "cli/list_flags.h"
+#include "cli/empty_values.h"
 #include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
@@ -56,6 +57,10 @@ int run_ner(const NerOptions& o) {
   const bool interactive = o.interactive || (o.task.texts.empty() && o.task.inputs.empty() && ::isatty(0) == 1);
   if (o.interactive && (!o.task.texts.empty() || !o.task.inputs.empty()))
     usage_error("--interactive reads sentences from the terminal: give no texts and no -i");
+  if (interactive) {
+    refuse_record_flags_in_prompt(o.task);
+    if (o.offsets != "chars") usage_error("--offsets does not apply to the interactive prompt, which shows entities without offsets");
+  }
   cmd::NerSettings settings;
   settings.aggregation = cmd::parse_aggregation(o.aggregation);
   if (o.ignore_labels_flag->count() > 0) settings.ignore_labels = split_labels(o.ignore_labels);
@@ -129,6 +134,7 @@ Action add_ner(CLI::App& sub, const GlobalOptions&) {
                                          "label)")
                               // One list per flag: texts after it stay texts.
                               ->allow_extra_args(false)
+                              ->check(may_be_empty())
                               ->expected(1)
                               ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub.add_option("--stride", o->stride,

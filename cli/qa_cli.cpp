@@ -55,6 +55,11 @@ int run_qa(QaOptions o) {
   if (!o.task.texts.empty() && !context && !o.task.pairs)
     usage_error("questions given as arguments need --context or --context-file (or --pairs: question<TAB>context)");
   if (context) {
+    // The records are questions only: a context of their own would be answered from one and echo the other.
+    const auto given = [](const CLI::Option* flag) { return flag->count() > 0; };
+    if (given(o.task.pairs_flag) || given(o.task.pair_column_flag) || given(o.task.pair_field_flag))
+      usage_error("--context and --context-file give every question the same context, --pairs, --pair-column and "
+                  "--pair-field each its own: give one or the other");
     o.task.pair_field.clear();
     o.task.pair_column.clear();
   } else {
@@ -63,7 +68,7 @@ int run_qa(QaOptions o) {
   const records::InputFormat format = records::resolve_format(o.task.inputs, input_spec(o.task).format);
   if (o.task.texts.empty() && (format == records::InputFormat::Csv || format == records::InputFormat::Tsv)) {
     if (o.task.column.empty()) o.task.column = "question";
-    if (o.task.pair_column.empty() && !context) o.task.pair_column = "context";
+    if (o.task.pair_column.empty() && !context) o.task.pair_column = cmd::kContextField;
   }
 
   TaskModel model = load_task_model(o.task);
@@ -95,7 +100,8 @@ int run_qa(QaOptions o) {
   }
 
   // Line and argument records are named as JSONL and CSV inputs name them.
-  options.output.names = {"question", "context", o.context ? context : std::nullopt};
+  options.output.names = {"question", std::string(cmd::kContextField), o.context ? context : std::nullopt,
+                          context ? (o.context ? "--context" : "--context-file") : ""};
   options.output.pairs = o.task.pairs;
   cmd::QaTask task(qa, *model.tokenizer, settings, std::move(context), options.limits);
   return run_task(o.task, options, *model.tokenizer, task);
@@ -106,7 +112,7 @@ int run_qa(QaOptions o) {
 Action add_qa(CLI::App& sub, const GlobalOptions&) {
   auto o = std::make_shared<QaOptions>();
   o->task.field = "question";
-  o->task.pair_field = "context";
+  o->task.pair_field = cmd::kContextField;
   add_task_flags(sub, o->task,
                  {.texts_help = "Questions about --context or --context-file (default: records from -i files or "
                                 "stdin: question<TAB>context lines, or JSONL/CSV/TSV with question and context)",

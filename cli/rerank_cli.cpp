@@ -27,8 +27,7 @@ struct RerankOptions {
   bool return_documents = false;
   std::string documents_field = "documents";
   std::string function = "auto";
-  // Whether the user named the query's column or field (else rerank's own defaults apply).
-  CLI::Option *column = nullptr, *pair_column = nullptr, *field = nullptr, *pair_field = nullptr, *documents = nullptr;
+  CLI::Option* documents = nullptr;  // whether --documents-field was given
 };
 
 enum class Shape { Lists, Rows };
@@ -42,21 +41,21 @@ Shape resolve_shape(RerankOptions& o) {
       t.texts.empty() ? records::resolve_format(t.inputs, input_spec(t).format) : records::InputFormat::Lines;
   const bool table = format == records::InputFormat::Csv || format == records::InputFormat::Tsv;
   if (o.query) {
-    if (t.pairs || o.pair_column->count() || o.pair_field->count())
+    if (t.pairs || t.pair_column_flag->count() || t.pair_field_flag->count())
       usage_error("with --query every record is one document: --pairs, --pair-column and --pair-field do not apply");
     if (o.documents->count()) usage_error("--documents-field reads JSONL records holding their documents; with --query each record is one document");
     return Shape::Rows;
   }
-  if (format == records::InputFormat::Jsonl && !o.pair_field->count()) {
-    if (!o.field->count()) t.field = "query";
+  if (format == records::InputFormat::Jsonl && !t.pair_field_flag->count()) {
+    if (!t.field_flag->count()) t.field = "query";
     return Shape::Lists;
   }
   if (o.documents->count()) usage_error("--documents-field applies to JSONL records holding their documents");
   if (table) {
-    if (!o.column->count()) t.column = "query";
-    if (!o.pair_column->count()) t.pair_column = "document";
+    if (!t.column_flag->count()) t.column = "query";
+    if (!t.pair_column_flag->count()) t.pair_column = "document";
   } else if (format == records::InputFormat::Jsonl) {
-    if (!o.field->count()) t.field = "query";
+    if (!t.field_flag->count()) t.field = "query";
   } else if (!t.pairs) {
     usage_error("rerank needs queries: --query TEXT (the records are its documents), JSONL records {{\"query\": ..., "
                 "\"documents\": [...]}} (--jsonl on standard input), CSV/TSV rows with query and document columns, or --pairs lines "
@@ -116,10 +115,6 @@ Action add_rerank(CLI::App& sub, const GlobalOptions&) {
   add_task_flags(sub, o->task, {.texts_help = "Documents to rank against --query (default: records from -i files or stdin)",
                                 .pairs = true,
                                 .formats = {"jsonl", "tsv", "csv"}});
-  o->column = sub.get_option("--column");
-  o->pair_column = sub.get_option("--pair-column");
-  o->field = sub.get_option("--field");
-  o->pair_field = sub.get_option("--pair-field");
   sub.add_option("--query", o->query, "One query for every document read (the texts, lines, column or field)");
   sub.add_option("--top-k", o->top_k, "Documents kept per query, best first (default: all)")->check(whole_number(1, 1 << 30));
   sub.add_flag("--return-documents", o->return_documents, "JSONL lists: each result carries its document's text");

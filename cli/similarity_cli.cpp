@@ -54,6 +54,9 @@ int run_search(const SimilarityOptions& o, cmd::Scorer& scorer, const tok::Token
     search.queries.options.strict_utf8 = o.task.strict_utf8;
   } else {
     search.queries.paths = {o.queries_file};
+    // The shape flags are checked against the corpus; a queries file of another kind reads them where they
+    // apply (questions.txt with --corpus docs.jsonl --field body).
+    search.queries.given = {};
   }
   return cmd::search(search, scorer, tokenizer, options);
 }

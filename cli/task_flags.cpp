@@ -1,7 +1,11 @@
 #include "cli/task_flags.h"
 
+#include "cli/empty_values.h"
 #include "cli/number_flags.h"
 #include "core/error.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -40,7 +44,8 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
                                            which.formats.front() + ")");
 
   sub.add_option("--output-prefix", f.output_prefix,
-                 "Put PREFIX before every output field's name (an input field named like one is an error otherwise)");
+                 "Put PREFIX before every output field's name (an input field named like one is an error otherwise)")
+      ->check(may_be_empty());
 
   sub.add_option("-m,--model", f.model, "Model folder, converted file or cached model id")->required();
   sub.add_option("--max-length", f.max_length,
@@ -76,6 +81,27 @@ std::string output_format(const TaskFlags& f) {
 }
 
 records::ResultFormat result_format(const TaskFlags& f) { return records::parse_result_format(output_format(f), f.formats); }
+
+void refuse_record_flags_in_prompt(const TaskFlags& f) {
+  const auto given = [](const CLI::Option* flag) { return flag && flag->count() > 0; };
+  std::vector<std::string> refused;
+  if (f.output != "-") refused.push_back("-o");
+  if (!f.format.empty()) refused.push_back("--format");
+  if (!f.output_prefix.empty()) refused.push_back("--output-prefix");
+  if (f.resume) refused.push_back("--resume");
+  if (f.on_error != "fail") refused.push_back("--on-error");
+  if (f.csv) refused.push_back("--csv");
+  if (f.tsv) refused.push_back("--tsv");
+  if (f.jsonl) refused.push_back("--jsonl");
+  if (given(f.column_flag)) refused.push_back("--column");
+  if (given(f.field_flag)) refused.push_back("--field");
+  if (f.strict_utf8) refused.push_back("--strict");
+  if (f.max_line_bytes != records::kDefaultMaxRecordBytes) refused.push_back("--max-line-bytes");
+  if (refused.empty()) return;
+  usage_error("{} {} not apply to the interactive prompt, which reads typed sentences and answers on the terminal: "
+              "give texts or -i FILE (or pipe the input) to read and write records",
+              fmt::format("{}", fmt::join(refused, ", ")), refused.size() == 1 ? "does" : "do");
+}
 
 int run_task(const TaskFlags& f, const records::PipelineOptions& options, const tok::Tokenizer& tokenizer,
              records::RecordTask& task) {

@@ -61,6 +61,10 @@ std::string output_format(const TaskFlags& flags);
 // output_format() (checked against the formats offered; a usage error otherwise).
 records::ResultFormat result_format(const TaskFlags& flags);
 
+// The interactive prompt (fill-mask, ner) reads typed sentences and answers on the terminal: the flags
+// that read or write records (-o, --format, --resume, --csv, --field, ...) are a usage error naming them.
+void refuse_record_flags_in_prompt(const TaskFlags& flags);
+
 // Runs the task over the records (--on-error checked first); returns the exit status.
 int run_task(const TaskFlags& flags, const records::PipelineOptions& options, const tok::Tokenizer& tokenizer,
              records::RecordTask& task);

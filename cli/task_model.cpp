@@ -149,6 +149,9 @@ std::string Settings::text() const {
 }
 
 Settings common_settings(const TaskFlags& flags, const TaskModel& model) {
+  // What a real run would refuse before reading, --dry-run refuses too (standard input is left alone:
+  // a search reads its files under other flags).
+  if (!flags.texts.empty() || !flags.inputs.empty()) records::check_input_flags(input_spec(flags));
   const core::ModelConfig& c = model.loaded.config;
   Settings s;
   s.add("model", fmt::format("{} ({})", flags.model, model.loaded.location.string()));

@@ -1,6 +1,7 @@
 // `bertkit tokenize`: flags to options; the records go through the record pipeline (commands/tokenize.h).
 #include "cli/app.h"
 #include "cli/input_flags.h"
+#include "cli/empty_values.h"
 #include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/tokenizer_flags.h"
@@ -81,7 +82,8 @@ Action add_tokenize(CLI::App& sub, const GlobalOptions&) {
   o->stride_flag = sub.get_option("--stride");
   sub.add_option("--format", o->format, "jsonl, tokens, ids or tsv")->capture_default_str();
   sub.add_option("--output-prefix", o->output_prefix,
-                 "Put PREFIX before the name of each field tokenize adds (an input field named like one is an error otherwise)");
+                 "Put PREFIX before the name of each field tokenize adds (an input field named like one is an error otherwise)")
+      ->check(may_be_empty());
   sub.add_option("--offsets", o->offsets, "Offsets in chars (code points) or bytes (UTF-8)")->capture_default_str();
   sub.add_flag("--count", o->count, "Print only the number of tokens of each input");
   sub.add_flag("--decode", o->decode, "Read ids (one sequence per line) and print the text");

@@ -8,6 +8,10 @@
 #include "core/json.h"
 #include "core/model/family_spec.h"
 #include "tokenizer/loader.h"
+#include "tokenizer/pipeline_pieces.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 
@@ -106,6 +110,22 @@ tok::Side parse_side(const std::string& s, const char* flag) {
   usage_error("{} must be right or left, not '{}'", flag, s);
 }
 
+// --compat python stands for transformers' slow BertTokenizer: a WordPiece model behind one
+// BertNormalizer. Another tokenizer has no slow twin bertkit reproduces, so the flag is refused, never
+// taken and ignored (and --dry-run never claims it).
+void check_python_compat(const tok::TokenizerSpec& spec) {
+  const std::string kind = tok::model_kind(spec.model);
+  if (kind != "WordPiece")
+    usage_error("--compat python reproduces BertTokenizer and applies to WordPiece (BERT-style) tokenizers only; "
+                "this tokenizer is {}: leave --compat out",
+                kind);
+  const std::vector<std::string> normalizers = tok::normalizer_kinds(spec.normalizer);
+  if (normalizers.size() != 1 || normalizers.front() != "BertNormalizer")
+    usage_error("--compat python reproduces BertTokenizer, whose normalizer is one BertNormalizer; this WordPiece "
+                "tokenizer's is {}: leave --compat out",
+                normalizers.empty() ? std::string("none") : fmt::format("{}", fmt::join(normalizers, ", ")));
+}
+
 }  // namespace
 
 std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& f, const core::LoadedModel* model,
@@ -118,6 +138,7 @@ std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& f, const c
   if (model && !files.tokenizer_json && files.vocab_txt && !vocab_txt_is_bert_tokenizer(*model->config.family))
     refuse_vocab_txt(model->location.string(), *model->config.family);
   tok::TokenizerSpec spec = tok::build_tokenizer_spec(files);
+  if (f.compat == "python") check_python_compat(spec);
   if (f.lowercase) spec.bert_normalizer().lowercase = *f.lowercase;
   if (f.strip_accents) spec.bert_normalizer().strip_accents = *f.strip_accents;
   if (f.no_chinese_split) spec.bert_normalizer().handle_chinese_chars = false;

@@ -85,6 +85,9 @@ class QuestionAnswerer {
   core::QaHead head_;
 };
 
+// What a record's context is named in JSONL fields and CSV/TSV columns (qa's defaults) and in the echo.
+inline constexpr std::string_view kContextField = "context";
+
 // Each record's best `answer` with its `score`, `start` and `end`, and with top_k > 1 the `answers`.
 // A record is a question and its context, or (`context`) a question about that context.
 class QaTask : public records::RecordTask {

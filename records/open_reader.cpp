@@ -8,8 +8,12 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
+#include <optional>
+#include <string_view>
 
 namespace bertkit::records {
 
@@ -56,6 +60,35 @@ InputFormat resolve_format(const std::vector<std::string>& paths, InputFormat fo
 
 namespace {
 
+// A shape flag given for input of another kind would be silently ignored (--pair-field on CSV scores
+// the single text): every one is named. `format`: nullopt for texts given as arguments.
+void refuse_shape_flags(const InputSpec& spec, std::optional<InputFormat> format) {
+  const bool table = format == InputFormat::Csv || format == InputFormat::Tsv;
+  const bool lines = !format || format == InputFormat::Lines;
+  std::vector<std::string_view> refused;
+  if (!format && spec.format != InputFormat::Auto) refused.push_back("--csv, --tsv, --jsonl");
+  if (!table && spec.given.column) refused.push_back("--column");
+  if (!table && spec.given.pair_column) refused.push_back("--pair-column");
+  if (format != InputFormat::Jsonl && spec.given.field) refused.push_back("--field");
+  if (format != InputFormat::Jsonl && spec.given.pair_field) refused.push_back("--pair-field");
+  if (!lines && spec.given.pairs) refused.push_back("--pairs");
+  if (refused.empty()) return;
+  std::string flags;
+  for (std::size_t i = 0; i < refused.size(); ++i)
+    flags += fmt::format("{}{}", i == 0 ? "" : i + 1 == refused.size() ? " and " : ", ", refused[i]);
+  const bool one = refused.size() == 1 && refused[0].find(',') == std::string_view::npos;
+  if (!format) usage_error("{} describe{} -i files, not texts given as arguments", flags, one ? "s" : "");
+  const std::string source = spec.paths.empty() ? std::string("stdin") : spec.paths[0];
+  const char* hint = table ? "name its columns with --column and --pair-column"
+                     : format == InputFormat::Jsonl
+                         ? "name its fields with --field and --pair-field"
+                         : "--column and --pair-column name CSV/TSV columns, --field and --pair-field JSONL fields: give "
+                           "--csv, --tsv or --jsonl (or name the file .csv, .tsv or .jsonl); --pairs reads "
+                           "text<TAB>text_pair lines";
+  usage_error("{} do{} not apply to {} input ({}): {}", flags, one ? "es" : "", format_name(*format),
+              source, hint);
+}
+
 std::unique_ptr<RecordReader> open_arguments(const InputSpec& spec) {
   std::vector<std::string> texts = spec.texts;
   bool pairs = spec.pairs;
@@ -66,23 +99,19 @@ std::unique_ptr<RecordReader> open_arguments(const InputSpec& spec) {
     texts = {texts[0] + '\t' + texts[1]};
     pairs = true;
   }
-  if (!spec.paths.empty()) usage_error("give texts as arguments or files with -i, not both");
-  if (spec.format != InputFormat::Auto || !spec.column.empty() || !spec.pair_column.empty())
-    usage_error("--csv, --tsv, --jsonl and --column describe -i files, not texts given as arguments");
   return std::make_unique<ArgumentReader>(std::move(texts), pairs, spec.options.strict_utf8);
-}
-
-// A column named for input that has none would be silently ignored.
-void refuse_columns(const InputSpec& spec, InputFormat format) {
-  if (spec.column.empty() && spec.pair_column.empty()) return;
-  usage_error("--column and --pair-column name CSV/TSV columns, but {} is read as {}: give --csv or --tsv{}",
-              spec.paths.empty() ? std::string("stdin") : spec.paths[0], format_name(format),
-              format == InputFormat::Jsonl ? " (or --field and --pair-field for JSONL)" : "");
 }
 
 }  // namespace
 
+void check_input_flags(const InputSpec& spec) {
+  if (spec.texts.empty()) return refuse_shape_flags(spec, resolve_format(spec.paths, spec.format));
+  if (!spec.paths.empty()) usage_error("give texts as arguments or files with -i, not both");
+  refuse_shape_flags(spec, std::nullopt);
+}
+
 std::unique_ptr<RecordReader> open_reader(const InputSpec& spec) {
+  check_input_flags(spec);
   if (!spec.texts.empty()) return open_arguments(spec);
   InputFormat format = resolve_format(spec.paths, spec.format);
   switch (format) {
@@ -95,14 +124,12 @@ std::unique_ptr<RecordReader> open_reader(const InputSpec& spec) {
       return std::make_unique<CsvReader>(spec.paths, table, spec.options);
     }
     case InputFormat::Jsonl: {
-      refuse_columns(spec, format);
       JsonlOptions jsonl;
       jsonl.field = spec.field;
       jsonl.pair_field = spec.pair_field;
       return std::make_unique<JsonlReader>(spec.paths, jsonl, spec.options);
     }
     default:
-      refuse_columns(spec, format);
       return std::make_unique<LineReader>(spec.paths, spec.options, spec.pairs);
   }
 }

@@ -27,11 +27,20 @@ struct InputSpec {
   std::string pair_column;   // CSV/TSV: the pair column, if any
   std::string field = "text";  // JSONL: the text field
   std::string pair_field;    // JSONL: the pair field, if any
+  // The shape flags the user gave (a command's own defaults above are not): each describes one kind of
+  // input, and one given for input of another kind is a usage error naming it, never silently ignored.
+  struct Given {
+    bool pairs = false, column = false, pair_column = false, field = false, pair_field = false;
+  } given;
   ReaderOptions options;
 };
 
 // What Auto means for these paths; inputs of different kinds are a usage error.
 InputFormat resolve_format(const std::vector<std::string>& paths, InputFormat format);
+
+// The usage errors open_reader() finds without reading a byte (texts and -i together, a shape flag for
+// input of another kind), for a --dry-run that opens nothing.
+void check_input_flags(const InputSpec& spec);
 
 // Opens every input and checks its structure (headers, named column or field): call it before
 // creating the output.

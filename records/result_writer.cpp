@@ -30,6 +30,11 @@ void refuse_collision(std::span<const std::string> outputs, std::string_view inp
               where, input_field);
 }
 
+[[noreturn]] void refuse_own_pair(const EchoNames& names, std::string_view where, std::string_view kind) {
+  usage_error("{}the input has a {} {} of its own, and {} gives every record one: leave out the flag or the {}",
+              where, names.pair, kind, names.shared_pair_flags, kind);
+}
+
 }  // namespace
 
 void write_input(JsonLine& j, const Record& record, const TableLayout* input, const EchoNames& names) {
@@ -43,11 +48,11 @@ void write_input(JsonLine& j, const Record& record, const TableLayout* input, co
   } else if (record.fields.empty() || !input) {
     j.field(names.text, record.text);
     if (record.has_pair) j.field(names.pair, record.text_pair);
-    else if (names.shared_pair) j.field(names.pair, *names.shared_pair);
   } else {
     for (std::size_t i = 0; i < record.fields.size() && i < input->header.size(); ++i)
       j.field(input->header[i], record.fields[i]);
   }
+  if (!record.has_pair && names.shared_pair) j.field(names.pair, *names.shared_pair);
 }
 
 void refuse_collisions(std::span<const std::string> outputs, const TableLayout* input) {
@@ -69,6 +74,9 @@ ResultWriter::ResultWriter(RecordWriter& out, ResultFormat format, const TableLa
   for (const std::string& column : columns_) output_names_.push_back(prefix + column);
   output_names_.push_back(prefix + std::string(kTruncatedField));
   refuse_collisions(output_names_, input);
+  if (!names_.shared_pair_flags.empty() && input &&
+      std::find(input->header.begin(), input->header.end(), names_.pair) != input->header.end())
+    refuse_own_pair(names_, "", "column");
   if (format == ResultFormat::Jsonl) return;
   table_ = std::make_unique<TableWriter>(out_, format == ResultFormat::Csv ? ',' : '\t', input);
   std::vector<std::string> header;
@@ -84,6 +92,8 @@ ResultWriter& ResultWriter::begin(const Record& record, bool truncated) {
   column_ = 0;
   truncated_ = truncated;
   refuse_collisions(output_names_, record);
+  if (!names_.shared_pair_flags.empty() && record.object.is_object() && record.object.contains(names_.pair))
+    refuse_own_pair(names_, record.where() + ": ", "member");
   if (table_) {
     table_->begin_row(record);
     if (!input_) {  // not a table or JSONL input: its text(s) are the first columns

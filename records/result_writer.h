@@ -40,12 +40,16 @@ inline constexpr std::string_view kPairField = "text_pair";
 inline constexpr std::string_view kTruncatedField = "truncated";
 
 // How JSONL output names the texts of a line or argument record (a JSONL record echoes its own
-// members; a CSV/TSV record's texts are text and text_pair), and a second text echoed with each such
-// record that has none (qa's --context).
+// members; a CSV/TSV record's texts are text and text_pair), and a second text echoed, named `pair`,
+// with every record that has none of its own (qa's --context).
 struct EchoNames {
   std::string text{kTextField};
   std::string pair{kPairField};
   std::optional<std::string> shared_pair;
+  // Non-empty: the flags that give every record its second text (qa's "--context"); a record holding
+  // one of its own named `pair` (a CSV/TSV column, a JSONL member) is then a usage error naming them,
+  // as what is computed from one would be echoed with the other.
+  std::string shared_pair_flags;
 };
 
 // The input record as the first members of a JSON object: a JSONL record's own members, a CSV/TSV

@@ -241,7 +241,7 @@ TEST_CASE("arguments: contradicting switches, --column without columns and an em
            {{"classify", "-m", bktest::fixture_path("bert-cased-cls"), "--pair-column", "b", "-i",
              (dir / "records.jsonl").string()},
             "",
-            "--column"},
+            "--pair-column"},
            {{"fill-mask", "-m", mlm, "--targets", "", "a [MASK] b"}, "", "--targets"},
            {{"fill-mask", "-m", mlm, "--targets", " , ", "a [MASK] b"}, "", "--targets"}}) {
     CAPTURE(c.args);

@@ -66,6 +66,10 @@ TEST_CASE("open_reader: texts given as arguments, two of them as one pair, and w
   CHECK(error_kind(spec) == bertkit::ErrorKind::Usage);
   spec.paths.clear();
   spec.column = "text";
+  spec.given.column = true;
+  CHECK(error_kind(spec) == bertkit::ErrorKind::Usage);
+  spec.column.clear();
+  spec.given = {.field = true};
   CHECK(error_kind(spec) == bertkit::ErrorKind::Usage);
 }
 
@@ -77,7 +81,9 @@ TEST_CASE("run_records: echo names, the records before a bad one kept (fail) or 
   options.input.pairs = false;
   options.input.options.on_bad_record = OnBadRecord::Flag;
   options.output.path = (dir / "out.jsonl").string();
-  options.output.names = {"question", "context", std::string("shared")};
+  options.output.names.text = "question";
+  options.output.names.pair = "context";
+  options.output.names.shared_pair = "shared";
   options.batching = Batching::Full;
   ShoutTask task;
   try {
