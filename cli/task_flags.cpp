@@ -53,7 +53,7 @@ void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
       ->check(whole_number(1, 1 << 20));
   sub.add_option("--truncate", f.truncate, "Longer inputs: right (cut, marked \"truncated\") or error")
       ->capture_default_str();
-  sub.add_option("--compat", f.compat, "Tokenizer: fast (Hugging Face's default) or python (the slow BertTokenizer)")
+  sub.add_option("--compat", f.compat, "Tokenizer: fast (Hugging Face's default) or python (the slow BertTokenizer or RobertaTokenizer)")
       ->capture_default_str();
   sub.add_option("--dtype", f.dtype,
                  "Compute type: f32, bf16 (half the weight memory) or int8 (per-channel weights, per-token activations); "

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/ops/cpu_features.h"
 #include "records/log.h"
+#include "tokenizer/pipeline_pieces.h"
 #include "core/tensor.h"
 
 #include <fmt/format.h>
@@ -163,7 +164,10 @@ Settings common_settings(const TaskFlags& flags, const TaskModel& model) {
     for (std::size_t i = 0; i < c.id2label.size(); ++i) labels += (i ? ", " : "") + c.id2label[i];
     s.add("labels", labels);
   }
-  s.add("tokenizer", flags.compat == "python" ? "python (slow BertTokenizer)" : "fast (Hugging Face tokenizers)");
+  const bool bpe = tok::model_kind(model.tokenizer->spec().model) == "BPE";
+  s.add("tokenizer", flags.compat != "python" ? "fast (Hugging Face tokenizers)"
+                     : bpe                    ? "python (slow RobertaTokenizer: the fast tokens, the slow pipeline)"
+                                              : "python (slow BertTokenizer)");
   s.add("max length", fmt::format("{} tokens ({})", model.max_length, model.max_length_from));
   s.add("truncation", flags.truncate == "error" ? "error (longer inputs are refused)"
                                                 : "right (longer inputs are cut and marked \"truncated\")");

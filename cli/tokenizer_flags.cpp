@@ -40,7 +40,7 @@ void add_tokenizer_flags(CLI::App& sub, TokenizerFlags& f) {
   sub.add_option("--padding-side", f.padding_side, "right or left")->capture_default_str();
   sub.add_flag("--no-special-tokens", f.no_special_tokens, "Do not add [CLS] and [SEP]");
   sub.add_option("--compat", f.compat,
-                 "fast (Hugging Face's Rust tokenizer, what pipelines use) or python (the slow BertTokenizer)")
+                 "fast (Hugging Face's Rust tokenizer, what pipelines use) or python (the slow BertTokenizer or RobertaTokenizer)")
       ->capture_default_str();
 }
 
@@ -110,14 +110,17 @@ tok::Side parse_side(const std::string& s, const char* flag) {
   usage_error("{} must be right or left, not '{}'", flag, s);
 }
 
-// --compat python stands for transformers' slow BertTokenizer: a WordPiece model behind one
-// BertNormalizer. Another tokenizer has no slow twin bertkit reproduces, so the flag is refused, never
-// taken and ignored (and --dry-run never claims it).
+// --compat python stands for transformers' slow tokenizers: BertTokenizer (a WordPiece model behind one
+// BertNormalizer, whose Python character classes bertkit reproduces) and RobertaTokenizer (byte-level
+// BPE: the fast tokenizer's tokens, and the pipelines' slow-tokenizer paths, which ner and qa follow).
+// A Unigram tokenizer's slow twin (SentencePiece) is not reproduced, so the flag is refused there, never
+// taken and ignored.
 void check_python_compat(const tok::TokenizerSpec& spec) {
   const std::string kind = tok::model_kind(spec.model);
+  if (kind == "BPE") return;
   if (kind != "WordPiece")
-    usage_error("--compat python reproduces BertTokenizer and applies to WordPiece (BERT-style) tokenizers only; "
-                "this tokenizer is {}: leave --compat out",
+    usage_error("--compat python reproduces transformers' slow BertTokenizer and RobertaTokenizer; this tokenizer "
+                "is {}: leave --compat out",
                 kind);
   const std::vector<std::string> normalizers = tok::normalizer_kinds(spec.normalizer);
   if (normalizers.size() != 1 || normalizers.front() != "BertNormalizer")

@@ -40,7 +40,7 @@ TEST_CASE("flags given an empty value are usage errors naming the flag, not the 
   check_refused({"rerank", "-m", cls, "--query", "", "a"}, {"--query"});
   check_refused({"classify", "-m", cls, "--field", "", "--jsonl"}, {"--field"}, "{\"text\":\"a\"}\n");
   check_refused({"classify", "-m", cls, "--column", "", "--csv"}, {"--column"}, "text\na\n");
-  check_refused({"tokenize", "-m", "", "a"}, {"--model"});
+  check_refused({"tokenize", "-m", "", "a"}, {"-m/--model"});
   check_refused({"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm"), "--targets", "", "a [MASK]."}, {"--targets"});
   // Where an empty value has a meaning of its own it is taken: --prefix "" is no prefix.
   auto r = run_bertkit({"embed", "-m", cls, "--prefix", "", "a"});
@@ -92,87 +92,18 @@ TEST_CASE("input shape flags apply to one kind of input: --column/--pair-column 
   check_refused({"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm"), "-i", jsonl, "--column", "text"}, {"--column"});
 }
 
-TEST_CASE("--compat python applies to WordPiece tokenizers only: another is a usage error naming its kind, "
-          "in tokenize and the model commands, --dry-run included") {
-  for (const auto& [name, kind] : std::vector<std::pair<std::string, std::string>>{{"roberta-cls", "BPE"},
-                                                                                   {"camembert-cls", "Unigram"}}) {
-    const std::string m = bktest::models2_path(name);
-    check_refused({"tokenize", "-m", m, "--compat", "python", "a"}, {"--compat python", kind});
-    check_refused({"classify", "-m", m, "--compat", "python", "a"}, {"--compat python", kind});
-    check_refused({"classify", "-m", m, "--compat", "python", "--dry-run"}, {"--compat python", kind});
-    check_refused({"embed", "-m", m, "--compat", "python", "a"}, {"--compat python", kind});
-  }
-  check_refused({"qa", "-m", bktest::models2_path("roberta-qa"), "--compat", "python", "--question", "Who?", "--context",
-                 "Ada."},
-                {"--compat python", "BPE"});
-  // A WordPiece tokenizer takes it, and --dry-run says so.
-  auto r = run_bertkit({"classify", "-m", bktest::fixture_path("electra-cls"), "--compat", "python", "--dry-run"});
-  CHECK_MESSAGE(r.exit_code == 0, r.err);
-  CHECK(r.out.find("python (slow BertTokenizer)") != std::string::npos);
-}
-
-TEST_CASE("options that cannot apply to a mode are refused naming them: --token-embeddings and the sentence "
-          "embedding options, the interactive prompt and the record options") {
-  const std::string embedder = bktest::fixture_path("minilm-embed");
-  check_refused({"embed", "-m", embedder, "--token-embeddings", "--normalize", "a"}, {"--normalize"});
-  check_refused({"embed", "-m", embedder, "--token-embeddings", "--no-normalize", "a"}, {"--no-normalize"});
-  check_refused({"embed", "-m", embedder, "--token-embeddings", "--pooling", "max", "a"}, {"--pooling"});
-  check_refused({"embed", "-m", embedder, "--token-embeddings", "--pooling", "cls", "--truncate-dim", "8", "a"},
-                {"--pooling", "--truncate-dim"});
-  check_refused({"embed", "-m", embedder, "--token-embeddings", "--precision", "int8", "a"}, {"--precision"});
-
-  bktest::TempDir dir;
-  const std::string out = (dir / "x.jsonl").string();
-  const std::string mlm = bktest::fixture_path("bert-uncased-mlm");
-  const std::string ner = bktest::models2_path("bert-cased-ner");
-  check_refused({"fill-mask", "-m", mlm, "--interactive", "-o", out}, {"-o"});
-  CHECK_FALSE(std::filesystem::exists(out));
-  check_refused({"fill-mask", "-m", mlm, "--interactive", "--format", "csv", "--on-error", "skip"}, {"--format", "--on-error"});
-  check_refused({"fill-mask", "-m", mlm, "--interactive", "--jsonl", "--field", "t"}, {"--jsonl", "--field"});
-  check_refused({"ner", "-m", ner, "--interactive", "-o", out}, {"-o"});
-  check_refused({"ner", "-m", ner, "--interactive", "--offsets", "bytes"}, {"--offsets"});
-  CHECK_FALSE(std::filesystem::exists(out));
-}
-
-TEST_CASE("qa: a context comes from one place: records holding their own with --context or --context-file are "
-          "refused, and records without one echo the --context the offsets are into") {
-  const std::string m = bktest::fixture_path("bert-uncased-qa");
-  bktest::TempDir dir;
-  const std::string with_jsonl = (dir / "q.jsonl").string(), with_csv = (dir / "q.csv").string(),
-                    lines = (dir / "q.txt").string(), bare_jsonl = (dir / "bare.jsonl").string(),
-                    bare_csv = (dir / "bare.csv").string(), context_file = (dir / "context.txt").string();
-  bktest::write_file(with_jsonl, "{\"id\":1,\"question\":\"Who?\",\"context\":\"The book by Ada.\"}\n");
-  bktest::write_file(with_csv, "question,context\nWho?,The book by Ada.\n");
-  bktest::write_file(lines, "Who?\tThe book by Ada.\n");
-  bktest::write_file(bare_jsonl, "{\"id\":1,\"question\":\"Who?\"}\n");
-  bktest::write_file(bare_csv, "id,question\n1,Who?\n");
-  bktest::write_file(context_file, "Other text entirely.");
-  for (const std::vector<std::string>& flag : {std::vector<std::string>{"--context", "Other text entirely."},
-                                               {"--context-file", context_file}}) {
-    const auto with = [&](std::vector<std::string> args) {
-      args.insert(args.begin(), {"qa", "-m", m});
-      args.insert(args.end(), flag.begin(), flag.end());
-      return args;
-    };
-    check_refused(with({"-i", with_jsonl}), {"--context", "context"});
-    check_refused(with({"-i", with_csv}), {"--context", "context"});
-    check_refused(with({"-i", with_csv, "--format", "csv"}), {"--context", "context"});
-    check_refused(with({"-i", lines, "--pairs"}), {"--context", "--pairs"});
-    check_refused(with({"-i", bare_jsonl, "--pair-field", "c"}), {"--context", "--pair-field"});
-    check_refused(with({"-i", bare_csv, "--pair-column", "c"}), {"--context", "--pair-column"});
-  }
-  // Without a context of their own the records get --context's, and the echo is that context.
-  for (const std::string& input : {bare_jsonl, bare_csv}) {
-    const auto got = bktest::run_jsonl({"qa", "-m", m, "-i", input, "--context", "Other text entirely."});
-    REQUIRE(got.size() == 1);
-    const std::string context = got[0].at("context");
-    CHECK(context == "Other text entirely.");
-    const std::size_t start = got[0].at("start"), end = got[0].at("end");
-    CHECK(context.substr(start, end - start) == got[0].at("answer").get<std::string>());
-  }
-  // Each record's own context, without the flags, as before.
-  const auto own = bktest::run_jsonl({"qa", "-m", m, "-i", with_jsonl});
-  const std::string context = own.at(0).at("context");
-  const std::size_t start = own[0].at("start"), end = own[0].at("end");
-  CHECK(context.substr(start, end - start) == own[0].at("answer").get<std::string>());
+TEST_CASE("--compat python applies to WordPiece and byte-level BPE tokenizers: a Unigram one is a usage error "
+          "naming its kind, in tokenize and the model commands, --dry-run included") {
+  const std::string m = bktest::models2_path("camembert-cls");
+  check_refused({"tokenize", "-m", m, "--compat", "python", "a"}, {"--compat python", "Unigram"});
+  check_refused({"classify", "-m", m, "--compat", "python", "a"}, {"--compat python", "Unigram"});
+  check_refused({"classify", "-m", m, "--compat", "python", "--dry-run"}, {"--compat python", "Unigram"});
+  check_refused({"embed", "-m", m, "--compat", "python", "a"}, {"--compat python", "Unigram"});
+  // WordPiece and byte-level BPE take it, and --dry-run says which slow tokenizer.
+  auto bert = run_bertkit({"classify", "-m", bktest::fixture_path("electra-cls"), "--compat", "python", "--dry-run"});
+  CHECK_MESSAGE(bert.exit_code == 0, bert.err);
+  CHECK(bert.out.find("python (slow BertTokenizer)") != std::string::npos);
+  auto roberta = run_bertkit({"ner", "-m", bktest::models2_path("roberta-ner"), "--compat", "python", "--dry-run"});
+  CHECK_MESSAGE(roberta.exit_code == 0, roberta.err);
+  CHECK(roberta.out.find("python (slow RobertaTokenizer") != std::string::npos);
 }

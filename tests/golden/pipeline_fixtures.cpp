@@ -5,9 +5,6 @@
 #include "core/model/family_spec.h"
 #include "support.h"
 #include "tokenizer/loader.h"
-#include "tokenizer/pipeline_pieces.h"
-
-#include <string_view>
 
 namespace bktest {
 
@@ -50,11 +47,6 @@ std::size_t fixture_max_length(const Fixture& fixture, const bertkit::tok::Token
 
 std::unique_ptr<bertkit::tok::Tokenizer> fixture_tokenizer(const Fixture& fixture, const char* compat) {
   bertkit::cli::TokenizerFlags flags;
-  auto fast = bertkit::cli::build_tokenizer(flags, &fixture.model);
-  // transformers' slow tokenizer of a byte-level BPE model (RobertaTokenizer) gives the fast one's tokens;
-  // the command line refuses --compat python for it (only BertTokenizer has a twin of its own), and the
-  // slow pipeline records are checked with the fast tokenizer through the slow path.
-  if (std::string_view(compat) == "fast" || bertkit::tok::model_kind(fast->spec().model) != "WordPiece") return fast;
   flags.compat = compat;
   return bertkit::cli::build_tokenizer(flags, &fixture.model);
 }
