@@ -1,6 +1,7 @@
 // `bertkit qa`: extractive question answering over a context given on the command line, in a file, or
 // with every record (JSONL fields, CSV/TSV columns, question<TAB>context lines).
 #include "cli/app.h"
+#include "records/log.h"
 #include "records/record_writer.h"
 #include "cli/number_flags.h"
 #include "cli/task_flags.h"
@@ -12,8 +13,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 namespace bertkit::cli {
 
@@ -34,12 +38,26 @@ struct QaOptions {
 std::optional<std::string> shared_context(const QaOptions& o) {
   if (o.context && !o.context_file.empty()) usage_error("give --context or --context-file, not both");
   std::string raw;
-  if (o.context) raw = *o.context;
-  else if (!o.context_file.empty()) raw = core::read_text_file(o.context_file);
-  else return std::nullopt;
+  if (o.context) {
+    raw = *o.context;
+  } else if (o.context_file == "-") {
+    // Standard input holds the document: the questions must come from elsewhere.
+    if (o.task.texts.empty() && (o.task.inputs.empty() || std::ranges::count(o.task.inputs, "-") > 0))
+      usage_error("--context-file - reads the context from standard input: give the questions as arguments, "
+                  "--question or -i FILE");
+    std::ostringstream in;
+    in << std::cin.rdbuf();
+    raw = std::move(in).str();
+  } else if (!o.context_file.empty()) {
+    raw = core::read_text_file(o.context_file);
+  } else {
+    return std::nullopt;
+  }
+  const std::string name = o.context ? std::string("--context") : o.context_file == "-" ? "<stdin>" : o.context_file;
+  if (raw.empty()) bad_input("{}: the context is empty", name);
   if (tok::valid_utf8_prefix(raw) == raw.size()) return raw;
-  const std::string name = o.context ? std::string("--context") : o.context_file;
   if (o.task.strict_utf8) bad_input("{}: invalid UTF-8", name);
+  records::warn("{}: invalid UTF-8 replaced by U+FFFD (--strict refuses it)", name);
   std::string valid;
   tok::repair_utf8(raw, valid);
   return valid;

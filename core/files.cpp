@@ -19,6 +19,8 @@
 namespace bertkit::core {
 
 std::string read_text_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) bad_input("{}: is a folder, not a file", path.string());
   std::ifstream in(path, std::ios::binary);
   if (!in) bad_input("{}: cannot open: {}", path.string(), std::strerror(errno));
   std::ostringstream out;

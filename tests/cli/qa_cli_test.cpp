@@ -188,6 +188,38 @@ TEST_CASE("qa: errors") {
   CHECK(dry.out.find("doc stride") != std::string::npos);
 }
 
+TEST_CASE("qa --context-file: a folder, an empty file, standard input and invalid UTF-8 are named as given") {
+  const std::string model = bktest::fixture_path(kFixture);
+  bktest::TempDir dir;
+  const auto ask = [&](const std::string& file, const std::string& input = "") {
+    return run_bertkit({"qa", "-m", model, "--question", "Who went home?", "--context-file", file}, input);
+  };
+  auto folder = ask(dir.path().string());
+  CHECK(folder.exit_code == 3);
+  CHECK(folder.err == "bertkit: error: " + dir.path().string() + ": is a folder, not a file\n");
+  const auto empty = (dir / "empty.txt").string();
+  bktest::write_file(empty, "");
+  CHECK(ask(empty).err == "bertkit: error: " + empty + ": the context is empty\n");
+  // "-" is standard input, the document; then the questions cannot come from it too.
+  const auto doc = (dir / "doc.txt").string();
+  bktest::write_file(doc, "Alice went home.");
+  auto stdin_context = ask("-", "Alice went home.");
+  CHECK(stdin_context.exit_code == 0);
+  CHECK(stdin_context.out == ask(doc).out);
+  CHECK(bktest::json_lines(stdin_context.out).size() == 1);
+  auto both = run_bertkit({"qa", "-m", model, "--context-file", "-"}, "Who?\n");
+  CHECK(both.exit_code == 2);
+  CHECK(both.err.find("--context-file - reads the context from standard input") != std::string::npos);
+  const auto bad = (dir / "bad.txt").string();
+  bktest::write_file(bad, "Alice went \xff home.");
+  auto replaced = ask(bad);
+  CHECK(replaced.exit_code == 0);
+  CHECK(replaced.err == "bertkit: warning: " + bad + ": invalid UTF-8 replaced by U+FFFD (--strict refuses it)\n");
+  auto strict = run_bertkit({"qa", "-m", model, "--strict", "--question", "Who?", "--context-file", bad});
+  CHECK(strict.exit_code == 3);
+  CHECK(strict.err == "bertkit: error: " + bad + ": invalid UTF-8\n");
+}
+
 TEST_CASE("qa --dry-run: says that contexts are read in windows, not cut (issue 19, item 16)") {
   auto r = bktest::run_bertkit({"qa", "-m", bktest::shared("fixtures/models/bert-uncased-qa").string(), "--dry-run"});
   REQUIRE(r.exit_code == 0);
