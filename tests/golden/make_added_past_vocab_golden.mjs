@@ -10,12 +10,9 @@
 //   NODE_PATH=$PWD/node_modules node tests/golden/make_added_past_vocab_golden.mjs ../shared BASE \
 //     tests/golden/data/added_past_vocab_BASE.jsonl.gz
 // with BASE bert-base-uncased or roberta-base.
-import { createRequire } from "module";
 import fs from "fs";
-import zlib from "zlib";
+import { writeVariantGoldens } from "./variant_goldens.mjs";
 
-const require = createRequire(import.meta.url);
-const { Tokenizer } = require("tokenizers");
 const [shared, baseName, out] = process.argv.slice(2);
 
 const base = JSON.parse(fs.readFileSync(`${shared}/vocab/${baseName}/tokenizer.json`, "utf8"));
@@ -50,15 +47,4 @@ for (const [name, every] of [["blns.txt", 4], ["udhr.txt", 12], ["en_agnews.txt"
 texts.push("<ent>Paris</ent> is in France", "newwords newword anewword", "xyz xyzzy axyz xyz.", "hellohello hello",
            "FOO-BAR foo-barbaz", "a[E1]b  [E1]  c", "<ent><ent></ent>", "", "   ", "<ent", "new word");
 
-const results = texts.map((text) => ({ text, results: {} }));
-for (const [variant, pieces] of Object.entries(variants)) {
-  const json = { ...base, truncation: null, padding: null, ...pieces };
-  const tok = Tokenizer.fromString(JSON.stringify(json));
-  for (const r of results) {
-    const e = await tok.encode(r.text, null, { addSpecialTokens: false });
-    r.results[variant] = [e.getIds(), e.getOffsets().flat()];
-  }
-}
-const lines = [JSON.stringify({ common: {}, variants }), ...results.map((r) => JSON.stringify(r))];
-fs.writeFileSync(out, zlib.gzipSync(lines.join("\n") + "\n", { level: 9 }));
-console.log(`${results.length} texts`);
+console.log(`${await writeVariantGoldens(out, base, {}, variants, texts)} texts`);

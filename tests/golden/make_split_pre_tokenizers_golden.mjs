@@ -8,12 +8,9 @@
 // strings, 36 languages, man pages) and crafted runs of digits, punctuation and spaces.
 // Run from a folder where `npm install tokenizers@0.23.2` was done:
 //   NODE_PATH=$PWD/node_modules node tests/golden/make_split_pre_tokenizers_golden.mjs ../shared OUT.jsonl.gz
-import { createRequire } from "module";
 import fs from "fs";
-import zlib from "zlib";
+import { writeVariantGoldens } from "./variant_goldens.mjs";
 
-const require = createRequire(import.meta.url);
-const { Tokenizer } = require("tokenizers");
 const [shared, out] = process.argv.slice(2);
 
 const texts = [];
@@ -46,15 +43,4 @@ const variants = {
   },
 };
 
-const results = texts.map((text) => ({ text, results: {} }));
-for (const [variant, pieces] of Object.entries(variants)) {
-  const json = { ...base, truncation: null, padding: null, ...pieces };
-  const tok = Tokenizer.fromString(JSON.stringify(json));
-  for (const r of results) {
-    const e = await tok.encode(r.text, null, { addSpecialTokens: false });
-    r.results[variant] = [e.getIds(), e.getOffsets().flat()];
-  }
-}
-const lines = [JSON.stringify({ common: {}, variants }), ...results.map((r) => JSON.stringify(r))];
-fs.writeFileSync(out, zlib.gzipSync(lines.join("\n") + "\n", { level: 9 }));
-console.log(`${results.length} texts`);
+console.log(`${await writeVariantGoldens(out, base, {}, variants, texts)} texts`);

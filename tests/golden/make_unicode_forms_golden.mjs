@@ -11,12 +11,8 @@
 // compatibility characters, Hangul and jamo.
 // Run from a folder where `npm install tokenizers@0.23.2` was done:
 //   NODE_PATH=$PWD/node_modules node tests/golden/make_unicode_forms_golden.mjs ../shared OUT.jsonl.gz
-import { createRequire } from "module";
 import fs from "fs";
-import zlib from "zlib";
-
-const require = createRequire(import.meta.url);
-const { Tokenizer } = require("tokenizers");
+import { writeVariantGoldens } from "./variant_goldens.mjs";
 const [shared, out] = process.argv.slice(2);
 
 // A reproducible generator (mulberry32), so that the file is the same on every run.
@@ -72,15 +68,4 @@ for (const c of [...chars].sort()) if (!/\s/u.test(c)) vocab.push(c, "##" + c);
 // The tokenizer.json keys every variant replaces, then each variant's own.
 const common = { model: { ...base.model, vocab: Object.fromEntries(vocab.map((t, i) => [t, i])), max_input_chars_per_word: 100000 } };
 const variants = Object.fromEntries(Object.entries(normalizers).map(([name, normalizer]) => [name, { normalizer }]));
-const results = texts.map((text) => ({ text, results: {} }));
-for (const [variant, pieces] of Object.entries(variants)) {
-  const json = { ...base, truncation: null, padding: null, ...common, ...pieces };
-  const tok = Tokenizer.fromString(JSON.stringify(json));
-  for (const r of results) {
-    const e = await tok.encode(r.text, null, { addSpecialTokens: false });
-    r.results[variant] = [e.getIds(), e.getOffsets().flat()];
-  }
-}
-const lines = [JSON.stringify({ common, variants }), ...results.map((r) => JSON.stringify(r))];
-fs.writeFileSync(out, zlib.gzipSync(lines.join("\n") + "\n", { level: 9 }));
-console.log(`${results.length} texts, ${vocab.length} tokens`);
+console.log(`${await writeVariantGoldens(out, base, common, variants, texts)} texts, ${vocab.length} tokens`);
