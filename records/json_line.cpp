@@ -160,17 +160,6 @@ JsonLine& JsonLine::value(std::span<const float> xs) {
   return end_array();
 }
 
-JsonLine& JsonLine::json(const nlohmann::ordered_json& j) {
-  separate();
-  out_ += j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-  return *this;
-}
-
-JsonLine& JsonLine::members(const nlohmann::ordered_json& object) {
-  for (const auto& item : object.items()) key(item.key()).json(item.value());
-  return *this;
-}
-
 std::string_view JsonLine::line() {
   if (!finished_) {
     out_ += '\n';

@@ -7,8 +7,6 @@
 //   j.begin_object().field("text", rec.text).field("score", 0.93f);
 //   j.key("scores").begin_array().value(0.5f).value(0.25f).end_array();
 //   out.write(j.end_object().line());
-#include <nlohmann/json.hpp>
-
 #include <concepts>
 #include <cstdint>
 #include <span>
@@ -53,8 +51,6 @@ class JsonLine {
   JsonLine& value(bool b);
   JsonLine& null();
   JsonLine& value(std::span<const float> xs);  // an array of floats
-  // Any JSON value (nlohmann's implicit conversions would make this overload of value() ambiguous).
-  JsonLine& json(const nlohmann::ordered_json& j);
   // JSON text the caller appends itself, e.g. a long array written in bulk: a value, or in an object a
   // whole member ("name":value). Returns the line so far, the separator included.
   std::string& raw() {
@@ -67,8 +63,6 @@ class JsonLine {
     key(name);
     return value(x);
   }
-  // Copies the members of a JSON object into the object being built (echoing a JSONL input record).
-  JsonLine& members(const nlohmann::ordered_json& object);
 
   // The finished record with its line end; the builder starts over on the next begin_*.
   std::string_view line();

@@ -16,18 +16,6 @@ namespace {
 
 bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
-// nlohmann's messages start with "[json.exception.parse_error.101] parse error at line 1, column 5:";
-// the line is ours to name, the column is worth keeping.
-// Other exceptions (out_of_range for a number too large for a double) have no position.
-std::string parse_message(const nlohmann::ordered_json::exception& e) {
-  std::string_view what = e.what();
-  auto colon = what.find(": ");
-  auto* parse = dynamic_cast<const nlohmann::ordered_json::parse_error*>(&e);
-  if (!parse) return fmt::format("invalid JSON: {}", what.substr(what.find("] ") == std::string_view::npos ? 0 : what.find("] ") + 2));
-  return fmt::format("invalid JSON at byte {}: {}", parse->byte,
-                     colon == std::string_view::npos ? what : what.substr(colon + 2));
-}
-
 // A name two members of the object share (there is one when it has fewer items than members).
 std::string duplicate_name(const Record& record) {
   std::set<std::string> seen;
@@ -87,7 +75,7 @@ bool JsonlReader::read(Record& record) {
     try {
       record.object = nlohmann::ordered_json::parse(record.raw);
     } catch (const nlohmann::ordered_json::exception& e) {
-      reject(record, parse_message(e));
+      reject(record, core::invalid_json_message(e, true));  // the line is named, the byte worth keeping
       return true;
     }
     if (!record.object.is_object()) {

@@ -56,18 +56,11 @@ AddedToken added_token_from_json(const json& t, const std::string& where) {
   return a;
 }
 
-// The id Hugging Face's tokenizer has for `content`: an added token's, else the vocabulary's.
-std::optional<std::int32_t> find_token(const TokenizerSpec& spec, std::string_view content) {
-  for (const AddedToken& t : spec.added_tokens)
-    if (t.content == content) return t.id;
-  return spec.vocab->find(content);
-}
-
 // Numbers `t` as Hugging Face's tokenizer does when it adds a token, whatever id a file wrote beside it
 // (Rust's tokenizer only warns when they differ): the id of the token with its text, else the next id
 // past the vocabulary and the tokens added after it.
 void number_added_token(const TokenizerSpec& spec, AddedToken& t) {
-  if (auto id = find_token(spec, t.content)) {
+  if (auto id = spec.find_token(t.content)) {
     t.id = *id;
     return;
   }
@@ -208,7 +201,7 @@ void read_special_tokens(const json& cfg, TokenizerSpec& spec, const std::string
   // A special token given as a dict keeps its flags (RoBERTa's mask token: lstrip).
   for (auto& [key, dst] : names)
     if (cfg.contains(key) && cfg[key].is_object())
-      if (auto id = find_token(spec, *dst)) {
+      if (auto id = spec.find_token(*dst)) {
         AddedToken t = added_token_from_json(cfg[key], where);
         t.id = *id;
         t.special = true;
@@ -217,7 +210,7 @@ void read_special_tokens(const json& cfg, TokenizerSpec& spec, const std::string
   for (const json& t : cfg.value("additional_special_tokens", json::array())) {
     auto content = token_content(t);
     if (!content) continue;
-    auto id = find_token(spec, *content);
+    auto id = spec.find_token(*content);
     if (!id) bad_input("{}: additional special token '{}' is not in the vocabulary", where, *content);
     add_or_update(spec.added_tokens, AddedToken{*content, *id, true, false, false, false, false});
   }

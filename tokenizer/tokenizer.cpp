@@ -110,6 +110,12 @@ NormalizerOptions* TokenizerSpec::find_bert_normalizer() {
   return nullptr;
 }
 
+std::optional<std::int32_t> TokenizerSpec::find_token(std::string_view content) const {
+  for (const AddedToken& t : added_tokens)
+    if (t.content == content) return t.id;
+  return vocab->find(content);
+}
+
 NormalizerOptions& TokenizerSpec::bert_normalizer() {
   NormalizerOptions* options = find_bert_normalizer();
   if (!options)
@@ -186,12 +192,7 @@ std::string_view Tokenizer::token(std::int32_t id) const {
   return spec_.vocab->token(id);
 }
 
-// Added tokens first, as Hugging Face's token_to_id.
-std::optional<std::int32_t> Tokenizer::token_id(std::string_view token) const {
-  for (const AddedToken& t : spec_.added_tokens)
-    if (t.content == token) return t.id;
-  return spec_.vocab->find(token);
-}
+std::optional<std::int32_t> Tokenizer::token_id(std::string_view token) const { return spec_.find_token(token); }
 
 bool Tokenizer::is_special_id(std::int32_t id) const {
   return std::binary_search(special_ids_.begin(), special_ids_.end(), id);

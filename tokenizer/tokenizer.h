@@ -49,6 +49,9 @@ struct TokenizerSpec {
   NormalizerOptions* find_bert_normalizer();
   // The same, BadInput when there is none.
   NormalizerOptions& bert_normalizer();
+  // The id of token `content` as Hugging Face's token_to_id finds it: an added token's first, else the
+  // vocabulary's.
+  std::optional<std::int32_t> find_token(std::string_view content) const;
 };
 
 struct EncodeOptions {

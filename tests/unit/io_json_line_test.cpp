@@ -101,10 +101,3 @@ TEST_CASE("JsonLine prints each float as the shortest text that reads back as th
   }
   CHECK(checked > 19000);
 }
-
-TEST_CASE("JsonLine echoes a JSONL input object's members in order") {
-  auto input = nlohmann::ordered_json::parse("{\"zeta\": 1, \"alpha\": [true, null], \"text\": \"x\"}");
-  JsonLine j;
-  j.begin_object().members(input).field("label", "POS").end_object();
-  CHECK(j.line() == "{\"zeta\":1,\"alpha\":[true,null],\"text\":\"x\",\"label\":\"POS\"}\n");
-}
