@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -108,11 +109,42 @@ std::string missing_command_message(const CLI::App& app) {
   return fmt::format("unknown command '{}' (the commands are {})", *word, names);
 }
 
-// CLI11's errors in the form of every other bertkit error: one "bertkit: error:" line.
+// An argument CLI11 left unread that is written as a flag (-x, --name; not "-" nor "-1"), if any.
+std::string unknown_flag(const CLI::App& app) {
+  for (const std::string& arg : app.remaining(true)) {
+    const bool flag = arg.size() > 1 && arg[0] == '-' && !std::isdigit(static_cast<unsigned char>(arg[1])) && arg[1] != '.';
+    if (flag) return arg;
+  }
+  return {};
+}
+
+// "unknown option", with the command's nearest flag when it looks like a typo (--modle: --model).
+std::string unknown_flag_message(const CLI::App& app, const CLI::App& command, const std::string& flag) {
+  const std::string name = flag.substr(0, flag.find('='));
+  std::string nearest;
+  std::size_t best = SIZE_MAX;
+  for (const CLI::App* owner : {&command, &app})
+    for (const CLI::Option* option : owner->get_options())
+      for (const std::string& known : option->get_lnames()) {
+        const std::size_t d = command_name_distance(name, "--" + known);
+        if (d < best) best = d, nearest = "--" + known;
+      }
+  if (!nearest.empty() && best <= std::max<std::size_t>(2, name.size() / 3))
+    return fmt::format("{}: unknown option '{}'; did you mean '{}'?", command.get_name(), name, nearest);
+  return fmt::format("{}: unknown option '{}' (see bertkit {} --help)", command.get_name(), name, command.get_name());
+}
+
+// CLI11's errors in the form of every other bertkit error: one "bertkit: error:" line. A flag the
+// command does not know is named first: what its absence caused ("--model is required" for a mistyped
+// --model) follows from it.
 void report_parse_error(const CLI::App& app, const CLI::ParseError& e) {
-  bool command = false;
-  for (const CLI::App* sub : app.get_subcommands({})) command = command || sub->parsed();
-  std::string message = command ? e.what() : missing_command_message(app);
+  const CLI::App* command = nullptr;
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (sub->parsed()) command = sub;
+  const std::string flag = command ? unknown_flag(app) : std::string();
+  std::string message = !command         ? missing_command_message(app)
+                        : !flag.empty()  ? unknown_flag_message(app, *command, flag)
+                                         : std::string(e.what());
   std::replace(message.begin(), message.end(), '\n', ' ');
   std::fflush(stdout);
   std::fprintf(stderr, "bertkit: error: %s\n", message.c_str());

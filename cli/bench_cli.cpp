@@ -32,7 +32,7 @@ struct BenchOptions {
   std::string save;
   std::string workloads = "1x128,8x128,32x128,1x384";
   std::string threads;  // empty: 1 and all cores
-  std::string dtype = "f32";
+  std::string dtype;  // empty: the type the model file stores (f32 for --shape), as every command
   std::string format = "table";
   bool tokenizer = false;
   std::string input;
@@ -71,8 +71,9 @@ TaskModel bench_model(const BenchOptions& o) {
     const auto& shape = core::find_model_shape(o.shape);
     m.loaded.name = o.shape;
     m.loaded.config = core::config_of(shape);
+    m.dtype = o.dtype.empty() ? "f32" : o.dtype;
     m.weights = std::make_shared<const core::Weights>(
-        core::with_store_type(cmd::random_model_weights(shape), core::parse_store_type(o.dtype)));
+        core::with_store_type(cmd::random_model_weights(shape), core::parse_store_type(m.dtype)));
     m.tokenizer = build_tokenizer(TokenizerFlags{});
     m.max_length = m.loaded.config.usable_positions();
     m.max_length_from = "max_position_embeddings of config.json";
@@ -96,7 +97,7 @@ void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinte
   const auto threads = thread_counts(o);
   print.header(fmt::format("{}{}: {} layers, hidden {}, feed-forward {}; dtype {}; CPU path {}", model.loaded.name,
                            o.model.empty() ? " (random weights)" : "", c.num_layers, c.hidden_size,
-                           c.intermediate_size, o.dtype, core::cpu_path_name(core::cpu_selection().path)));
+                           c.intermediate_size, model.dtype, core::cpu_path_name(core::cpu_selection().path)));
   print.header(fmt::format("{:>7} {:>5} {:>9} {:>5} {:>10} {:>10} {:>9} {:>9} {:>8} {:>5}", "threads", "used", "workload",
                            "runs", "seq/s", "tokens/s", "GFLOP/s", "peak", "of peak", "cpu"));
   cmd::bench_encoder(c, model.weights, workloads, threads, {o.runs, o.min_time}, [&](const cmd::EncoderRow& r) {
@@ -104,7 +105,7 @@ void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinte
     const double share = t.gflops / r.peak_gflops;
     nlohmann::ordered_json j = {
         {"mode", "encoder"},          {"model", model.loaded.name},
-        {"dtype", o.dtype},           {"layers", c.num_layers},
+        {"dtype", model.dtype},       {"layers", c.num_layers},
         {"hidden", c.hidden_size},    {"intermediate", c.intermediate_size},
         {"threads", r.threads},       {"threads_used", t.threads_used},
         {"batch", r.workload.batch},
@@ -154,7 +155,7 @@ void run_corpus_rows(const BenchOptions& o, const TaskModel& model, BenchPrinter
   const auto corpus = cmd::tokenize_corpus(*model.tokenizer, pipeline.tokenize, o.corpus);
   constexpr std::size_t kSentenceTransformersBatch = 32;  // SentenceTransformer.encode's default batch_size
   print.header(fmt::format("{} on {} ({} lines, at most {} tokens each); dtype {}", model.loaded.name, o.corpus,
-                           corpus.lines.size(), model.max_length, o.dtype));
+                           corpus.lines.size(), model.max_length, model.dtype));
   print.header(fmt::format("{:>7} {:<22} {:>8} {:>9} {:>8} {:>8} {:>10} {:>8} {:>5}", "threads", "feeding", "batches",
                            "tokens", "padding", "seconds", "tokens/s", "seq/s", "cpu"));
   for (int n : thread_counts(o)) {
@@ -168,7 +169,7 @@ void run_corpus_rows(const BenchOptions& o, const TaskModel& model, BenchPrinter
       const double tokens_per_s = static_cast<double>(t.tokens) / t.seconds;
       const double seq_per_s = static_cast<double>(t.sequences) / t.seconds;
       nlohmann::ordered_json j = {{"mode", "corpus"},        {"model", model.loaded.name},
-                                  {"dtype", o.dtype},        {"corpus", o.corpus},
+                                  {"dtype", model.dtype},    {"corpus", o.corpus},
                                   {"feeding", feeding},      {"threads", n},
                                   {"sequences", t.sequences}, {"batches", t.batches},
                                   {"tokens", t.tokens},      {"computed_tokens", t.computed},
@@ -218,8 +219,9 @@ Action add_bench(CLI::App& sub, const GlobalOptions& global) {
   sub.add_option("--save", o->save, "Write the --shape model as a Hugging Face folder DIR and exit");
   sub.add_option("--workloads", o->workloads, "BATCHxLENGTH list of synthetic batches");
   sub.add_option("--threads", o->threads, "Thread counts to time, e.g. 1,2 (default: 1 and all cores)");
-  sub.add_option("--dtype", o->dtype, "Compute type: f32, bf16 or int8 (a model of another type is converted at load)")
-      ->capture_default_str()
+  sub.add_option("--dtype", o->dtype,
+                 "Compute type: f32, bf16 or int8 (a model of another type is converted at load); default: the type "
+                 "the model file stores, as every command (f32 for --shape)")
       ->check(CLI::IsMember({"f32", "bf16", "int8"}));
   sub.add_option("--format", o->format, "table or jsonl (one JSON record per row)")
       ->check(CLI::IsMember({"table", "jsonl"}));

@@ -40,6 +40,11 @@ void add_input_flags(CLI::App& sub, InputFlags& f, const InputFlagSet& which) {
   sub.add_option("--max-line-bytes", f.max_line_bytes, "Longest input line (or CSV record) read; a longer one is bad input")
       ->check(whole_number(1, (std::int64_t{1} << 32) - 1))
       ->capture_default_str();
+  f.batch_wait_flag = sub.add_option("--batch-wait", f.batch_wait_ms,
+                                     "Milliseconds a batch read from a pipe or terminal waits for more records after its "
+                                     "first before it is computed (0: only those already there)")
+                          ->check(whole_number(0, 3600 * 1000))
+                          ->capture_default_str();
 }
 
 records::InputSpec input_spec(const InputFlags& f, records::OnBadRecord on_bad_record) {
@@ -69,6 +74,12 @@ void check_input_format(const InputFlags& f) {
   if (int(f.csv) + int(f.tsv) + int(f.jsonl) > 1) usage_error("give at most one of --csv, --tsv and --jsonl");
   if (f.input_format != "auto" && (f.csv || f.tsv || f.jsonl))
     usage_error("--input-format is another spelling of --csv, --tsv and --jsonl: give one of them");
+}
+
+int batch_wait_ms(const InputFlags& f) {
+  if (!f.texts.empty() && f.batch_wait_flag && f.batch_wait_flag->count() > 0)
+    usage_error("--batch-wait is for records read from a pipe or terminal: text arguments are all there at once");
+  return f.batch_wait_ms;
 }
 
 }  // namespace bertkit::cli

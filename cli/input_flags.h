@@ -20,9 +20,10 @@ struct InputFlags {
   std::string field = "text", pair_field;
   bool strict_utf8 = false;
   std::size_t max_line_bytes = records::kDefaultMaxRecordBytes;
+  int batch_wait_ms = 50;  // records::PipelineOptions::batch_wait_ms
   // Whether the user gave the shape flags (commands fill in defaults of their own: qa's question column).
   CLI::Option *pairs_flag = nullptr, *column_flag = nullptr, *pair_column_flag = nullptr, *field_flag = nullptr,
-              *pair_field_flag = nullptr;
+              *pair_field_flag = nullptr, *batch_wait_flag = nullptr;
 };
 
 struct InputFlagSet {
@@ -39,5 +40,9 @@ records::InputSpec input_spec(const InputFlags& flags, records::OnBadRecord on_b
 
 // One input format at most (a usage error otherwise).
 void check_input_format(const InputFlags& flags);
+
+// --batch-wait (records::PipelineOptions::batch_wait_ms); given with text arguments, which are all
+// there at once, it is a usage error.
+int batch_wait_ms(const InputFlags& flags);
 
 }  // namespace bertkit::cli

@@ -2,35 +2,13 @@
 
 #include "cli/empty_values.h"
 #include "cli/number_flags.h"
+#include "cli/output_format.h"
 #include "core/error.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-#include <cctype>
-#include <filesystem>
-
 namespace bertkit::cli {
-
-namespace {
-
-// The format -o's extension names, matched without regard to case as input extensions are: one of
-// `allowed`, the first of them without an extension; any other extension is a usage error, so that
-// out.parquet is never silently JSON lines.
-std::string format_of_output(const std::string& output, const std::vector<std::string>& allowed) {
-  std::string ext = std::filesystem::path(output).extension().string();
-  if (output == "-" || ext.empty()) return allowed.front();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  ext.erase(0, 1);
-  if (ext == "ndjson") ext = "jsonl";
-  if (std::find(allowed.begin(), allowed.end(), ext) != allowed.end()) return ext;
-  std::string listed;
-  for (const std::string& name : allowed) listed += (listed.empty() ? "" : ", ") + name;
-  usage_error("-o {}: .{} is not an output format here ({}): choose one with --format", output, ext, listed);
-}
-
-}  // namespace
 
 void add_task_flags(CLI::App& sub, TaskFlags& f, const TaskFlagSet& which) {
   add_input_flags(sub, f, {.texts_help = which.texts_help, .pairs = which.pairs});
@@ -77,7 +55,7 @@ void add_resume_flag(CLI::App& sub, bool& resume) {
 }
 
 std::string output_format(const TaskFlags& f) {
-  return f.format.empty() ? format_of_output(f.output, f.formats) : f.format;
+  return resolve_output_format(f.output, f.format, f.formats);
 }
 
 records::ResultFormat result_format(const TaskFlags& f) { return records::parse_result_format(output_format(f), f.formats); }
@@ -97,6 +75,7 @@ void refuse_record_flags_in_prompt(const TaskFlags& f) {
   if (given(f.field_flag)) refused.push_back("--field");
   if (f.strict_utf8) refused.push_back("--strict");
   if (f.max_line_bytes != records::kDefaultMaxRecordBytes) refused.push_back("--max-line-bytes");
+  if (given(f.batch_wait_flag)) refused.push_back("--batch-wait");
   if (refused.empty()) return;
   usage_error("{} {} not apply to the interactive prompt, which reads typed sentences and answers on the terminal: "
               "give texts or -i FILE (or pipe the input) to read and write records",

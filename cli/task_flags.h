@@ -55,8 +55,8 @@ void add_task_flags(CLI::App& sub, TaskFlags& flags, const TaskFlagSet& which = 
 // --resume (model commands and tokenize).
 void add_resume_flag(CLI::App& sub, bool& resume);
 
-// --format, else the one -o's extension names (any case; .ndjson is jsonl), else the first offered; an
-// extension that names no format offered is a usage error.
+// The output format (cli/output_format.h): --format, else the one -o's extension names, else the first
+// offered.
 std::string output_format(const TaskFlags& flags);
 // output_format() (checked against the formats offered; a usage error otherwise).
 records::ResultFormat result_format(const TaskFlags& flags);

@@ -102,6 +102,7 @@ TaskModel load_task_model(const TaskFlags& flags) {
     m.loaded.weights = core::with_store_type(m.loaded.weights, core::parse_store_type(flags.dtype));
   }
   m.weights = std::make_shared<const core::Weights>(std::move(m.loaded.weights));
+  m.dtype = compute.type;
   return m;
 }
 
@@ -112,6 +113,7 @@ records::PipelineOptions pipeline_options(const TaskFlags& flags, const TaskMode
   // its first tokens cost), and the record is marked truncated.
   o.tokenize.encode.keep_overflow = false;
   o.batch_size = flags.batch_size;
+  o.batch_wait_ms = batch_wait_ms(flags);
   o.limits.max_tokens = flags.max_batch_tokens;
   o.on_error = flags.on_error == "skip" ? records::OnError::Skip : records::OnError::Fail;
   o.refuse_truncated = flags.truncate == "error";
@@ -173,7 +175,9 @@ Settings common_settings(const TaskFlags& flags, const TaskModel& model) {
                                                 : "right (longer inputs are cut and marked \"truncated\")");
   s.add("dtype", dtype_setting(flags, model.loaded.stored_dtype));
   s.add("threads", fmt::format("{}", omp_get_max_threads()));
-  s.add("batch", fmt::format("{} records, at most {} tokens per model call", flags.batch_size, flags.max_batch_tokens));
+  s.add("batch", fmt::format("{} records (from a pipe or terminal: those that come within {} ms of the first), at most {} "
+                             "tokens per model call",
+                             flags.batch_size, flags.batch_wait_ms, flags.max_batch_tokens));
   s.add("padding", "none (sequences are packed end to end)");
   s.add("on error", flags.on_error);
   std::string input = !flags.texts.empty() ? fmt::format("{} text argument{}", flags.texts.size(), flags.texts.size() == 1 ? "" : "s")

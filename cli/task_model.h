@@ -19,6 +19,7 @@ struct TaskModel {
   std::unique_ptr<tok::Tokenizer> tokenizer;
   std::size_t max_length = 0;                    // tokens, special tokens included
   std::string max_length_from;                   // which setting decided it
+  std::string dtype;                             // the type Linear layers compute in: f32, bf16 or int8
 };
 
 // Loads -m. The maximum length is --max-length, else sentence-transformers' max_seq_length, else the

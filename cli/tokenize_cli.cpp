@@ -3,6 +3,7 @@
 #include "cli/input_flags.h"
 #include "cli/empty_values.h"
 #include "cli/number_flags.h"
+#include "cli/output_format.h"
 #include "cli/task_flags.h"
 #include "cli/tokenizer_flags.h"
 #include "commands/tokenize.h"
@@ -21,7 +22,7 @@ struct TokenizeOptions {
   std::string output = "-";
   bool resume = false;
   TokenizerFlags tokenizer;
-  std::string format = "jsonl";
+  std::string format;  // --format; empty: from -o's extension, else jsonl
   std::string output_prefix;
   std::string offsets = "chars";
   bool count = false;
@@ -33,7 +34,7 @@ struct TokenizeOptions {
 
 int run_tokenize(const TokenizeOptions& o) {
   cmd::TokenizeOutput output;
-  output.format = cmd::parse_tokenize_format(o.format);
+  output.format = cmd::parse_tokenize_format(resolve_output_format(o.output, o.format, {"jsonl", "tokens", "ids", "tsv"}));
   if (o.offsets != "chars" && o.offsets != "bytes") usage_error("--offsets must be chars or bytes, not '{}'", o.offsets);
   output.char_offsets = o.offsets == "chars";
   output.count = o.count;
@@ -56,11 +57,15 @@ int run_tokenize(const TokenizeOptions& o) {
   options.output.path = o.output;
   options.output.settings = command_settings();
   options.output.resume = o.resume;
-  // Files are read in large batches for the threads; a pipe or terminal line by line, so results
-  // appear as input arrives. --padding longest pads within a batch, so it takes batches of
-  // --batch-size lines from every input alike: a pipe pads as the same file does.
+  // Files are read in large batches for the threads; a pipe or terminal as lines arrive, a batch
+  // computed once the next line keeps it waiting past --batch-wait, so results appear as input
+  // arrives. --padding longest pads within a batch, so it takes batches of --batch-size lines from
+  // every input alike: a pipe pads as the same file does.
   options.batch_size = o.batch_size;
   options.batching = o.tokenizer.padding == "longest" ? records::Batching::Full : records::Batching::Stream;
+  options.batch_wait_ms = batch_wait_ms(o.input);
+  if (options.batching == records::Batching::Full && o.input.batch_wait_flag->count() > 0)
+    usage_error("--batch-wait does not apply with --padding longest, which pads every batch of --batch-size lines alike");
   options.mark_truncated = false;  // overflowing tokens are part of the output
   options.record_noun = "line";
   options.progress = false;  // its output is often the terminal the bar would be drawn on
@@ -80,7 +85,7 @@ Action add_tokenize(CLI::App& sub, const GlobalOptions&) {
   add_resume_flag(sub, o->resume);
   add_tokenizer_flags(sub, o->tokenizer);
   o->stride_flag = sub.get_option("--stride");
-  sub.add_option("--format", o->format, "jsonl, tokens, ids or tsv")->capture_default_str();
+  sub.add_option("--format", o->format, "jsonl, tokens, ids or tsv (default: from -o's extension, else jsonl)");
   sub.add_option("--output-prefix", o->output_prefix,
                  "Put PREFIX before the name of each field tokenize adds (an input field named like one is an error otherwise)")
       ->check(may_be_empty());

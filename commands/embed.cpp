@@ -2,6 +2,7 @@
 
 #include "commands/encoder_batches.h"
 #include "core/error.h"
+#include "records/log.h"
 #include "tokenizer/utf8.h"
 
 #include <fmt/format.h>
@@ -204,9 +205,27 @@ void EmbedTask::finish(records::RecordOutput& out) {
   const auto dim = static_cast<std::size_t>(embedder_.dimension());
   ranges_.emplace(dim);
   ranges_->add(kept_rows_);
+  check_input_ranges();
   for (std::size_t i = 0; i < kept_.size(); ++i)
     write_row(kept_[i], kept_truncated_[i], std::span<const float>(kept_rows_.data() + i * dim, dim), out);
   out.end_batch();
+}
+
+// quantize_embeddings gives 0 wherever a range is one value: for every dimension with one embedding
+// (or identical ones), which is refused, as no range can be taken from it; for a few, a warning.
+void EmbedTask::check_input_ranges() const {
+  const auto dim = static_cast<std::size_t>(embedder_.dimension());
+  const std::size_t single = ranges_->single_value_dimensions();
+  const std::string_view name = core::precision_name(precision_);
+  if (single == dim)
+    usage_error("--precision {} without --calibration takes each dimension's range from the input's embeddings, and {} "
+                "give{} none (every value would quantise to 0): give --calibration FILE.npy, the float32 embeddings of "
+                "many texts (embed --format npy writes them)",
+                name, kept_.size() == 1 ? std::string("one embedding") : fmt::format("{} identical embeddings", kept_.size()),
+                kept_.size() == 1 ? "s" : "");
+  if (single)
+    records::warn("--precision {}: {} of {} dimensions have one value in every embedding of the input: they quantise to 0 "
+                  "(--calibration FILE.npy gives the ranges)", name, single, dim);
 }
 
 void EmbedTask::write_row(const records::Record& record, bool truncated, std::span<const float> row,

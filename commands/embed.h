@@ -103,6 +103,8 @@ class EmbedTask : public records::RecordTask {
 
  private:
   void write_tokens(const records::Batch& batch, std::size_t i, records::ResultWriter& results);
+  // The ranges taken from the input (no --calibration): refused where no dimension has one.
+  void check_input_ranges() const;
   void write_row(const records::Record& record, bool truncated, std::span<const float> row, records::RecordOutput& out);
 
   Embedder& embedder_;

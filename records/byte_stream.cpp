@@ -4,6 +4,7 @@
 #include "core/error.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -128,6 +129,16 @@ bool ByteStream::read_line(std::string& line, std::size_t limit, bool& too_long,
     consume(nl ? take + 1 : take);
     if (nl) return true;
   }
+}
+
+bool ByteStream::stalls(int timeout_ms) const {
+  if (size_ || eof_) return false;
+  const std::string_view buffered = data();
+  if (std::memchr(buffered.data(), '\n', buffered.size())) return false;
+  pollfd p{fd_, POLLIN, 0};
+  // Readable, at its end (POLLHUP) or in error: the next read says which. A signal cuts the wait
+  // short: the records already read are computed, and the next read waits for more.
+  return ::poll(&p, 1, timeout_ms) <= 0;
 }
 
 }  // namespace bertkit::records

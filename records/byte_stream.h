@@ -43,6 +43,11 @@ class ByteStream {
   // `stop_when_too_long`, nothing more is read of it (the caller stops there).
   bool read_line(std::string& line, std::size_t limit, bool& too_long, bool stop_when_too_long = false);
 
+  // Whether the next line has not arrived within `timeout_ms` (0: is not here now) on a pipe or
+  // terminal: no whole line is buffered and nothing came to read. Never for a regular file, whose
+  // bytes are all there, nor at the end of the input. A line that comes meanwhile is not read yet.
+  bool stalls(int timeout_ms) const;
+
  private:
   // Reads the first bytes and decides what the input is; they become data() for text.
   void sniff();

@@ -26,14 +26,20 @@ InputSequence::InputSequence(std::vector<std::string> paths) {
 ByteStream& InputSequence::open(std::size_t i) {
   Input& input = inputs_[i];
   if (!input.stream) input.stream = std::make_unique<ByteStream>(input.path);
+  reading_ = i;
   return *input.stream;
 }
 
 void InputSequence::close(std::size_t i) {
   Input& input = inputs_[i];
+  if (reading_ == i) reading_.reset();
   if (!input.stream) return;
   input.consumed = std::max(input.consumed, input.stream->offset());
   if (input.path != "-") input.stream.reset();
+}
+
+bool InputSequence::stalls(int timeout_ms) const {
+  return reading_ && inputs_[*reading_].stream->stalls(timeout_ms);
 }
 
 std::uint64_t InputSequence::bytes_read() const {

@@ -24,6 +24,10 @@ class InputSequence {
   // reopened, stays open at its position.
   void close(std::size_t i);
 
+  // Whether the input being read has no next line within `timeout_ms` (ByteStream::stalls); never
+  // between inputs.
+  bool stalls(int timeout_ms) const;
+
   std::uint64_t bytes_read() const;
   // Sum of the input sizes, when every input is a regular file.
   std::optional<std::uint64_t> total_bytes() const { return total_; }
@@ -36,6 +40,7 @@ class InputSequence {
   };
   std::vector<Input> inputs_;
   std::optional<std::uint64_t> total_;
+  std::optional<std::size_t> reading_;  // the input last opened, until it is closed
 };
 
 }  // namespace bertkit::records

@@ -26,6 +26,7 @@ class JsonlReader : public ReaderBase {
  public:
   JsonlReader(std::vector<std::string> paths, const JsonlOptions& jsonl, const ReaderOptions& options = {});
   bool next(Record& record) override;
+  bool stalls(int timeout_ms) const override { return !has_pending_ && ReaderBase::stalls(timeout_ms); }
   // The first record's member names (none when it is bad).
   const TableLayout* table() const override { return &layout_; }
 

@@ -6,8 +6,6 @@
 #include "records/line_reader.h"
 #include "core/error.h"
 
-#include <unistd.h>
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -132,13 +130,6 @@ std::unique_ptr<RecordReader> open_reader(const InputSpec& spec) {
     default:
       return std::make_unique<LineReader>(spec.paths, spec.options, spec.pairs);
   }
-}
-
-bool reads_terminal(const InputSpec& spec) {
-  if (!spec.texts.empty()) return false;
-  bool stdin_used = spec.paths.empty();
-  for (const auto& p : spec.paths) stdin_used = stdin_used || p == "-";
-  return stdin_used && ::isatty(0) == 1;
 }
 
 }  // namespace bertkit::records

@@ -46,7 +46,4 @@ void check_input_flags(const InputSpec& spec);
 // creating the output.
 std::unique_ptr<RecordReader> open_reader(const InputSpec& spec);
 
-// Whether records come from a terminal (then they are handled one at a time as they are typed).
-bool reads_terminal(const InputSpec& spec);
-
 }  // namespace bertkit::records

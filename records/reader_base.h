@@ -13,6 +13,7 @@ class ReaderBase : public RecordReader {
   std::uint64_t bytes_read() const override { return inputs_.bytes_read(); }
   std::optional<std::uint64_t> total_bytes() const override { return inputs_.total_bytes(); }
   const Utf8Report& utf8_report() const override { return utf8_; }
+  bool stalls(int timeout_ms) const override { return inputs_.stalls(timeout_ms); }
 
  protected:
   ReaderBase(std::vector<std::string> paths, const ReaderOptions& options)

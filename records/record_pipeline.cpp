@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <optional>
 
@@ -38,18 +39,18 @@ class Runner {
 
   int run() {
     skip_finished();
-    const std::size_t batch_size = one_at_a_time() ? 1 : std::max<std::size_t>(options_.batch_size, 1);
-    std::vector<Record> records(batch_size);
+    std::vector<Record> records;  // as many as one batch has read: a huge --batch-size costs nothing unread
     for (;;) {
       std::size_t n = 0;
       bool more = true;
       std::exception_ptr read_error;  // records before it are still finished
       try {
-        while (n < batch_size && (more = reader_.next(records[n]))) ++n;
+        more = read_batch(records, n);
       } catch (const Error&) {
         read_error = std::current_exception();
         more = false;
       }
+      records.resize(n);
       std::optional<Error> fatal = run_batch(records, n);
       // A batch that stopped at an error is not checkpointed: a resumed run redoes it.
       finish_batch(!fatal && !read_error);
@@ -79,13 +80,24 @@ class Runner {
     if (finished) note("resuming {} after {} finished record{}", out_.writer().name(), finished, plural(finished));
   }
 
-  bool one_at_a_time() const {
-    switch (options_.batching) {
-      case Batching::Full: return false;
-      case Batching::Terminal: return reads_terminal(options_.input);
-      case Batching::Stream: return !reader_.total_bytes();
+  // Reads up to batch_size records into records[0..n), growing `records` as they come; false at the
+  // end of the input. Streamed input from a pipe or terminal ends the batch early when the next record
+  // has not come batch_wait_ms after the first: each record is answered soon after it arrives.
+  bool read_batch(std::vector<Record>& records, std::size_t& n) {
+    using Clock = std::chrono::steady_clock;
+    const std::size_t batch_size = std::max<std::size_t>(options_.batch_size, 1);
+    const bool stream = options_.batching == Batching::Stream && !reader_.total_bytes();
+    Clock::time_point deadline;
+    while (n < batch_size) {
+      if (stream && n > 0) {
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (reader_.stalls(static_cast<int>(std::max<decltype(left)>(left, 0)))) return true;
+      }
+      if (n == records.size()) records.emplace_back();
+      if (!reader_.next(records[n])) return false;
+      if (n++ == 0) deadline = Clock::now() + std::chrono::milliseconds(options_.batch_wait_ms);
     }
-    return false;
+    return true;
   }
 
   // Tokenizes, sorts out bad records, computes and writes the first n records; returns the error that

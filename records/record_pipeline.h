@@ -37,9 +37,9 @@ enum class OnError { Fail, Skip };
 
 // How many records are read before a batch is computed.
 enum class Batching {
-  Full,      // batch_size, however the input comes
-  Terminal,  // one at a time when typed on a terminal: each answered as it comes
-  Stream,    // one at a time unless every input is a regular file (`tail -f log | bertkit tokenize`)
+  Full,    // batch_size, however the input comes (a batch's outputs depend on one another: --padding longest)
+  Stream,  // batch_size, or those read when a pipe or terminal keeps the next record waiting past
+           // batch_wait_ms (`tail -f log | bertkit classify`); files and arguments are read ahead
 };
 
 struct PipelineOptions {
@@ -50,7 +50,8 @@ struct PipelineOptions {
   std::vector<ReadFile> read_files;
   TokenizeOptions tokenize;         // truncation to the model's maximum length; no padding
   std::size_t batch_size = 64;      // records read, tokenized, computed and written together
-  Batching batching = Batching::Terminal;
+  Batching batching = Batching::Stream;
+  int batch_wait_ms = 50;           // Stream: from a batch's first record to its computing, at most
   core::BatchLimits limits;         // what one encoder call takes (for RecordTask::compute)
   OnError on_error = OnError::Fail;
   bool refuse_truncated = false;    // --truncate error

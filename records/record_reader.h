@@ -30,6 +30,9 @@ class RecordReader {
   // Bytes consumed over all inputs, and their total when every input is a regular file.
   virtual std::uint64_t bytes_read() const = 0;
   virtual std::optional<std::uint64_t> total_bytes() const = 0;
+  // Whether the next record has not begun to arrive within `timeout_ms` on a pipe or terminal (the
+  // pipeline then computes the records it has); never for files and arguments, which are all there.
+  virtual bool stalls(int /*timeout_ms*/) const { return false; }
   // Records whose invalid UTF-8 was repaired so far.
   virtual const Utf8Report& utf8_report() const = 0;
   // The input's columns when it is a table (CSV/TSV) or JSONL, nullptr otherwise.

@@ -61,6 +61,12 @@ void Ranges::add(std::span<const float> rows) {
   }
 }
 
+std::size_t Ranges::single_value_dimensions() const {
+  std::size_t n = 0;
+  for (std::size_t d = 0; d < mins_.size(); ++d) n += mins_[d] == maxs_[d];
+  return n;
+}
+
 void quantize_row(Precision p, std::span<const float> row, const Ranges* ranges, std::span<std::uint8_t> out) {
   if (p == Precision::Binary || p == Precision::Ubinary) {
     // numpy.packbits: big-endian bits, the last byte padded with zeros.

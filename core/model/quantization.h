@@ -27,6 +27,9 @@ class Ranges {
   bool empty() const { return mins_.empty(); }
   std::span<const float> mins() const { return mins_; }
   std::span<const float> maxs() const { return maxs_; }
+  // Dimensions whose range is one value (every row alike there: always so for a single row). The step
+  // of such a dimension is 0, and quantize_embeddings' 0/0 writes 0 for every row there.
+  std::size_t single_value_dimensions() const;
 
  private:
   std::size_t dim_;

@@ -263,3 +263,31 @@ TEST_CASE("arguments: convert --help names its arguments SRC and DST (issue 19, 
   CHECK(help.out.find("paths") == std::string::npos);
   CHECK(help.out.find("(1x)") == std::string::npos);
 }
+
+TEST_CASE("arguments: a mistyped flag is named first, with the nearest flag, in every subcommand (issue 30)") {
+  auto top = run_bertkit({"--help"});
+  REQUIRE(top.exit_code == 0);
+  for (const char* command : {"tokenize", "embed", "similarity", "classify", "fill-mask", "ner", "rerank", "qa",
+                              "convert", "download", "info", "bench"}) {
+    CAPTURE(command);
+    REQUIRE(top.out.find(std::string("  ") + command) != std::string::npos);
+    // --model is required by the model commands: the typo, not the missing flag, is the error.
+    auto r = run_bertkit({command, "--modle", "x"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(bktest::count_lines(r.err) == 1);
+    CHECK(r.err.find(std::string("bertkit: error: ") + command + ": unknown option '--modle'") == 0);
+    CHECK(r.err.find("is required") == std::string::npos);
+    // A global flag is a candidate too, and a flag given with '=' is named without its value.
+    r = run_bertkit({command, "--quite=1"});
+    CHECK(r.err.find("unknown option '--quite'; did you mean '--quiet'?") != std::string::npos);
+  }
+  for (const char* command : {"tokenize", "embed", "classify", "info", "bench"}) {
+    CAPTURE(command);
+    auto r = run_bertkit({command, "--modle", "x"});
+    CHECK(r.err.find("did you mean '--model'?") != std::string::npos);
+  }
+  // Far from every flag: no guess.
+  auto r = run_bertkit({"embed", "-m", "x", "--frobnicate"});
+  CHECK(r.err == "bertkit: error: embed: unknown option '--frobnicate' (see bertkit embed --help)\n");
+}

@@ -189,3 +189,30 @@ TEST_CASE("bench --dtype: bf16 and int8 time the shape's model in that type") {
     CHECK(j["sequences_per_second"].get<double>() > 0);
   }
 }
+
+TEST_CASE("bench -m FILE.bk times the type the file stores, as every command computes it (issue 30)") {
+  bktest::TempDir dir;
+  const auto folder = bktest::shared("fixtures/models/minilm-embed").string();
+  const auto timed_dtype = [](const std::vector<std::string>& extra, const std::string& model) {
+    std::vector<std::string> args{"bench", "-m", model, "--workloads", "1x8", "--threads", "1", "--format", "jsonl",
+                                  "--min-time", "0", "--runs", "1"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = bktest::run_bertkit(args);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    return only_record(r)["dtype"].get<std::string>();
+  };
+  const auto int8 = (dir / "int8.bk").string(), f16 = (dir / "f16.bk").string();
+  REQUIRE(bktest::run_bertkit({"convert", "--dtype", "int8", folder, int8}).exit_code == 0);
+  REQUIRE(bktest::run_bertkit({"convert", "--dtype", "f16", folder, f16}).exit_code == 0);
+  CHECK(timed_dtype({}, int8) == "int8");
+  CHECK(timed_dtype({}, f16) == "f32");  // f16 files compute in f32, in every command
+  CHECK(timed_dtype({}, folder) == "f32");
+  // An explicit --dtype converts at load, as embed --dtype does (an int8 file widened to f32).
+  CHECK(timed_dtype({"--dtype", "f32"}, int8) == "f32");
+  CHECK(timed_dtype({"--dtype", "int8"}, folder) == "int8");
+  // The table's header says the type timed too.
+  auto table = bktest::run_bertkit({"bench", "-m", int8, "--workloads", "1x8", "--threads", "1", "--min-time", "0", "--runs", "1"});
+  REQUIRE(table.exit_code == 0);
+  CHECK(table.out.find("dtype int8") != std::string::npos);
+}

@@ -68,14 +68,14 @@ TEST_CASE("-o one of the model's own files is refused before anything is opened 
   check_refused({"classify", "-m", cls.string(), "hello", "--format", "csv", "-o", (cls / "special_tokens_map.json").string()},
                 cls / "special_tokens_map.json", {"special_tokens_map.json", "the model's file"});
   // tokenize reads the tokenizer's files only.
-  check_refused({"tokenize", "-m", cls.string(), "hello", "-o", (cls / "tokenizer.json").string()}, cls / "tokenizer.json",
+  check_refused({"tokenize", "-m", cls.string(), "hello", "--format", "jsonl", "-o", (cls / "tokenizer.json").string()}, cls / "tokenizer.json",
                 {"the tokenizer's file"});
-  check_refused({"tokenize", "-m", (cls / "vocab.txt").string(), "hello", "-o", (cls / "vocab.txt").string()},
+  check_refused({"tokenize", "-m", (cls / "vocab.txt").string(), "hello", "--format", "jsonl", "-o", (cls / "vocab.txt").string()},
                 cls / "vocab.txt", {"the tokenizer's file"});
   // Without a tokenizer.json, tokenize reads config.json to know the tokenizer's family.
   const fs::path vocab_only = copy_fixture(dir, "bert-uncased-qa");
   fs::remove(vocab_only / "tokenizer.json");
-  check_refused({"tokenize", "-m", vocab_only.string(), "hello", "-o", (vocab_only / "config.json").string()},
+  check_refused({"tokenize", "-m", vocab_only.string(), "hello", "--format", "jsonl", "-o", (vocab_only / "config.json").string()},
                 vocab_only / "config.json", {"the tokenizer's file " + (vocab_only / "config.json").string()});
   // A file of the folder that is not read is an output like any other.
   const std::string goldens = (cls / "goldens.json").string();
@@ -112,9 +112,12 @@ TEST_CASE("-o one of the files other flags read is refused (finding 3)") {
   REQUIRE(run_bertkit({"embed", "-m", minilm(), "-i", in, "-o", cal}).exit_code == 0);
   check_refused({"embed", "-m", minilm(), "--precision", "int8", "--calibration", cal, "-i", in, "-o", cal}, cal,
                 {"-o " + cal, "the --calibration file " + cal});
-  check_refused({"similarity", "-m", minilm(), "--precision", "int8", "--calibration", cal, "--query", "film",
-                 "--corpus", in, "--format", "jsonl", "-o", cal},
-                cal, {"the --calibration file " + cal});
+  // A name whose extension is not npy's: -o out.npy with --format jsonl is refused for the contradiction.
+  const std::string cal_bin = (dir / "cal.bin").string();
+  fs::copy_file(cal, cal_bin);
+  check_refused({"similarity", "-m", minilm(), "--precision", "int8", "--calibration", cal_bin, "--query", "film",
+                 "--corpus", in, "--format", "jsonl", "-o", cal_bin},
+                cal_bin, {"the --calibration file " + cal_bin});
 
   const std::string doc = (dir / "doc.jsonl").string();
   bktest::write_file(doc, "{\"text\": \"bob is here\"}\n");

@@ -238,3 +238,42 @@ TEST_CASE("precision: a search over quantised embeddings scores as their quantis
   CHECK(pairs.exit_code == 2);
   CHECK(pairs.err.find("--precision applies to a search") != std::string::npos);
 }
+
+// quantize_embeddings takes each dimension's range from the embeddings given: one embedding (or
+// identical ones) gives none, and every value would be 0. Refused, naming --calibration; a calibration
+// file of one row likewise (issue 30).
+TEST_CASE("precision: int8/uint8 ranges from one embedding are refused, not written as zeros") {
+  bktest::TempDir dir;
+  const auto m = bktest::fixture_path("minilm-embed");
+  for (const char* precision : {"int8", "uint8"}) {
+    CAPTURE(precision);
+    for (const auto& input : {std::vector<std::string>{"A man is eating food."}, std::vector<std::string>{"a", "a"}}) {
+      std::vector<std::string> args{"embed", "-m", m, "--precision", precision};
+      args.insert(args.end(), input.begin(), input.end());
+      auto r = run_bertkit(args);
+      INFO(r.err);
+      CHECK(r.exit_code == 2);
+      CHECK(r.out.empty());
+      CHECK(bktest::count_lines(r.err) == 1);
+      CHECK(r.err.find("--calibration") != std::string::npos);
+    }
+    // A stream of one record is one embedding too.
+    auto streamed = run_bertkit({"embed", "-m", m, "--precision", precision}, "A man is eating food.\n");
+    CHECK(streamed.exit_code == 2);
+    CHECK(streamed.err.find("--calibration") != std::string::npos);
+  }
+  // A calibration file of one row gives no range either: bad input naming the file.
+  const auto one_row = dir / "one.npy";
+  REQUIRE(run_bertkit({"embed", "-m", m, "-o", one_row.string(), "Rain is wet."}).exit_code == 0);
+  auto r = run_bertkit({"embed", "-m", m, "--precision", "int8", "--calibration", one_row.string(), "a", "b"});
+  CHECK(r.exit_code == 3);
+  CHECK(bktest::count_lines(r.err) == 1);
+  CHECK(r.err.find(one_row.string()) != std::string::npos);
+  // Two different embeddings give every dimension a range: no warning, and not all zeros.
+  auto two = run_bertkit({"embed", "-m", m, "--precision", "int8", "A man is eating food.", "Stocks fell sharply."});
+  REQUIRE(two.exit_code == 0);
+  CHECK(two.err.empty());
+  const auto rows = bktest::json_lines(two.out);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0]["embedding"] != rows[1]["embedding"]);
+}

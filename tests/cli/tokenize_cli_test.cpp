@@ -1,23 +1,16 @@
 // `bertkit tokenize` end to end: the built binary, its formats, inputs, flags, threads, bad input and a
 // closed stdout. Token ids of made-up texts were computed with the reference library (npm tokenizers
 // 0.23.2) or come from the golden files, loaded at run time.
+#include "cli/piped_child.h"
 #include "support.h"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <csignal>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
-
-extern char** environ;
 
 using bktest::run_bertkit;
 using nlohmann::json;
@@ -134,46 +127,14 @@ TEST_CASE("tokenize: stdin streams, -i takes several files, records stay in orde
 }
 
 TEST_CASE("tokenize: output appears as stdin lines arrive (streaming)") {
-  std::signal(SIGPIPE, SIG_IGN);
-  int in_pipe[2], out_pipe[2];
-  REQUIRE(pipe(in_pipe) == 0);
-  REQUIRE(pipe(out_pipe) == 0);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in_pipe[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
-  for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]}) posix_spawn_file_actions_addclose(&actions, fd);
-  std::vector<std::string> args{BERTKIT_BINARY, "tokenize", "--format", "ids"};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid;
-  REQUIRE(posix_spawn(&pid, BERTKIT_BINARY, &actions, nullptr, argv.data(), environ) == 0);
-  posix_spawn_file_actions_destroy(&actions);
-  close(in_pipe[0]);
-  close(out_pipe[1]);
+  bktest::PipedChild child({"tokenize", "--format", "ids"});
   // Each line's record must come back while stdin is still open; a generous deadline only turns a
   // hang into a failure.
-  auto read_line = [&]() {
-    std::string line;
-    char c;
-    pollfd p{out_pipe[0], POLLIN, 0};
-    while (poll(&p, 1, 60000) > 0 && read(out_pipe[0], &c, 1) == 1) {
-      if (c == '\n') return line;
-      line += c;
-    }
-    return std::string("<no output>");
-  };
-  REQUIRE(write(in_pipe[1], "hello\n", 6) == 6);
-  CHECK(read_line() == "101 7592 102");
-  REQUIRE(write(in_pipe[1], "world\n", 6) == 6);
-  CHECK(read_line() == "101 2088 102");
-  close(in_pipe[1]);
-  close(out_pipe[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
+  child.write_input("hello\n");
+  CHECK(child.read_line(std::chrono::seconds(60)) == "101 7592 102");
+  child.write_input("world\n");
+  CHECK(child.read_line(std::chrono::seconds(60)) == "101 2088 102");
+  CHECK(child.finish() == 0);
 }
 
 TEST_CASE("tokenize: --count") {

@@ -42,10 +42,10 @@ TEST_CASE("an output that is one of the inputs is refused before it is opened (i
   };
   const std::string same = (dir.path() / "." / "in.txt").string();
   const std::vector<Case> cases = {
-      {{"tokenize", "-i", in.string(), "-o", in.string()}, in, text},
-      {{"tokenize", "-i", in.string(), "-o", same}, in, text},
-      {{"tokenize", "-i", (dir.path() / "link.txt").string(), "-o", in.string()}, in, text},
-      {{"tokenize", "-i", in.string(), "-o", (dir.path() / "hard.txt").string()}, in, text},
+      {{"tokenize", "-i", in.string(), "--format", "jsonl", "-o", in.string()}, in, text},
+      {{"tokenize", "-i", in.string(), "--format", "jsonl", "-o", same}, in, text},
+      {{"tokenize", "-i", (dir.path() / "link.txt").string(), "--format", "jsonl", "-o", in.string()}, in, text},
+      {{"tokenize", "-i", in.string(), "--format", "jsonl", "-o", (dir.path() / "hard.txt").string()}, in, text},
       {{"embed", "-m", minilm(), "-i", (dir.path() / "other.txt").string(), "-i", in.string(), "--format", "npy", "-o",
         (dir.path() / "link.txt").string()},
        in, text},

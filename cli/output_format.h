@@ -1,0 +1,16 @@
+#pragma once
+// The one rule every command that writes records follows for its output format: --format, or the
+// format -o's extension names, or the command's default. An extension that names no format of the
+// command, and one that names another format than --format, are usage errors.
+#include <string>
+#include <vector>
+
+namespace bertkit::cli {
+
+// `format_flag`: --format as given (empty: not given); `offered`: the command's formats, its default
+// first. The extension is matched without regard to case, .ndjson is jsonl; "-" and a name without an
+// extension take --format or the default.
+std::string resolve_output_format(const std::string& output, const std::string& format_flag,
+                                  const std::vector<std::string>& offered);
+
+}  // namespace bertkit::cli
