@@ -14,9 +14,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string minilm() { return bktest::fixture_path("minilm-embed"); }
+std::string format_test_model() { return bktest::fixture_path("minilm-embed"); }
 
-void check_refused(const std::vector<std::string>& args, const fs::path& out, const std::vector<std::string>& named) {
+void check_format_refused(const std::vector<std::string>& args, const fs::path& out, const std::vector<std::string>& named) {
   auto r = run_bertkit(args);
   INFO(r.err);
   CHECK(r.exit_code == 2);
@@ -38,14 +38,14 @@ TEST_CASE("output format: tokenize follows -o's extension as the model commands 
   CHECK(bktest::json_lines(bktest::read_file(ndjson)).at(0)["tokens"].size() == 4);
   // .txt names no format: refused, naming tokenize's formats; --format chooses one for any name.
   const fs::path txt = dir / "tokens.txt";
-  check_refused({"tokenize", "Hello world", "-o", txt.string()}, txt, {".txt", "jsonl, tokens, ids, tsv", "--format"});
+  check_format_refused({"tokenize", "Hello world", "-o", txt.string()}, txt, {".txt", "jsonl, tokens, ids, tsv", "--format"});
   REQUIRE(run_bertkit({"tokenize", "Hello world", "--format", "tokens", "-o", txt.string()}).exit_code == 0);
   CHECK(bktest::read_file(txt) == "[CLS] hello world [SEP]\n");
 }
 
 TEST_CASE("output format: unknown and JSON-document extensions are usage errors naming the formats") {
   bktest::TempDir dir;
-  for (const auto& command : {std::vector<std::string>{"embed", "-m", minilm(), "hello"},
+  for (const auto& command : {std::vector<std::string>{"embed", "-m", format_test_model(), "hello"},
                               std::vector<std::string>{"classify", "-m", bktest::fixture_path("bert-cased-cls"), "hello"},
                               std::vector<std::string>{"tokenize", "hello"}}) {
     CAPTURE(command[0]);
@@ -54,33 +54,33 @@ TEST_CASE("output format: unknown and JSON-document extensions are usage errors 
       const fs::path out = dir / name;
       std::vector<std::string> args = command;
       args.insert(args.end(), {"-o", out.string()});
-      check_refused(args, out, {"-o " + out.string(), "jsonl", "--format"});
+      check_format_refused(args, out, {"-o " + out.string(), "jsonl", "--format"});
     }
   }
   // .json: bertkit writes JSON lines, and says so.
   const fs::path json = dir / "out.json";
-  auto r = run_bertkit({"embed", "-m", minilm(), "hello", "-o", json.string()});
+  auto r = run_bertkit({"embed", "-m", format_test_model(), "hello", "-o", json.string()});
   CHECK(r.err.find("JSON lines") != std::string::npos);
   CHECK(r.err.find(".jsonl") != std::string::npos);
   // A format of another command is named as such.
   const fs::path npy = dir / "out.npy";
-  check_refused({"classify", "-m", bktest::fixture_path("bert-cased-cls"), "hello", "-o", npy.string()}, npy,
+  check_format_refused({"classify", "-m", bktest::fixture_path("bert-cased-cls"), "hello", "-o", npy.string()}, npy,
                 {"not an output format of this command", "jsonl, tsv, csv"});
 }
 
 TEST_CASE("output format: an extension that names another format than --format is a usage error") {
   bktest::TempDir dir;
   const fs::path csv = dir / "out.csv", npy = dir / "out.npy", jsonl = dir / "out.jsonl";
-  check_refused({"embed", "-m", minilm(), "hello", "--format", "jsonl", "-o", csv.string()}, csv,
+  check_format_refused({"embed", "-m", format_test_model(), "hello", "--format", "jsonl", "-o", csv.string()}, csv,
                 {"-o " + csv.string(), "csv", "--format is jsonl"});
-  check_refused({"embed", "-m", minilm(), "hello", "--format", "npy", "-o", jsonl.string()}, jsonl, {"--format is npy"});
-  check_refused({"classify", "-m", bktest::fixture_path("bert-cased-cls"), "hello", "--format", "csv", "-o", npy.string()},
+  check_format_refused({"embed", "-m", format_test_model(), "hello", "--format", "npy", "-o", jsonl.string()}, jsonl, {"--format is npy"});
+  check_format_refused({"classify", "-m", bktest::fixture_path("bert-cased-cls"), "hello", "--format", "csv", "-o", npy.string()},
                 npy, {"npy", "--format is csv"});
-  check_refused({"tokenize", "hello", "--format", "ids", "-o", csv.string()}, csv, {"--format is ids"});
+  check_format_refused({"tokenize", "hello", "--format", "ids", "-o", csv.string()}, csv, {"--format is ids"});
   // The same format both ways, and --format with a name that names none, are fine.
-  REQUIRE(run_bertkit({"embed", "-m", minilm(), "hello", "--format", "csv", "-o", csv.string()}).exit_code == 0);
+  REQUIRE(run_bertkit({"embed", "-m", format_test_model(), "hello", "--format", "csv", "-o", csv.string()}).exit_code == 0);
   CHECK(bktest::read_file(csv).rfind("text,embedding,truncated\n", 0) == 0);
   const fs::path dat = dir / "vectors.dat";
-  REQUIRE(run_bertkit({"embed", "-m", minilm(), "hello", "--format", "npy", "-o", dat.string()}).exit_code == 0);
+  REQUIRE(run_bertkit({"embed", "-m", format_test_model(), "hello", "--format", "npy", "-o", dat.string()}).exit_code == 0);
   CHECK(bktest::read_file(dat).rfind("\x93NUMPY", 0) == 0);
 }
