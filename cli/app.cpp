@@ -121,15 +121,17 @@ std::string unknown_flag(const CLI::App& app) {
 // "unknown option", with the command's nearest flag when it looks like a typo (--modle: --model).
 std::string unknown_flag_message(const CLI::App& app, const CLI::App& command, const std::string& flag) {
   const std::string name = flag.substr(0, flag.find('='));
+  const std::size_t letters = name.find_first_not_of('-');
+  const std::string bare = letters == std::string::npos ? name : name.substr(letters);
   std::string nearest;
   std::size_t best = SIZE_MAX;
   for (const CLI::App* owner : {&command, &app})
     for (const CLI::Option* option : owner->get_options())
       for (const std::string& known : option->get_lnames()) {
-        const std::size_t d = command_name_distance(name, "--" + known);
+        const std::size_t d = command_name_distance(bare, known);
         if (d < best) best = d, nearest = "--" + known;
       }
-  if (!nearest.empty() && best <= std::max<std::size_t>(2, name.size() / 3))
+  if (!nearest.empty() && best <= std::max<std::size_t>(2, bare.size() / 3))
     return fmt::format("{}: unknown option '{}'; did you mean '{}'?", command.get_name(), name, nearest);
   return fmt::format("{}: unknown option '{}' (see bertkit {} --help)", command.get_name(), name, command.get_name());
 }

@@ -288,6 +288,6 @@ TEST_CASE("arguments: a mistyped flag is named first, with the nearest flag, in 
     CHECK(r.err.find("did you mean '--model'?") != std::string::npos);
   }
   // Far from every flag: no guess.
-  auto r = run_bertkit({"embed", "-m", "x", "--frobnicate"});
-  CHECK(r.err == "bertkit: error: embed: unknown option '--frobnicate' (see bertkit embed --help)\n");
+  auto r = run_bertkit({"embed", "-m", "x", "--xyzzy"});
+  CHECK(r.err == "bertkit: error: embed: unknown option '--xyzzy' (see bertkit embed --help)\n");
 }
