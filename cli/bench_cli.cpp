@@ -11,6 +11,7 @@
 #include "commands/bench_model.h"
 #include "commands/bench_tokenizer.h"
 #include "core/checkpoint/reduce_weights.h"
+#include "core/bench/attention_timing.h"
 #include "core/bench/encoder_timing.h"
 #include "core/error.h"
 #include "core/ops/cpu_features.h"
@@ -40,6 +41,10 @@ struct BenchOptions {
   std::string corpus;
   double min_time = 3.0;
   int runs = 3;
+  std::string attention;  // lengths: time the attention op alone
+  std::optional<std::int64_t> window;
+  std::optional<int> heads;
+  std::optional<std::int64_t> head_dim;
 };
 
 // Every row is printed (and flushed) as soon as it is measured.
@@ -183,7 +188,51 @@ void run_corpus_rows(const BenchOptions& o, const TaskModel& model, BenchPrinter
   }
 }
 
+void run_attention_rows(const BenchOptions& o, BenchPrinter& print) {
+  const auto lengths = cmd::parse_lengths(o.attention);
+  core::AttentionShape shape;
+  shape.heads = o.heads.value_or(shape.heads);
+  shape.head_dim = o.head_dim.value_or(shape.head_dim);
+  shape.window = o.window.value_or(-1);
+  shape.products = o.dtype == "bf16" ? core::AttentionProducts::BF16 : core::AttentionProducts::F32;
+  const std::string window = o.window ? fmt::format("{} keys each side", *o.window) : std::string("none");
+  print.header(fmt::format("self-attention alone, one sequence: {} heads of {}, window {}, {} products; CPU path {}",
+                           shape.heads, shape.head_dim, window,
+                           shape.products == core::AttentionProducts::BF16 ? "bf16" : "f32",
+                           core::cpu_path_name(core::cpu_selection().path)));
+  print.header(fmt::format("{:>7} {:>7} {:>5} {:>10} {:>10} {:>11} {:>10} {:>5}", "threads", "length", "runs", "ms",
+                           "input MiB", "working MiB", "peak MiB", "cpu"));
+  for (int n : thread_counts(o)) {
+    omp_set_num_threads(n);
+    for (std::int64_t length : lengths) {
+      const auto t = core::time_attention(shape, length, o.runs, o.min_time, n);
+      nlohmann::ordered_json j = {{"mode", "attention"},        {"heads", shape.heads},
+                                  {"head_dim", shape.head_dim}, {"window", o.window ? nlohmann::ordered_json(*o.window) : nullptr},
+                                  {"dtype", o.dtype},           {"threads", n},
+                                  {"length", length},           {"runs", t.runs},
+                                  {"median_seconds", t.median_seconds}, {"input_mib", t.input_mib},
+                                  {"working_mib", t.working_mib}, {"peak_rss_mib", t.peak_rss_mib},
+                                  {"cpu_share", t.cpu_share}};
+      print.row(j, fmt::format("{:>7} {:>7} {:>5} {:>10.2f} {:>10.1f} {:>11.1f} {:>10.1f} {:>4.0f}%", n, length, t.runs,
+                               1e3 * t.median_seconds, t.input_mib, t.working_mib, t.peak_rss_mib, 100 * t.cpu_share));
+    }
+  }
+}
+
+// --attention times the op alone: the model, tokenizer and workload flags do not apply to it, and its own
+// flags apply to nothing else.
+void check_attention_flags(const BenchOptions& o) {
+  if (o.attention.empty()) {
+    if (o.window || o.heads || o.head_dim) usage_error("--window, --heads and --head-dim are for --attention");
+    return;
+  }
+  if (!o.model.empty() || !o.shape.empty() || o.tokenizer || !o.corpus.empty() || !o.save.empty() || !o.input.empty())
+    usage_error("--attention times the attention op alone: it takes no -m, --shape, --tokenizer, --corpus, --save or -i");
+  if (o.dtype == "int8") usage_error("--attention: --dtype is f32 or bf16 (the attention products' type)");
+}
+
 int run_bench(const BenchOptions& o) {
+  check_attention_flags(o);
   if (!o.model.empty() && !o.shape.empty()) usage_error("give -m MODEL or --shape NAME, not both");
   if (!o.input.empty() && !o.tokenizer) usage_error("-i is the text of --tokenizer");
   if (o.tokenizer && (!o.shape.empty() || !o.save.empty() || !o.corpus.empty()))
@@ -196,6 +245,11 @@ int run_bench(const BenchOptions& o) {
     return 0;
   }
   BenchPrinter print(o.format == "jsonl");
+  if (!o.attention.empty()) {
+    thread_counts(o);  // a bad list is a usage error before anything is printed
+    run_attention_rows(o, print);
+    return 0;
+  }
   if (o.tokenizer) {
     run_tokenizer_rows(o, print);
     return 0;
@@ -232,8 +286,16 @@ Action add_bench(CLI::App& sub, const GlobalOptions& global) {
   sub.add_option("--min-time", o->min_time, "Seconds each encoder measurement runs at least")
       ->check(decimal_number(0, 3600));
   sub.add_option("--runs", o->runs, "Runs each measurement makes at least")->check(whole_number(1, 1000000));
-  return [o, &global] {
+  sub.add_option("--attention", o->attention,
+                 "Time the self-attention op alone on one sequence of each LENGTH, e.g. 2048,8192, with its memory");
+  sub.add_option("--window", o->window, "--attention: a sliding window of W keys each side (ModernBERT's local layers: 64)")
+      ->check(whole_number(0, 1 << 20));
+  sub.add_option("--heads", o->heads, "--attention: attention heads (default 12)")->check(whole_number(1, 1024));
+  sub.add_option("--head-dim", o->head_dim, "--attention: floats per head (default 64)")->check(whole_number(1, 4096));
+  return [o, &global, &sub] {
     records::set_quiet(global.quiet);
+    if (!o->attention.empty() && sub.count("--workloads") > 0)
+      usage_error("--workloads is not for --attention (its lengths are the workload)");
     return run_bench(*o);
   };
 }

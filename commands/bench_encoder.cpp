@@ -61,6 +61,17 @@ std::vector<int> parse_thread_counts(std::string_view list) {
   return out;
 }
 
+std::vector<std::int64_t> parse_lengths(std::string_view list) {
+  std::vector<std::int64_t> out;
+  for (auto item : split_list(list)) {
+    auto n = positive(item, 1 << 20);
+    if (!n) usage_error("--attention: \"{}\" is not a sequence length from 1 to 1048576", item);
+    out.push_back(*n);
+  }
+  if (out.empty()) usage_error("--attention: no length given");
+  return out;
+}
+
 void bench_encoder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights,
                    std::span<const Workload> workloads, std::span<const int> threads, const BenchTimes& times,
                    const std::function<void(const EncoderRow&)>& emit) {

@@ -22,6 +22,8 @@ struct Workload {
 // lists of thread counts "1,2" likewise.
 std::vector<Workload> parse_workloads(std::string_view list, std::int64_t max_length = 1 << 20);
 std::vector<int> parse_thread_counts(std::string_view list);
+// The sequence lengths of --attention, "2048,8192" (usage error naming the bad item).
+std::vector<std::int64_t> parse_lengths(std::string_view list);
 
 // How long each measurement runs: at least `min_runs` batches and `min_seconds`.
 struct BenchTimes {

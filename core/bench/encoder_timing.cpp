@@ -1,9 +1,7 @@
 #include "core/bench/encoder_timing.h"
 
-#include "core/bench/cpu_clock.h"
+#include "core/bench/run_timer.h"
 
-#include <algorithm>
-#include <chrono>
 #include <random>
 #include <vector>
 
@@ -26,31 +24,23 @@ EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t le
     sequences.push_back({seq, {}});
   }
   EncoderOutput out;
-  encoder.forward(sequences, out);
-
-  using clock = std::chrono::steady_clock;
-  std::vector<double> times;
-  double total = 0;
+  encoder.forward(sequences, out);  // warm-up: primitive creation, first touch of the scratch
   double threads_used = 0;
-  const double cpu_start = process_cpu_seconds();
-  while (static_cast<int>(times.size()) < min_runs || total < min_seconds) {
-    auto start = clock::now();
-    encoder.forward(sequences, out);
-    times.push_back(std::chrono::duration<double>(clock::now() - start).count());
-    threads_used += encoder.last_threads();
-    total += times.back();
-  }
-  const double cpu = process_cpu_seconds() - cpu_start;
-  std::sort(times.begin(), times.end());
+  const RunTimes times = time_runs(
+      [&] {
+        encoder.forward(sequences, out);
+        threads_used += encoder.last_threads();
+      },
+      min_runs, min_seconds);
   EncoderTiming t;
-  t.runs = static_cast<int>(times.size());
-  t.median_seconds = times[times.size() / 2];
-  t.min_seconds = times.front();
+  t.runs = static_cast<int>(times.seconds.size());
+  t.median_seconds = times.median();
+  t.min_seconds = times.seconds.front();
   t.sequences_per_second = static_cast<double>(batch) / t.median_seconds;
   t.tokens_per_second = t.sequences_per_second * static_cast<double>(length);
   t.gflops = t.sequences_per_second * encoder_flops_per_sequence(encoder.config(), length) / 1e9;
-  t.threads_used = threads_used / static_cast<double>(times.size());
-  t.cpu_share = cpu / (total * threads);
+  t.threads_used = threads_used / static_cast<double>(t.runs);
+  t.cpu_share = times.cpu_share(threads);
   return t;
 }
 

@@ -122,7 +122,9 @@ void EncoderLayer::forward(float* hidden, std::span<const std::int64_t> offsets,
   float* intermediate = scratch(s.intermediate, tokens * intermediate_size_);
 
   qkv_.forward(hidden, tokens, qkv);
-  s.attention.forward(qkv, offsets, heads_, h / heads_, context, attention_products_, bias);
+  ScoreModifier modifier;
+  if (bias) modifier.relative = *bias;
+  s.attention.forward(qkv, offsets, heads_, h / heads_, context, attention_products_, modifier);
   attention_out_.forward(context, tokens, hidden);  // hidden += context·Wᵀ + b
   attention_norm_.apply(hidden, tokens);
   ffn_in_.forward(hidden, tokens, intermediate);

@@ -1,11 +1,14 @@
 #pragma once
 // Multi-head scaled dot-product self-attention over packed sequences. Each sequence attends only to
 // its own tokens, so there is no padding and no mask: a token's result cannot depend on its neighbours
-// in the batch. A relative position bias (MPNet's) is added to the scores inside the kernels, from a
-// table of one row per head rather than a [heads, length, length] matrix.
+// in the batch. A score modifier (ScoreModifier: MPNet's relative bias, ALiBi, a sliding window,
+// DeBERTa's disentangled terms) is applied inside the kernels a tile of scores at a time, never as a
+// [heads, length, length] matrix: a thread holds the scores of 64 queries at a time, so memory grows
+// with the length, not its square, and with a window the key tiles outside it are not computed.
 #include "core/ops/buffer.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -27,22 +30,63 @@ struct RelativeScoreBias {
   const float* head(int h) const { return table + h * stride + center; }
 };
 
+// A term a family computes from its own projections and adds to one head's scaled scores a tile at a
+// time (DeBERTa's content-to-position and position-to-content terms, gathers from [heads, n, 2·span]
+// products it made beforehand). `add` adds the term of the sequence whose first packed row is
+// `first_row` (`length` tokens), head `head`, queries query .. query+rows and keys key .. key+keys
+// (sequence positions) to `scores`: rows `stride` floats apart, column 0 = key `key`. It is called
+// from every attention thread at once, so it may only read what it shares.
+struct ScoreTerm {
+  void (*add)(const void* context, int head, std::int64_t first_row, std::int64_t length, std::int64_t query,
+              std::int64_t rows, std::int64_t key, std::int64_t keys, float* scores, std::int64_t stride) = nullptr;
+  const void* context = nullptr;
+};
+
+// What is done to the scaled scores Q·Kᵀ·scale before the softmax; every part is optional and the
+// default is plain attention.
+struct ScoreModifier {
+  // A row per head over relative distance (MPNet's buckets, ALiBi's slopes); none when table is null.
+  RelativeScoreBias relative;
+  // A sliding window: query i attends to keys j with |j − i| <= window only (ModernBERT's local layers:
+  // local_attention / 2), as a row of 0 and −∞ would, but key tiles wholly outside it are skipped.
+  // None when negative.
+  std::int64_t window = -1;
+  // A family's own term per tile; none when term.add is null.
+  ScoreTerm term;
+  // The scale of Q·Kᵀ; 1/√head_dim when unset (DeBERTa divides by √(3·head_dim)).
+  std::optional<float> scale;
+};
+
+struct KernelTable;
+
 class SelfAttention {
  public:
+  SelfAttention() = default;
+  // Runs `table`'s kernels instead of the process's (kernels()): the tests compare every path in one
+  // process. The table must outlive this.
+  explicit SelfAttention(const KernelTable& table) : table_(&table) {}
+
   // qkv: [tokens, 3·heads·head_dim], each row Q | K | V with heads side by side (the fused projection's
-  // output). ctx: [tokens, heads·head_dim] receives softmax(Q·Kᵀ/√head_dim + bias)·V per head. Sequence i
-  // is rows offsets[i] .. offsets[i+1]. `bias`: none when null.
+  // output). ctx: [tokens, heads·head_dim] receives softmax(modified Q·Kᵀ·scale)·V per head. Sequence i
+  // is rows offsets[i] .. offsets[i+1].
   void forward(const float* qkv, std::span<const std::int64_t> offsets, int heads, std::int64_t head_dim,
-               float* ctx, AttentionProducts products = AttentionProducts::F32,
-               const RelativeScoreBias* bias = nullptr);
+               float* ctx, AttentionProducts products = AttentionProducts::F32, const ScoreModifier& modifier = {});
+
+  // The scratch the calls so far needed, all threads together (bench: it grows with the length).
+  std::size_t scratch_bytes() const;
 
  private:
+  const KernelTable* table_ = nullptr;  // null: kernels()
   struct Task {
     std::int64_t first_row;  // of the sequence
     std::int64_t length;     // of the sequence
     std::int64_t query;      // first query row of this block, relative to the sequence
+    std::int64_t queries;    // in this block
     int head;
   };
+  // Fills tasks_ (the kernels' or the sgemm path's blocks), returns the multiply-adds.
+  std::int64_t plan_tasks(std::span<const std::int64_t> offsets, int heads, std::int64_t hidden, bool tiled,
+                          std::int64_t window);
   std::vector<Task> tasks_;
   std::vector<FloatBuffer> scratch_;  // per thread: a score tile (and transposed keys)
 };

@@ -1,10 +1,10 @@
 #include "core/ops/attention_avx512.h"
 
-#include "core/ops/attention_bias.h"
+#include "core/ops/attention_scores.h"
 #include "core/ops/attention_tiles.h"
 #include "core/ops/avx512_intrinsics.h"
 #include "core/ops/simd.h"
-#include "core/ops/softmax.h"
+#include "core/ops/kernel_variants.h"
 
 #include <algorithm>
 
@@ -69,15 +69,16 @@ BK_TARGET_AVX512 void pv_tile(const float* p, std::int64_t p_stride, const float
     for (int n = 0; n < NV; ++n) _mm512_storeu_ps(out + r * out_stride + 16 * n, acc[r][n]);
 }
 
+// The scores of R rows over `columns` keys (a multiple of 16) from kt, whose rows are `width` apart.
 template <int R>
 struct QkRows {
   BK_TARGET_AVX512 static void run(std::int64_t r, const float* q, std::int64_t stride, const float* kt, std::int64_t width,
-                            std::int64_t head_dim, float scale, float* scores) {
+                            std::int64_t columns, std::int64_t head_dim, float scale, float* scores) {
     const float* qr = q + r * stride;
     float* sr = scores + r * width;
     std::int64_t j = 0;
-    for (; j + 64 <= width; j += 64) qk_tile<R, 4>(qr, stride, kt + j, width, head_dim, scale, sr + j, width);
-    for (; j < width; j += 16) qk_tile<R, 1>(qr, stride, kt + j, width, head_dim, scale, sr + j, width);
+    for (; j + 64 <= columns; j += 64) qk_tile<R, 4>(qr, stride, kt + j, width, head_dim, scale, sr + j, width);
+    for (; j < columns; j += 16) qk_tile<R, 1>(qr, stride, kt + j, width, head_dim, scale, sr + j, width);
   }
 };
 
@@ -94,35 +95,42 @@ struct PvRowsOf {
 
 }  // namespace
 
-std::int64_t attention_avx512_scratch(std::int64_t length, std::int64_t head_dim) {
-  return (kQueryBlock + head_dim) * padded(length) + length * head_dim;
+std::int64_t attention_avx512_scratch(std::int64_t keys, std::int64_t head_dim) {
+  return (kQueryBlock + head_dim) * padded(keys) + keys * head_dim;
 }
 
 BK_TARGET_AVX512 void attention_avx512(const float* q, const float* k, const float* v, std::int64_t stride,
-                                std::int64_t length, std::int64_t head_dim, float scale, const float* bias,
-                                float* out, std::int64_t out_stride, float* scratch) {
-  const std::int64_t width = padded(length);
+                                std::int64_t head_dim, float scale, const HeadScores& head, std::int64_t first,
+                                std::int64_t queries, float* out, std::int64_t out_stride, float* scratch) {
+  // The keys these queries reach (all of the sequence without a window), from `base`.
+  const KeyRange reach = key_range(head, first, queries, 16);
+  const std::int64_t base = reach.begin, length = reach.end - base, width = padded(length);
   // The keys transposed and the values packed, each once: read in place, every token's row sits on
   // its own page (rows are 3·hidden floats apart) and the kernels would miss the TLB on every row.
   float* kt = scratch;                         // [head_dim, width], keys past `length` zero
   float* values = kt + head_dim * width;       // [length, head_dim]
   float* scores = values + length * head_dim;  // [kQueryBlock, width]
-  transpose_keys(k, stride, length, head_dim, kt, width);
+  transpose_keys(k + base * stride, stride, length, head_dim, kt, width);
   for (std::int64_t j = 0; j < length; ++j)
     for (std::int64_t c = 0; c < head_dim; c += 16)
-      _mm512_storeu_ps(values + j * head_dim + c, _mm512_loadu_ps(v + j * stride + c));
+      _mm512_storeu_ps(values + j * head_dim + c, _mm512_loadu_ps(v + (base + j) * stride + c));
 
-  for (std::int64_t first = 0; first < length; first += kQueryBlock) {
-    const std::int64_t rows = std::min(kQueryBlock, length - first);
-    over_rows<QkRows>(rows, q + first * stride, stride, static_cast<const float*>(kt), width, head_dim, scale, scores);
-    add_relative_bias(bias, first, rows, length, scores, width);
-    for (std::int64_t r = 0; r < rows; ++r) softmax_row(scores + r * width, length);
-    float* o = out + first * out_stride;
+  for (std::int64_t block = first; block < first + queries; block += kQueryBlock) {
+    const std::int64_t rows = std::min(kQueryBlock, first + queries - block);
+    // Column 0 of the scores is key range.begin; a window leaves the keys outside the range uncomputed.
+    const KeyRange range = key_range(head, block, rows, 16);
+    const std::int64_t keys = range.end - range.begin, from = range.begin - base;
+    over_rows<QkRows>(rows, q + block * stride, stride, static_cast<const float*>(kt + from), width, padded(keys),
+                      head_dim, scale, scores);
+    modify_scores(head, block, rows, range.begin, keys, scores, width);
+    for (std::int64_t r = 0; r < rows; ++r) softmax_row_variants.avx512(scores + r * width, keys);
+    float* o = out + block * out_stride;
     const float* p = scores;
+    const float* vr = values + from * head_dim;
     if (head_dim == 64)
-      over_rows<PvRowsOf<4>::Rows>(rows, p, width, static_cast<const float*>(values), head_dim, length, o, out_stride);
+      over_rows<PvRowsOf<4>::Rows>(rows, p, width, vr, head_dim, keys, o, out_stride);
     else
-      over_rows<PvRowsOf<2>::Rows>(rows, p, width, static_cast<const float*>(values), head_dim, length, o, out_stride);
+      over_rows<PvRowsOf<2>::Rows>(rows, p, width, vr, head_dim, keys, o, out_stride);
   }
 }
 

@@ -6,15 +6,18 @@
 
 namespace bertkit::core {
 
-// Floats of per-thread scratch one sequence of `length` tokens needs.
-std::int64_t attention_avx512_scratch(std::int64_t length, std::int64_t head_dim);
+// Floats of per-thread scratch a call whose queries reach `keys` keys needs.
+std::int64_t attention_avx512_scratch(std::int64_t keys, std::int64_t head_dim);
 
-// out[r] = softmax(q[r]·Kᵀ·scale + bias)·V for every token r of one sequence and one head: q, k, v rows
-// `stride` floats apart, out rows `out_stride` apart; `bias` null or the head's relative bias at relative
-// position 0 (RelativeScoreBias::head, core/ops/attention.h). Keys are transposed once; scores are held
-// for 64 queries at a time.
-void attention_avx512(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t length,
-                      std::int64_t head_dim, float scale, const float* bias, float* out, std::int64_t out_stride,
-                      float* scratch);
+struct HeadScores;
+
+// out[r] = softmax(modified q[r]·Kᵀ·scale)·V for the tokens r = first .. first+queries of one sequence
+// (head.length tokens) and one head: q, k, v, out point at the sequence's first row, q, k, v rows
+// `stride` floats apart, out rows `out_stride` apart; `head`: the score modifier
+// (core/ops/attention_scores.h). The keys the queries reach are transposed once; scores are held for
+// 64 queries at a time, over the keys those queries' window reaches.
+void attention_avx512(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t head_dim,
+                      float scale, const HeadScores& head, std::int64_t first, std::int64_t queries, float* out,
+                      std::int64_t out_stride, float* scratch);
 
 }  // namespace bertkit::core

@@ -1,6 +1,6 @@
 #include "core/ops/attention_bf16.h"
 
-#include "core/ops/attention_bias.h"
+#include "core/ops/attention_scores.h"
 #include "core/ops/attention_tiles.h"
 #include "core/ops/avx512_intrinsics.h"
 #include "core/ops/simd.h"
@@ -127,15 +127,16 @@ BK_BF16 void softmax_to_bf16(float* row, std::int64_t length, std::int64_t width
   }
 }
 
+// The scores of R rows over `columns` keys (a multiple of 16) from kt, whose rows are `width` apart.
 template <int R>
 struct QkRows {
   BK_BF16 static void run(std::int64_t r, const std::uint32_t* qb, std::int64_t pairs, const std::uint32_t* kt,
-                          std::int64_t width, float scale, float* scores) {
+                          std::int64_t width, std::int64_t columns, float scale, float* scores) {
     const std::uint32_t* qr = qb + r * pairs;
     float* sr = scores + r * width;
     std::int64_t j = 0;
-    for (; j + 64 <= width; j += 64) dot_tile<R, 4>(qr, pairs, kt + j, width, pairs, scale, sr + j, width);
-    for (; j < width; j += 16) dot_tile<R, 1>(qr, pairs, kt + j, width, pairs, scale, sr + j, width);
+    for (; j + 64 <= columns; j += 64) dot_tile<R, 4>(qr, pairs, kt + j, width, pairs, scale, sr + j, width);
+    for (; j < columns; j += 16) dot_tile<R, 1>(qr, pairs, kt + j, width, pairs, scale, sr + j, width);
   }
 };
 
@@ -152,42 +153,50 @@ struct PvRowsOf {
 
 }  // namespace
 
-std::int64_t attention_bf16_scratch(std::int64_t length, std::int64_t head_dim) {
-  const std::int64_t width = padded(length);
+std::int64_t attention_bf16_scratch(std::int64_t keys, std::int64_t head_dim) {
+  const std::int64_t width = padded(keys);
   // Keys and values as bf16 pairs, the block's queries and probabilities in bf16, its scores in f32.
   return head_dim / 2 * width + width / 2 * head_dim + kQueryBlock * head_dim / 2 + kQueryBlock * width +
          kQueryBlock * width / 2;
 }
 
-BK_BF16 void attention_bf16(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t length,
-                            std::int64_t head_dim, float scale, const float* bias, float* out, std::int64_t out_stride,
-                            float* scratch) {
-  const std::int64_t width = padded(length), pairs = head_dim / 2;
+BK_BF16 void attention_bf16(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t head_dim,
+                            float scale, const HeadScores& head, std::int64_t first, std::int64_t queries, float* out,
+                            std::int64_t out_stride, float* scratch) {
+  // The keys these queries reach (all of the sequence without a window), from `base` (even: values are
+  // packed in pairs of keys).
+  const KeyRange reach = key_range(head, first, queries, 32);
+  const std::int64_t base = reach.begin, length = reach.end - base, width = padded(length), pairs = head_dim / 2;
   auto* kt = reinterpret_cast<std::uint32_t*>(scratch);  // [pairs, width]
   std::uint32_t* vp = kt + pairs * width;                // [width / 2, head_dim]
   std::uint32_t* qb = vp + width / 2 * head_dim;         // [kQueryBlock, pairs]
   auto* scores = reinterpret_cast<float*>(qb + kQueryBlock * pairs);  // [kQueryBlock, width]
   auto* pb = reinterpret_cast<std::uint32_t*>(scores + kQueryBlock * width);  // [kQueryBlock, width / 2]
-  pack_keys(k, stride, length, head_dim, kt, width);
-  pack_values(v, stride, length, head_dim, vp, width);
+  pack_keys(k + base * stride, stride, length, head_dim, kt, width);
+  pack_values(v + base * stride, stride, length, head_dim, vp, width);
 
-  const std::int64_t value_pairs = (length + 1) / 2;
-  for (std::int64_t first = 0; first < length; first += kQueryBlock) {
-    const std::int64_t rows = std::min(kQueryBlock, length - first);
+  for (std::int64_t block = first; block < first + queries; block += kQueryBlock) {
+    const std::int64_t rows = std::min(kQueryBlock, first + queries - block);
     for (std::int64_t r = 0; r < rows; ++r)
       for (std::int64_t c = 0; c < head_dim; c += 32)
-        _mm512_storeu_si512(qb + r * pairs + c / 2, bf16x32(q + (first + r) * stride + c));
-    over_rows<QkRows>(rows, static_cast<const std::uint32_t*>(qb), pairs, static_cast<const std::uint32_t*>(kt), width,
-                      scale, scores);
-    add_relative_bias(bias, first, rows, length, scores, width);
-    for (std::int64_t r = 0; r < rows; ++r) softmax_to_bf16(scores + r * width, length, width, pb + r * (width / 2));
-    float* o = out + first * out_stride;
+        _mm512_storeu_si512(qb + r * pairs + c / 2, bf16x32(q + (block + r) * stride + c));
+    // Column 0 of the scores is key range.begin (even, as base); a window leaves the keys outside the
+    // range uncomputed.
+    const KeyRange range = key_range(head, block, rows, 32);
+    const std::int64_t keys = range.end - range.begin, from = range.begin - base;
+    const std::int64_t columns = padded(keys), value_pairs = (keys + 1) / 2;
+    over_rows<QkRows>(rows, static_cast<const std::uint32_t*>(qb), pairs,
+                      static_cast<const std::uint32_t*>(kt + from), width, columns, scale, scores);
+    modify_scores(head, block, rows, range.begin, keys, scores, width);
+    for (std::int64_t r = 0; r < rows; ++r) softmax_to_bf16(scores + r * width, keys, columns, pb + r * (width / 2));
+    float* o = out + block * out_stride;
+    const std::uint32_t* vr = vp + from / 2 * head_dim;
     if (head_dim == 64)
-      over_rows<PvRowsOf<4>::Rows>(rows, static_cast<const std::uint32_t*>(pb), width / 2,
-                                   static_cast<const std::uint32_t*>(vp), head_dim, value_pairs, o, out_stride);
+      over_rows<PvRowsOf<4>::Rows>(rows, static_cast<const std::uint32_t*>(pb), width / 2, vr, head_dim, value_pairs, o,
+                                   out_stride);
     else
-      over_rows<PvRowsOf<2>::Rows>(rows, static_cast<const std::uint32_t*>(pb), width / 2,
-                                   static_cast<const std::uint32_t*>(vp), head_dim, value_pairs, o, out_stride);
+      over_rows<PvRowsOf<2>::Rows>(rows, static_cast<const std::uint32_t*>(pb), width / 2, vr, head_dim, value_pairs, o,
+                                   out_stride);
   }
 }
 

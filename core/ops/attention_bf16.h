@@ -9,12 +9,14 @@
 
 namespace bertkit::core {
 
-// Floats of per-thread scratch one sequence of `length` tokens needs.
-std::int64_t attention_bf16_scratch(std::int64_t length, std::int64_t head_dim);
+// Floats of per-thread scratch a call whose queries reach `keys` keys needs.
+std::int64_t attention_bf16_scratch(std::int64_t keys, std::int64_t head_dim);
 
 // As attention_avx512 (core/ops/attention_avx512.h), with bf16 products.
-void attention_bf16(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t length,
-                    std::int64_t head_dim, float scale, const float* bias, float* out, std::int64_t out_stride,
-                    float* scratch);
+struct HeadScores;
+
+void attention_bf16(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t head_dim,
+                    float scale, const HeadScores& head, std::int64_t first, std::int64_t queries, float* out,
+                    std::int64_t out_stride, float* scratch);
 
 }  // namespace bertkit::core

@@ -24,6 +24,9 @@ KernelTable kernel_table(CpuPath path, const CpuFeatures& features) {
   table.path = path;
   table.softmax_row = softmax_row_variants.on(path);
   table.layer_norm_row = layer_norm_row_variants.on(path);
+  table.rms_norm_row = rms_norm_row_variants.on(path);
+  table.rotary_half_row = rotary_half_row_variants.on(path);
+  table.rotary_interleaved_row = rotary_interleaved_row_variants.on(path);
   table.max_abs = max_abs_variants.on(path);
   table.quantize_s8 = quantize_s8_variants.on(path);
   table.round_to_bf16 = round_to_bf16_variants.on(path);

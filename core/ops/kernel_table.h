@@ -12,6 +12,9 @@ struct KernelTable {
   CpuPath path = CpuPath::Portable;
   decltype(softmax_row_variants.portable) softmax_row = nullptr;
   decltype(layer_norm_row_variants.portable) layer_norm_row = nullptr;
+  decltype(rms_norm_row_variants.portable) rms_norm_row = nullptr;
+  decltype(rotary_half_row_variants.portable) rotary_half_row = nullptr;
+  decltype(rotary_interleaved_row_variants.portable) rotary_interleaved_row = nullptr;
   decltype(max_abs_variants.portable) max_abs = nullptr;
   decltype(quantize_s8_variants.portable) quantize_s8 = nullptr;
   decltype(round_to_bf16_variants.portable) round_to_bf16 = nullptr;

@@ -1,7 +1,8 @@
 #pragma once
 // Every compiled variant of bertkit's own CPU kernels, defined beside their code (softmax.cpp,
-// layer_norm.cpp, reduced_activations.cpp, attention_avx512.cpp, attention_bf16.cpp). Which one runs is
-// decided in one place only: the kernel table (core/ops/kernel_table.h).
+// layer_norm.cpp, rms_norm.cpp, rotary.cpp, reduced_activations.cpp, attention_avx512.cpp,
+// attention_bf16.cpp). Which one runs is decided in one place only: the kernel table
+// (core/ops/kernel_table.h).
 #include "core/ops/simd.h"
 
 #include <cstddef>
@@ -14,6 +15,14 @@ extern const VectorVariants<void(float* x, std::int64_t n)> softmax_row_variants
 // LayerNorm of one row in place (layer_norm.h).
 extern const VectorVariants<void(float* x, std::int64_t n, const float* gamma, const float* beta, float eps)>
     layer_norm_row_variants;
+// RMSNorm of one row in place (rms_norm.h).
+extern const VectorVariants<void(float* x, std::int64_t n, const float* gamma, float eps)> rms_norm_row_variants;
+// Rotary position embedding of one token's first `vectors` head vectors (head_dim floats apart) in place,
+// by the angles whose cosines and sines are cos, sin [half] (rotary.h): NeoX's halves or GPT-J's pairs.
+using RotaryRow = void(float* x, std::int64_t vectors, std::int64_t head_dim, std::int64_t half, const float* cos,
+                       const float* sin);
+extern const VectorVariants<RotaryRow> rotary_half_row_variants;
+extern const VectorVariants<RotaryRow> rotary_interleaved_row_variants;
 // The reduced types' activations (reduced_activations.h): max |x|, x · inverse_scale rounded to s8,
 // x rounded to bf16.
 extern const VectorVariants<float(const float* x, std::size_t n)> max_abs_variants;
@@ -21,13 +30,16 @@ extern const VectorVariants<void(const float* x, std::size_t n, float inverse_sc
     quantize_s8_variants;
 extern const VectorVariants<void(const float* x, std::size_t n, std::uint16_t* out)> round_to_bf16_variants;
 
-// A register-tiled attention kernel of one sequence and one head (attention_avx512.h, attention_bf16.h);
-// `bias`: null, or the head's relative bias at relative position 0 (RelativeScoreBias::head).
+struct HeadScores;
+
+// A register-tiled attention kernel of a block of queries of one sequence and one head
+// (attention_avx512.h, attention_bf16.h); `scores`: the sequence's length and the head's score modifier
+// (core/ops/attention_scores.h).
 struct AttentionKernel {
-  std::int64_t (*scratch)(std::int64_t length, std::int64_t head_dim);  // floats per thread
-  void (*run)(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t length,
-              std::int64_t head_dim, float scale, const float* bias, float* out, std::int64_t out_stride,
-              float* scratch);
+  std::int64_t (*scratch)(std::int64_t keys, std::int64_t head_dim);  // floats per thread
+  void (*run)(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t head_dim,
+              float scale, const HeadScores& scores, std::int64_t first, std::int64_t queries, float* out,
+              std::int64_t out_stride, float* scratch);
 };
 
 }  // namespace bertkit::core

@@ -17,6 +17,11 @@ BK_VECTOR_BODY void layer_norm_row_body(float* x, std::int64_t n, const float* g
 #pragma omp simd reduction(+ : squares)
   for (std::int64_t j = 0; j < n; ++j) squares += (x[j] - mean) * (x[j] - mean);
   const float rstd = 1.0f / std::sqrt(squares / static_cast<float>(n) + eps);
+  if (!beta) {  // a bias-free LayerNorm (ModernBERT's)
+#pragma omp simd
+    for (std::int64_t j = 0; j < n; ++j) x[j] = (x[j] - mean) * rstd * gamma[j];
+    return;
+  }
 #pragma omp simd
   for (std::int64_t j = 0; j < n; ++j) x[j] = (x[j] - mean) * rstd * gamma[j] + beta[j];
 }

@@ -1,11 +1,12 @@
 #pragma once
 // LayerNorm over the last dimension, in place, as torch.nn.LayerNorm computes it in float32:
-// y = (x − mean) / sqrt(var + eps) · gamma + beta, with the biased variance.
+// y = (x − mean) / sqrt(var + eps) · gamma + beta, with the biased variance; without beta when it is null
+// (nn.LayerNorm(bias=False), ModernBERT's).
 #include <cstdint>
 
 namespace bertkit::core {
 
-// x: [rows, n]; gamma, beta: [n]. Rows are spread over the OpenMP threads.
+// x: [rows, n]; gamma: [n]; beta: [n] or null. Rows are spread over the OpenMP threads.
 void layer_norm(float* x, std::int64_t rows, std::int64_t n, const float* gamma, const float* beta, float eps);
 
 }  // namespace bertkit::core

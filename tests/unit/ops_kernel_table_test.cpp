@@ -65,6 +65,9 @@ TEST_CASE("kernel table: the portable path takes every loop's portable variant a
   CHECK(t.path == CpuPath::Portable);
   CHECK((t.softmax_row == softmax_row_variants.portable));
   CHECK((t.layer_norm_row == layer_norm_row_variants.portable));
+  CHECK((t.rms_norm_row == rms_norm_row_variants.portable));
+  CHECK((t.rotary_half_row == rotary_half_row_variants.portable));
+  CHECK((t.rotary_interleaved_row == rotary_interleaved_row_variants.portable));
   CHECK((t.max_abs == max_abs_variants.portable));
   CHECK((t.quantize_s8 == quantize_s8_variants.portable));
   CHECK((t.round_to_bf16 == round_to_bf16_variants.portable));
@@ -81,6 +84,10 @@ TEST_CASE("kernel table: the avx2 and avx512 paths take their own variants; tile
 
   const KernelTable avx512 = kernel_table(CpuPath::Avx512, avx512_cpu());
   CHECK((avx512.layer_norm_row == layer_norm_row_variants.avx512));
+  CHECK((avx512.rms_norm_row == rms_norm_row_variants.avx512));
+  CHECK((avx512.rotary_half_row == rotary_half_row_variants.avx512));
+  CHECK((avx512.rotary_interleaved_row == rotary_interleaved_row_variants.avx512));
+  CHECK((avx2.rotary_interleaved_row == rotary_interleaved_row_variants.avx2));
   CHECK((avx512.quantize_s8 == quantize_s8_variants.avx512));
   CHECK(avx512.attention(AttentionProducts::F32, 64) == avx512.attention_f32);
   CHECK(avx512.attention(AttentionProducts::BF16, 32) == avx512.attention_bf16);

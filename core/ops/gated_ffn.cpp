@@ -1,0 +1,50 @@
+#include "core/ops/gated_ffn.h"
+
+#include "core/error.h"
+#include "core/tensor.h"
+
+namespace bertkit::core {
+namespace {
+
+// Rows first .. first+rows of a [*, in] weight (int8: with their scales).
+LinearWeight weight_rows(const LinearWeight& weight, std::int64_t first, std::int64_t rows, std::int64_t in) {
+  LinearWeight part = weight;
+  part.data = static_cast<const std::byte*>(weight.data) + first * in * static_cast<std::int64_t>(dtype_size(weight.dtype));
+  if (!weight.scales.empty()) part.scales = weight.scales.subspan(static_cast<std::size_t>(first), static_cast<std::size_t>(rows));
+  return part;
+}
+
+std::span<const float> bias_rows(std::span<const float> bias, std::int64_t first, std::int64_t rows) {
+  if (bias.empty()) return bias;
+  return bias.subspan(static_cast<std::size_t>(first), static_cast<std::size_t>(rows));
+}
+
+}  // namespace
+
+GatedFeedForward::GatedFeedForward(const GatedFeedForwardSpec& spec, const LinearWeight& in_weight,
+                                   std::span<const float> in_bias, const LinearWeight& out_weight,
+                                   std::span<const float> out_bias)
+    : intermediate_(spec.intermediate) {
+  const std::int64_t i = spec.intermediate, h = spec.hidden;
+  if (!in_bias.empty() && static_cast<std::int64_t>(in_bias.size()) != 2 * i)
+    runtime_error("gated feed-forward with {} input-projection outputs given {} biases", 2 * i, in_bias.size());
+  if (!in_weight.scales.empty() && static_cast<std::int64_t>(in_weight.scales.size()) != 2 * i)
+    runtime_error("int8 gated feed-forward with {} outputs given {} scales", 2 * i, in_weight.scales.size());
+  const std::int64_t activated = spec.halves == GatedHalves::ActivateFirst ? 0 : i, other = i - activated;
+  activated_ = Linear(weight_rows(in_weight, activated, i, h), bias_rows(in_bias, activated, i), i, h, spec.activation);
+  other_ = Linear(weight_rows(in_weight, other, i, h), bias_rows(in_bias, other, i), i, h);
+  out_ = Linear(out_weight, out_bias, h, i, Eltwise::Identity, spec.output);
+}
+
+void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, float* scratch) const {
+  float* gated = scratch;                         // [rows, I]: act(a), then act(a) · b
+  float* other = scratch + rows * intermediate_;  // [rows, I]: b
+  activated_.forward(x, rows, gated);
+  other_.forward(x, rows, other);
+  const std::int64_t n = rows * intermediate_;
+#pragma omp parallel for simd schedule(static) if (n >= (std::int64_t{1} << 18))
+  for (std::int64_t j = 0; j < n; ++j) gated[j] *= other[j];
+  out_.forward(gated, rows, y);
+}
+
+}  // namespace bertkit::core

@@ -1,0 +1,46 @@
+#pragma once
+// A gated feed-forward layer (GLU family: GeGLU, SwiGLU): the input projection gives 2·I values per
+// token, one half goes through the activation and multiplies the other, and the output projection
+// brings the product back: y = W_out · (act(a) ⊙ b) + b_out. Families disagree on which half is a
+// (GatedHalves). The activation is fused into that half's matmul as Linear's is, so the exact (erf)
+// and tanh GELU and SiLU are oneDNN's, as in the BERT layer's feed-forward.
+#include "core/ops/eltwise.h"
+#include "core/ops/linear.h"
+
+#include <cstdint>
+#include <span>
+
+namespace bertkit::core {
+
+// Which half of the input projection's 2·I outputs (rows of its [2·I, hidden] weight) goes through the
+// activation; the other multiplies it.
+enum class GatedHalves {
+  ActivateFirst,   // act(first) · second: ModernBERT's `Wi` (its "input", then its "gate")
+  ActivateSecond,  // act(second) · first: GTE's `up_gate_proj`
+};
+
+struct GatedFeedForwardSpec {
+  std::int64_t hidden = 0;
+  std::int64_t intermediate = 0;  // I: the input projection has 2·I outputs
+  Eltwise activation = Eltwise::Gelu;
+  GatedHalves halves = GatedHalves::ActivateFirst;
+  LinearOutput output = LinearOutput::Overwrite;  // Accumulate: y += ..., the residual sum
+};
+
+class GatedFeedForward {
+ public:
+  // in_weight: [2·I, hidden] and in_bias [2·I] or empty; out_weight: [hidden, I] and out_bias [hidden]
+  // or empty; each half of in_weight becomes its own matmul (the weights are copied).
+  GatedFeedForward(const GatedFeedForwardSpec& spec, const LinearWeight& in_weight, std::span<const float> in_bias,
+                   const LinearWeight& out_weight, std::span<const float> out_bias);
+
+  // x: [rows, hidden] → y: [rows, hidden] (overwritten or added to); scratch: scratch_floats(rows).
+  void forward(const float* x, std::int64_t rows, float* y, float* scratch) const;
+  std::int64_t scratch_floats(std::int64_t rows) const { return 2 * rows * intermediate_; }
+
+ private:
+  std::int64_t intermediate_;
+  Linear activated_, other_, out_;  // the halves of the input projection, the output projection
+};
+
+}  // namespace bertkit::core

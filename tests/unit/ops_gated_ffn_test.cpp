@@ -1,0 +1,108 @@
+// The gated feed-forward (GeGLU, SwiGLU) against a plain double reference: both half orders, every
+// activation families use, with and without biases, overwriting and adding to the output. Its matmuls and
+// activations are oneDNN's, whose instruction set BERTKIT_CPU sets for the whole process: ctest runs
+// this file again with BERTKIT_CPU=portable and avx2 (tests/CMakeLists.txt).
+#include "core/ops/gated_ffn.h"
+#include "unit/reference_math.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+using namespace bertkit::core;
+
+namespace {
+
+double reference_activation(Eltwise activation, double x) {
+  switch (activation) {
+    case Eltwise::Gelu: return bktest::reference_gelu(x);
+    case Eltwise::GeluTanh: return bktest::reference_gelu_tanh(x);
+    case Eltwise::Silu: return bktest::reference_silu(x);
+    default: return x;
+  }
+}
+
+struct GatedCase {
+  Eltwise activation = Eltwise::Gelu;
+  GatedHalves halves = GatedHalves::ActivateFirst;
+  bool biases = false;
+  LinearOutput output = LinearOutput::Overwrite;
+};
+
+// y = W_out · (act(a) · b) + b_out with (a, b) the halves of W_in · x + b_in in the case's order.
+std::vector<double> reference_gated(const std::vector<float>& x, const std::vector<float>& w_in,
+                                    const std::vector<float>& b_in, const std::vector<float>& w_out,
+                                    const std::vector<float>& b_out, std::int64_t rows, std::int64_t h,
+                                    std::int64_t i, const GatedCase& c) {
+  const auto projected = bktest::reference_linear(x, w_in, b_in, rows, h, 2 * i);
+  std::vector<double> exact_product(rows * i);
+  const std::int64_t activated = c.halves == GatedHalves::ActivateFirst ? 0 : i, other = i - activated;
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < i; ++j)
+      exact_product[r * i + j] =
+          reference_activation(c.activation, projected[r * 2 * i + activated + j]) * projected[r * 2 * i + other + j];
+  // The output projection in double over the double product (reference_linear takes floats).
+  std::vector<double> y(rows * h);
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t o = 0; o < h; ++o) {
+      double acc = b_out.empty() ? 0.0 : b_out[o];
+      for (std::int64_t j = 0; j < i; ++j) acc += exact_product[r * i + j] * w_out[o * i + j];
+      y[r * h + o] = acc;
+    }
+  return y;
+}
+
+std::vector<float> run_gated(const GatedCase& c, std::int64_t rows, std::int64_t h, std::int64_t i,
+                             std::vector<double>* expected) {
+  const auto x = bktest::random_floats(rows * h, 81, -2.0f, 2.0f);
+  const auto w_in = bktest::random_floats(2 * i * h, 82, -0.5f, 0.5f);
+  const auto w_out = bktest::random_floats(h * i, 83, -0.5f, 0.5f);
+  const auto b_in = c.biases ? bktest::random_floats(2 * i, 84) : std::vector<float>{};
+  const auto b_out = c.biases ? bktest::random_floats(h, 85) : std::vector<float>{};
+  GatedFeedForward ffn({h, i, c.activation, c.halves, c.output}, {DType::F32, w_in.data(), {}}, b_in,
+                       {DType::F32, w_out.data(), {}}, b_out);
+  std::vector<float> scratch(ffn.scratch_floats(rows));
+  auto y = c.output == LinearOutput::Accumulate ? bktest::random_floats(rows * h, 86) : std::vector<float>(rows * h);
+  const auto before = y;
+  ffn.forward(x.data(), rows, y.data(), scratch.data());
+  if (expected) {
+    *expected = reference_gated(x, w_in, b_in, w_out, b_out, rows, h, i, c);
+    if (c.output == LinearOutput::Accumulate)
+      for (std::size_t k = 0; k < before.size(); ++k) (*expected)[k] += before[k];
+  }
+  return y;
+}
+
+}  // namespace
+
+TEST_CASE("gated feed-forward matches a double reference: GeGLU (erf and tanh) and SwiGLU, both half orders") {
+  for (Eltwise activation : {Eltwise::Gelu, Eltwise::GeluTanh, Eltwise::Silu})
+    for (GatedHalves halves : {GatedHalves::ActivateFirst, GatedHalves::ActivateSecond})
+      for (bool biases : {false, true})
+        for (LinearOutput output : {LinearOutput::Overwrite, LinearOutput::Accumulate})
+          for (std::int64_t rows : {1, 7, 200}) {
+            const GatedCase c{activation, halves, biases, output};
+            INFO("activation " << int(activation) << ", activate " << (halves == GatedHalves::ActivateFirst ? "first" : "second")
+                               << ", biases " << biases << ", accumulate " << (output == LinearOutput::Accumulate)
+                               << ", rows " << rows);
+            std::vector<double> expected;
+            const auto y = run_gated(c, rows, 24, 40, &expected);
+            double worst = 0;
+            for (std::size_t k = 0; k < y.size(); ++k) worst = std::max(worst, std::abs(y[k] - expected[k]));
+            CHECK(worst < 2e-5);
+          }
+}
+
+TEST_CASE("gated feed-forward: the half order and the activation each change the result") {
+  const auto first = run_gated({Eltwise::Gelu, GatedHalves::ActivateFirst}, 5, 16, 32, nullptr);
+  const auto second = run_gated({Eltwise::Gelu, GatedHalves::ActivateSecond}, 5, 16, 32, nullptr);
+  const auto tanh = run_gated({Eltwise::GeluTanh, GatedHalves::ActivateFirst}, 5, 16, 32, nullptr);
+  double order = 0, approximation = 0;
+  for (std::size_t k = 0; k < first.size(); ++k) {
+    order = std::max(order, double(std::abs(first[k] - second[k])));
+    approximation = std::max(approximation, double(std::abs(first[k] - tanh[k])));
+  }
+  CHECK(order > 1e-2);
+  CHECK(approximation > 1e-6);  // GELU's tanh form differs from erf's by up to ~1e-3 of x
+}
