@@ -9,6 +9,7 @@ out=$2
 cd "$(dirname "$0")/../.."
 shared=$(realpath ../shared)
 M=$shared/fixtures/models
+M2=$shared/fixtures/models2
 C=$shared/corpora
 mkdir -p "$out"
 work=$(mktemp -d)
@@ -18,6 +19,9 @@ head -n 60 "$C/udhr.txt" >"$work/udhr.txt"
 head -n 40 "$C/pairs_mrpc.tsv" >"$work/pairs.txt"
 cut -f1 "$work/pairs.txt" | head -n 5 >"$work/queries.txt"
 printf 'text,label\n"Paris is the [MASK] of France.",x\n"A happy day, truly",y\n' >"$work/in.csv"
+sed 's/ [a-z]*s / <mask> /' "$work/en.txt" | grep -F '<mask>' | head -n 40 >"$work/masked.txt"
+sed 's/<mask>/[MASK]/' "$work/masked.txt" >"$work/masked-wp.txt"
+printf '{"query":"Who eats?","documents":["A man is eating food.","The sky is blue.","Someone eats bread."],"id":7}\n{"query":"Sky colour","documents":["Der Himmel ist blau.","A man is eating food."]}\n' >"$work/lists.jsonl"
 printf '{"text":"A man is eating food.","id":1}\n{"text":"Der Himmel ist blau.","id":2}\n' >"$work/in.jsonl"
 
 n=0
@@ -94,6 +98,34 @@ for m in "$M"/*/; do
     run "info-bk-$name-$d" info "$work/$name-$d.bk"
   done
   run "verify-$name" convert --verify --dtype int8 "$m"
+done
+
+# The later families and tasks (fixtures/models2).
+for m in bert-cased-ner distilbert-uncased-ner electra-ner roberta-ner; do
+  for a in none simple first average max; do
+    run "ner-$m-$a" ner -m "$M2/$m" --aggregation "$a" -i "$work/udhr.txt"
+  done
+done
+for m in mpnet-embed camembert-embed; do
+  run "embed2-$m" embed -m "$M2/$m" -i "$work/udhr.txt"
+  run "sim2-$m" similarity -m "$M2/$m" --queries "$work/queries.txt" --corpus "$work/en.txt" --top-k 3
+done
+for m in roberta-cls camembert-cls bert-uncased-nsp; do
+  run "classify2-$m" classify -m "$M2/$m" --top-k all --pairs -i "$work/pairs.txt"
+done
+for m in roberta-mlm mpnet-mlm; do
+  run "fill2-$m" fill-mask -m "$M2/$m" --top-k 3 -i "$work/masked.txt"
+done
+run fill2-pretraining fill-mask -m "$M2/bert-uncased-pretraining" --top-k 3 -i "$work/masked-wp.txt"
+run qa2-roberta qa -m "$M2/roberta-qa" -i "$work/pairs.txt"
+run rerank-pairs rerank -m "$M/bert-chinese-cross" --pairs -i "$work/pairs.txt"
+run rerank-query rerank -m "$M/bert-chinese-cross" --query "What happened?" -i "$work/en.txt" --top-k 5
+run rerank-lists rerank -m "$M/bert-chinese-cross" --jsonl -i "$work/lists.jsonl" --return-documents
+for m in "$M2"/*/; do
+  name=$(basename "$m")
+  run "info2-$name" info --json "$m"
+  run "convert2-$name-int8" convert --dtype int8 "$m" "$work/$name-int8.bk"
+  sha256sum <"$work/$name-int8.bk" >"$out/convert2-$name-int8.sha"
 done
 run embed-bk embed -m "$work/minilm-embed-int8.bk" -i "$work/en.txt"
 
