@@ -191,7 +191,8 @@ ParsedFile parse_file(const fs::path& path) {
 
 // The tensors must be exactly what the config needs (plus int8 scales and Dense layers), in the
 // dtypes a converted file may use for them.
-void validate_weights(const LoadedModel& m, const std::string& where) {
+void validate_weights(LoadedModel& m, const std::string& where) {
+  drop_absent_head(m.config, [&](std::string_view name) { return m.weights.info(name).has_value(); });
   std::map<std::string, Shape> want;
   for (const auto& e : expected_tensors(m.config))
     if (!e.optional || m.weights.find(e.name)) want[e.name] = e.shape;

@@ -2,19 +2,26 @@
 
 #include "core/model/family_spec.h"
 
+#include <fmt/format.h>
+
+#include <set>
+
 namespace bertkit::core {
 
 namespace {
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-std::optional<std::string> find_module(std::span<const ModuleName> rows, std::string_view module) {
-  for (const auto& [from, to] : rows)
-    if (module == from) return std::string(to);
+std::optional<std::string> find_module(std::span<const ModuleName> rows, std::string_view module,
+                                       std::string_view param) {
+  for (const auto& [from, to, only] : rows)
+    if (module == from && (only.empty() || only == param)) return std::string(to);
   return std::nullopt;
 }
 
-std::optional<std::string> map_module(const FamilySpec& family, std::string_view module) {
+// `heads`: the name rows of the architecture's heads (one architecture's, or each in turn).
+std::optional<std::string> map_module(const FamilySpec& family, std::span<const ModuleName> heads,
+                                      std::string_view module, std::string_view param) {
   if (starts_with(module, family.layer_prefix)) {
     std::string_view rest = module.substr(family.layer_prefix.size());
     auto dot = rest.find('.');
@@ -22,19 +29,18 @@ std::optional<std::string> map_module(const FamilySpec& family, std::string_view
     std::string_view index = rest.substr(0, dot);
     for (char c : index)
       if (c < '0' || c > '9') return std::nullopt;
-    auto inner = find_module(family.layer_modules, rest.substr(dot + 1));
+    auto inner = find_module(family.layer_modules, rest.substr(dot + 1), param);
     if (!inner) return std::nullopt;
     return "encoder.layer." + std::string(index) + "." + *inner;
   }
-  if (auto canonical = find_module(family.embedding_modules, module)) return canonical;
-  return find_module(family.other_modules, module);
+  if (auto canonical = find_module(heads, module, param)) return canonical;
+  if (auto canonical = find_module(family.embedding_modules, module, param)) return canonical;
+  return find_module(family.other_modules, module, param);
 }
 
-}  // namespace
-
-std::optional<std::string> canonical_name(const FamilySpec& family, std::string_view name) {
-  if (starts_with(name, family.checkpoint_prefix)) name.remove_prefix(family.checkpoint_prefix.size());
-  if (name == "embeddings.position_ids") return std::string();
+// The module and the parameter of a checkpoint name (without the model prefix); nullopt when it has no
+// parameter bertkit reads.
+std::optional<std::pair<std::string_view, std::string_view>> split_name(std::string_view name) {
   auto dot = name.rfind('.');
   if (dot == std::string_view::npos) return std::nullopt;
   std::string_view module = name.substr(0, dot);
@@ -44,9 +50,33 @@ std::optional<std::string> canonical_name(const FamilySpec& family, std::string_
   if (layer_norm && param == "gamma") param = "weight";
   if (layer_norm && param == "beta") param = "bias";
   if (param != "weight" && param != "bias") return std::nullopt;
-  auto canonical = map_module(family, module);
+  return std::pair{module, param};
+}
+
+std::optional<std::string> canonical_in(const FamilySpec& family, std::span<const ModuleName> heads,
+                                        std::string_view name) {
+  if (starts_with(name, family.checkpoint_prefix)) name.remove_prefix(family.checkpoint_prefix.size());
+  if (name == "embeddings.position_ids") return std::string();
+  auto parts = split_name(name);
+  if (!parts) return std::nullopt;
+  const auto [module, param] = *parts;
+  auto canonical = map_module(family, heads, module, param);
   if (!canonical) return std::nullopt;
   return *canonical + "." + std::string(param);
+}
+
+}  // namespace
+
+std::optional<std::string> canonical_name(const FamilySpec& family, const ArchitectureSpec& architecture,
+                                          std::string_view name) {
+  return canonical_in(family, architecture.modules, name);
+}
+
+std::optional<std::string> canonical_name(const FamilySpec& family, std::string_view name) {
+  if (auto canonical = canonical_in(family, {}, name)) return canonical;
+  for (const ArchitectureSpec& architecture : family.architectures)
+    if (auto canonical = canonical_in(family, architecture.modules, name)) return canonical;
+  return std::nullopt;
 }
 
 std::vector<ExpectedTensor> expected_tensors(const ModelConfig& c) {
@@ -103,6 +133,36 @@ std::vector<ExpectedTensor> expected_tensors(const ModelConfig& c) {
     linear("discriminator.out", 1, H);
   }
   return out;
+}
+
+std::string checkpoint_spelling(const FamilySpec& family, const ArchitectureSpec& architecture,
+                                std::string_view canonical) {
+  const auto dot = canonical.rfind('.');
+  if (dot == std::string_view::npos) return std::string(canonical);
+  const std::string_view module = canonical.substr(0, dot), param = canonical.substr(dot + 1);
+  for (std::span<const ModuleName> rows : {architecture.modules, family.other_modules, family.embedding_modules})
+    for (const auto& [from, to, only] : rows)
+      if (to == module && (only.empty() || only == param)) return fmt::format("{}.{}", from, param);
+  return std::string(canonical);
+}
+
+void drop_absent_head(ModelConfig& config, const std::function<bool(std::string_view)>& present) {
+  if (config.head == HeadKind::None) return;
+  ModelConfig encoder = config;
+  encoder.head = HeadKind::None;
+  std::set<std::string, std::less<>> encoder_names;
+  for (const auto& t : expected_tensors(encoder)) encoder_names.insert(t.name);
+  AbsentHead absent{config.head, {}};
+  for (const auto& t : expected_tensors(config)) {
+    if (encoder_names.count(t.name) || t.optional) continue;
+    // The tied decoder is the word embedding matrix: no file needs it.
+    if (t.name == "mlm.decoder.weight" && config.tie_word_embeddings) continue;
+    if (present(t.name)) return;
+    absent.tensors.push_back(checkpoint_spelling(*config.family, architecture_spec(config), t.name));
+  }
+  if (absent.tensors.empty()) return;
+  encoder.absent_head = std::move(absent);
+  config = std::move(encoder);
 }
 
 }  // namespace bertkit::core

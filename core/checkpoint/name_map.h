@@ -16,8 +16,10 @@
 //   classifier.out.{weight,bias}    (BERT classifier, DistilBERT classifier, ELECTRA classifier.out_proj)
 //   qa_outputs.{weight,bias}, discriminator.{dense,out}.{weight,bias} (ElectraForPreTraining)
 #include "core/model/config.h"
+#include "core/model/family_spec.h"
 #include "core/tensor.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,9 +27,12 @@
 
 namespace bertkit::core {
 
-// The canonical name of a checkpoint tensor of `family`; nullopt for names bertkit does not know
-// (reported as unexpected). Buffers that carry no weights (embeddings.position_ids) map to "" (ignored
-// silently).
+// The canonical name of a checkpoint tensor of `architecture` (a row of `family`): the architecture's
+// name rows first, then the family's; nullopt for names bertkit does not know (reported as
+// unexpected). Buffers that carry no weights (embeddings.position_ids) map to "" (ignored silently).
+std::optional<std::string> canonical_name(const FamilySpec& family, const ArchitectureSpec& architecture,
+                                          std::string_view checkpoint_name);
+// The same for whichever architecture of `family` knows the name.
 std::optional<std::string> canonical_name(const FamilySpec& family, std::string_view checkpoint_name);
 
 struct ExpectedTensor {
@@ -38,5 +43,16 @@ struct ExpectedTensor {
 
 // Every tensor the model described by `config` reads, with its shape.
 std::vector<ExpectedTensor> expected_tensors(const ModelConfig& config);
+
+// How checkpoints of `architecture` spell the canonical name of a head or embedding tensor, for
+// messages (mlm.decoder.bias is BERT's cls.predictions.bias); other names as they are.
+std::string checkpoint_spelling(const FamilySpec& family, const ArchitectureSpec& architecture,
+                                std::string_view canonical);
+
+// A head whose tensors are all absent is not there: when `present` (a canonical name) finds none of
+// the tensors config.json's head adds to the encoder, `config` becomes the encoder alone (head None)
+// and absent_head names the head and its tensors as the checkpoint would spell them. A head in part
+// present stays, to be refused naming what it lacks.
+void drop_absent_head(ModelConfig& config, const std::function<bool(std::string_view)>& present);
 
 }  // namespace bertkit::core

@@ -27,10 +27,11 @@
 namespace bertkit::core {
 
 // A module path (a tensor name without ".weight"/".bias") as the checkpoint spells it, and its
-// canonical name (see core/checkpoint/name_map.h).
+// canonical name (see core/checkpoint/name_map.h); `only` limits the row to one parameter ("bias").
 struct ModuleName {
   std::string_view checkpoint;
   std::string_view canonical;
+  std::string_view only = {};
 };
 
 // Where config.json keeps each setting; nullptr: the family has no such key (the comment says what
@@ -60,6 +61,10 @@ struct ArchitectureSpec {
   bool mlm = false;                    // the masked-LM head (mlm.*)
   bool discriminator = false;          // ELECTRA's replaced-token detector (discriminator.*)
   bool nsp = false;                    // BERT's next-sentence head on the pooler output (nsp)
+  // Name rows of this architecture alone, read before the family's: where one checkpoint name means
+  // different tensors in different architectures (RoBERTa's classifier.weight is the token classifier;
+  // its sequence classifier is classifier.out_proj).
+  std::span<const ModuleName> modules = {};
 };
 
 // The masked-LM head: transform (dense, activation, LayerNorm), then the decoder onto the vocabulary.

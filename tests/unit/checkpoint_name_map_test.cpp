@@ -141,3 +141,21 @@ TEST_CASE("name map: expected tensors of the heads without a fixture") {
   CHECK(!has(names(c), "pooler.dense.weight"));
   CHECK(!has(names(c), "nsp.weight"));
 }
+
+TEST_CASE("name map: an architecture's own rows: one checkpoint name, different tensors per architecture") {
+  const FamilySpec& roberta = *find_family("roberta");
+  const ArchitectureSpec& tokens = *roberta.architecture("RobertaForTokenClassification");
+  const ArchitectureSpec& sequences = *roberta.architecture("RobertaForSequenceClassification");
+  CHECK(canonical_name(roberta, tokens, "classifier.weight") == std::optional<std::string>("classifier.out.weight"));
+  CHECK(!canonical_name(roberta, sequences, "classifier.weight"));  // its classifier is dense + out_proj
+  CHECK(canonical_name(roberta, sequences, "classifier.out_proj.bias") == std::optional<std::string>("classifier.out.bias"));
+  // Messages spell a tensor as the architecture's checkpoint does.
+  CHECK(checkpoint_spelling(roberta, tokens, "classifier.out.weight") == "classifier.weight");
+  CHECK(checkpoint_spelling(roberta, sequences, "classifier.out.weight") == "classifier.out_proj.weight");
+  const FamilySpec& bert = *find_family("bert");
+  const ArchitectureSpec& mlm = *bert.architecture("BertForMaskedLM");
+  CHECK(checkpoint_spelling(bert, mlm, "mlm.decoder.bias") == "cls.predictions.bias");
+  CHECK(checkpoint_spelling(bert, mlm, "mlm.decoder.weight") == "cls.predictions.decoder.weight");
+  CHECK(!canonical_name(bert, mlm, "cls.predictions.weight"));  // the bias-only row
+  CHECK(checkpoint_spelling(bert, mlm, "encoder.layer.0.output.dense.weight") == "encoder.layer.0.output.dense.weight");
+}
