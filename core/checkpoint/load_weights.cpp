@@ -2,6 +2,7 @@
 
 #include "core/checkpoint/name_map.h"
 #include "core/error.h"
+#include "core/model/model_tensors.h"
 
 #include <cstring>
 #include <map>
@@ -27,8 +28,8 @@ LoadedWeights load_weights(RawCheckpoint raw, ModelConfig& config, std::string_v
 
   const FamilySpec& family = *config.family;
   const ArchitectureSpec& architecture = architecture_spec(config);
-  std::map<std::string, ExpectedTensor, std::less<>> expected;
-  for (auto& e : expected_tensors(config)) expected.emplace(e.name, e);
+  std::map<std::string, TensorDecl, std::less<>> expected;
+  for (auto& e : model_tensors(config)) expected.emplace(e.name, e);
 
   LoadedWeights out;
   // canonical name -> the checkpoint tensor chosen for it
