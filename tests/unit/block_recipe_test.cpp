@@ -1,7 +1,7 @@
 // A new kind of layer is a block recipe and a spec naming it: nothing in the encoder, the loader or the
-// name map changes. A test-only recipe (each layer adds its own learned row, scaled by its layer
-// number, and the score bias it is given) runs through the encoder and is checked against a plain
-// reference; the tensors it declares are what loading and random weights see.
+// name map changes. A test-only recipe (each layer adds its own learned row, scaled by the layer index
+// its LayerContext gives) runs through the encoder and is checked against a plain reference; the
+// tensors it declares, and no BERT layer's, are what the model's tensor list and random weights see.
 #include "core/bench/model_shapes.h"
 #include "core/model/blocks/block.h"
 #include "core/model/encoder.h"
