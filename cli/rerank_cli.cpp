@@ -73,6 +73,7 @@ int run_rerank(RerankOptions& o) {
     usage_error("unknown --function '{}' (expected auto, sigmoid or none)", o.function);
   TaskModel model = load_task_model(o.task);
   const core::ModelConfig& config = model.loaded.config;
+  if (config.absent_head) core::require_head(config, cmd::is_cross_encoder, "rerank", "cross-encoder");
   if (!cmd::is_cross_encoder(config))
     usage_error("rerank needs a cross-encoder (a sequence-classification model with one label); {} {}",
                 config.architecture,

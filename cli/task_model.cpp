@@ -160,7 +160,9 @@ Settings common_settings(const TaskFlags& flags, const TaskModel& model) {
   s.add("model", fmt::format("{} ({})", flags.model, model.loaded.location.string()));
   s.add("architecture", fmt::format("{} ({}, {} layers, hidden {}, {} heads)", c.architecture.empty() ? "-" : c.architecture,
                                     core::family_name(c.family), c.num_layers, c.hidden_size, c.num_heads));
-  s.add("head", std::string(core::head_name(c.head)));
+  s.add("head", c.absent_head ? fmt::format("none (the {} head config.json names is not in the checkpoint)",
+                                            core::head_name(c.absent_head->head))
+                              : std::string(core::head_name(c.head)));
   if (!c.id2label.empty()) {
     std::string labels;
     for (std::size_t i = 0; i < c.id2label.size(); ++i) labels += (i ? ", " : "") + c.id2label[i];

@@ -11,7 +11,7 @@ namespace bertkit::cmd {
 namespace {
 
 const core::ModelConfig& with_classifier(const core::ModelConfig& config) {
-  return core::require_head(config, core::has_sequence_head(config), "classify",
+  return core::require_head(config, core::has_sequence_head, "classify",
                             "sequence-classification or next-sentence-prediction");
 }
 

@@ -19,7 +19,8 @@ namespace {
 constexpr std::size_t kPositionsPerHeadCall = 64;
 
 const core::ModelConfig& with_mlm_head(const core::ModelConfig& config, const tok::Tokenizer& tokenizer) {
-  core::require_head(config, core::architecture_spec(config).mlm, "fill-mask", "masked-language");
+  core::require_head(
+      config, [](const core::ModelConfig& c) { return core::architecture_spec(c).mlm; }, "fill-mask", "masked-language");
   if (tokenizer.mask_id() < 0) usage_error("the tokenizer has no mask token ({})", tokenizer.spec().special.mask);
   return config;
 }

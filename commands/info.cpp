@@ -90,6 +90,9 @@ Fields model_info(const core::LoadedModel& m) {
   add(out, "architecture", c.architecture);
   add(out, "model_type", std::string(core::family_name(c.family)));
   add(out, "head", std::string(core::head_name(c.head)));
+  if (c.absent_head)
+    add(out, "absent_head", fmt::format("{} (named by config.json, none of its tensors in the checkpoint: {})",
+                                        core::head_name(c.absent_head->head), fmt::join(c.absent_head->tensors, " ")));
   if (auto both = heads(c); both.size() > 1) add_list(out, "heads", both);
   add(out, "vocab_size", c.vocab_size);
   add(out, "hidden_size", c.hidden_size);

@@ -10,7 +10,9 @@ namespace bertkit::cmd {
 namespace {
 
 const core::ModelConfig& with_token_classifier(const core::ModelConfig& config) {
-  return core::require_head(config, config.head == core::HeadKind::TokenClassification, "ner", "token-classification");
+  return core::require_head(
+      config, [](const core::ModelConfig& c) { return c.head == core::HeadKind::TokenClassification; }, "ner",
+      "token-classification");
 }
 
 }  // namespace

@@ -11,7 +11,9 @@ namespace bertkit::cmd {
 namespace {
 
 const core::ModelConfig& with_qa_head(const core::ModelConfig& config) {
-  return core::require_head(config, config.head == core::HeadKind::QuestionAnswering, "qa", "question-answering");
+  return core::require_head(
+      config, [](const core::ModelConfig& c) { return c.head == core::HeadKind::QuestionAnswering; }, "qa",
+      "question-answering");
 }
 
 std::size_t chars_before(std::string_view text, std::size_t byte) { return tok::count_code_points(text.substr(0, byte)); }

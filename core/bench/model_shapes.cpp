@@ -1,6 +1,6 @@
 #include "core/bench/model_shapes.h"
 
-#include "core/checkpoint/name_map.h"
+#include "core/model/model_tensors.h"
 #include "core/error.h"
 
 #include <nlohmann/json.hpp>
@@ -72,7 +72,7 @@ Weights random_weights(const ModelConfig& config, std::uint64_t seed) {
     state ^= state >> 12, state ^= state << 25, state ^= state >> 27;
     return static_cast<float>((state * 0x2545f4914f6cdd1dull) >> 40) * 0x1p-24f - 0.5f;  // [-0.5, 0.5)
   };
-  for (const auto& t : expected_tensors(config)) {
+  for (const auto& t : model_tensors(config)) {
     const auto n = static_cast<std::size_t>(shape_numel(t.shape));
     // LayerNorm gains near 1, everything else small, like a trained model (keeps activations in range).
     const bool gain = t.name.ends_with("LayerNorm.weight");

@@ -1,6 +1,6 @@
 #include "core/checkpoint/converted_file.h"
 #include "core/checkpoint/converted_format.h"
-#include "core/checkpoint/name_map.h"
+#include "core/model/model_tensors.h"
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/checkpoint/reduce_weights.h"
 #include "core/dnnl/layout_names.h"
@@ -191,9 +191,10 @@ ParsedFile parse_file(const fs::path& path) {
 
 // The tensors must be exactly what the config needs (plus int8 scales and Dense layers), in the
 // dtypes a converted file may use for them.
-void validate_weights(const LoadedModel& m, const std::string& where) {
+void validate_weights(LoadedModel& m, const std::string& where) {
+  drop_absent_head(m.config, [&](std::string_view name) { return m.weights.info(name).has_value(); });
   std::map<std::string, Shape> want;
-  for (const auto& e : expected_tensors(m.config))
+  for (const auto& e : model_tensors(m.config))
     if (!e.optional || m.weights.find(e.name)) want[e.name] = e.shape;
   if (m.sentence_transformer)
     for (std::size_t k = 0; k < m.sentence_transformer->dense.size(); ++k) {

@@ -2,9 +2,11 @@
 
 #include "core/checkpoint/name_map.h"
 #include "core/error.h"
+#include "core/model/model_tensors.h"
 
 #include <cstring>
 #include <map>
+#include <set>
 
 namespace bertkit::core {
 
@@ -17,15 +19,23 @@ bool same_bytes(const TensorView& a, const TensorView& b) {
 
 }  // namespace
 
-LoadedWeights load_weights(RawCheckpoint raw, const ModelConfig& config, std::string_view source) {
-  std::map<std::string, ExpectedTensor, std::less<>> expected;
-  for (auto& e : expected_tensors(config)) expected.emplace(e.name, e);
+LoadedWeights load_weights(RawCheckpoint raw, ModelConfig& config, std::string_view source) {
+  std::set<std::string, std::less<>> present;
+  for (const RawTensor& t : raw.tensors)
+    if (auto canonical = canonical_name(*config.family, architecture_spec(config), t.name))
+      present.insert(std::move(*canonical));
+  drop_absent_head(config, [&](std::string_view name) { return present.count(name) > 0; });
+
+  const FamilySpec& family = *config.family;
+  const ArchitectureSpec& architecture = architecture_spec(config);
+  std::map<std::string, TensorDecl, std::less<>> expected;
+  for (auto& e : model_tensors(config)) expected.emplace(e.name, e);
 
   LoadedWeights out;
   // canonical name -> the checkpoint tensor chosen for it
   std::map<std::string, const RawTensor*, std::less<>> chosen;
   for (const RawTensor& t : raw.tensors) {
-    auto canonical = canonical_name(*config.family, t.name);
+    auto canonical = canonical_name(family, architecture, t.name);
     if (canonical && canonical->empty()) continue;  // buffers without weights
     auto want = canonical ? expected.find(*canonical) : expected.end();
     if (want == expected.end()) {
@@ -58,8 +68,8 @@ LoadedWeights load_weights(RawCheckpoint raw, const ModelConfig& config, std::st
       continue;
     }
     if (want.optional) continue;
-    bad_input("{}: missing tensor {} (shape {}) needed by {}", source, name, shape_string(want.shape),
-              config.architecture);
+    bad_input("{}: missing tensor {} (shape {}) needed by {}", source, checkpoint_spelling(family, architecture, name),
+              shape_string(want.shape), config.architecture);
   }
   if (tie_decoder) {
     const TensorView* embeddings = out.weights.find("embeddings.word_embeddings.weight");

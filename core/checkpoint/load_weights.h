@@ -18,8 +18,9 @@ struct LoadedWeights {
 
 // f32 tensors stay views into the checkpoint's memory (zero copy) unless misaligned; f16 and bf16 are
 // converted into owned f32 buffers. The tied MLM decoder is the word embedding matrix when the file has
-// none. A missing or mis-shaped tensor throws BadInput naming it (and both shapes); `source` names the
+// none. A head none of whose tensors the file holds is dropped from `config` (drop_absent_head). A
+// missing or mis-shaped tensor throws BadInput naming it (and both shapes); `source` names the
 // checkpoint in messages.
-LoadedWeights load_weights(RawCheckpoint raw, const ModelConfig& config, std::string_view source);
+LoadedWeights load_weights(RawCheckpoint raw, ModelConfig& config, std::string_view source);
 
 }  // namespace bertkit::core

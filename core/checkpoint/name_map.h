@@ -1,6 +1,7 @@
 #pragma once
-// From Hugging Face tensor names to bertkit's canonical names, by the family's name rows
-// (core/model/families/), and the list of tensors a configuration needs.
+// From Hugging Face tensor names to bertkit's canonical names, by the family's name rows and the
+// architecture's own (core/model/families/); the tensors a model reads are what its parts declare
+// (core/model/model_tensors.h).
 //
 // Canonical names are Hugging Face's BERT names without the model prefix, weights in PyTorch Linear
 // layout [out, in]:
@@ -15,28 +16,25 @@
 //   classifier.dense.{weight,bias}  (DistilBERT pre_classifier, ELECTRA classifier.dense)
 //   classifier.out.{weight,bias}    (BERT classifier, DistilBERT classifier, ELECTRA classifier.out_proj)
 //   qa_outputs.{weight,bias}, discriminator.{dense,out}.{weight,bias} (ElectraForPreTraining)
-#include "core/model/config.h"
-#include "core/tensor.h"
+#include "core/model/family_spec.h"
 
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace bertkit::core {
 
-// The canonical name of a checkpoint tensor of `family`; nullopt for names bertkit does not know
-// (reported as unexpected). Buffers that carry no weights (embeddings.position_ids) map to "" (ignored
-// silently).
+// The canonical name of a checkpoint tensor of `architecture` (a row of `family`): the architecture's
+// name rows first, then the family's; nullopt for names bertkit does not know (reported as
+// unexpected). Buffers that carry no weights (embeddings.position_ids) map to "" (ignored silently).
+std::optional<std::string> canonical_name(const FamilySpec& family, const ArchitectureSpec& architecture,
+                                          std::string_view checkpoint_name);
+// The same for whichever architecture of `family` knows the name.
 std::optional<std::string> canonical_name(const FamilySpec& family, std::string_view checkpoint_name);
 
-struct ExpectedTensor {
-  std::string name;
-  Shape shape;
-  bool optional = false;  // a bare BertModel may come without its pooler
-};
-
-// Every tensor the model described by `config` reads, with its shape.
-std::vector<ExpectedTensor> expected_tensors(const ModelConfig& config);
+// How checkpoints of `architecture` spell the canonical name of a head or embedding tensor, for
+// messages (mlm.decoder.bias is BERT's cls.predictions.bias); other names as they are.
+std::string checkpoint_spelling(const FamilySpec& family, const ArchitectureSpec& architecture,
+                                std::string_view canonical);
 
 }  // namespace bertkit::core

@@ -5,10 +5,13 @@
 
 namespace bertkit::core {
 
+LinearDecl BertPooler::declare(const ModelConfig& config, TensorDecls& decls, bool optional) {
+  return decls.linear("pooler.dense", config.hidden_size, config.hidden_size, optional);
+}
+
 BertPooler::BertPooler(const ModelConfig& config, const Weights& weights) {
-  const std::int64_t h = config.hidden_size;
-  dense_ = Linear(linear_weight(weights, "pooler.dense.weight", h, h), weights.require("pooler.dense.bias", {h}).f32(),
-                  h, h, Eltwise::Tanh);
+  TensorDecls decls;
+  dense_ = linear_layer(weights, declare(config, decls, false), Eltwise::Tanh);
 }
 
 void BertPooler::forward(const EncoderOutput& out, std::vector<float>& pooled) {

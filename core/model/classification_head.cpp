@@ -44,18 +44,21 @@ void apply_score_function(ScoreFunction function, std::span<float> logits) {
   }
 }
 
+ClassifierTensors ClassificationHead::declare(const ModelConfig& config, TensorDecls& decls) {
+  const std::int64_t h = config.hidden_size;
+  if (next_sentence_head(config)) return {std::nullopt, decls.linear("nsp", 2, h)};
+  ClassifierTensors t;
+  if (config.family->classifier.dense) t.dense = decls.linear("classifier.dense", h, h);
+  t.out = decls.linear("classifier.out", config.num_labels, h);
+  return t;
+}
+
 ClassificationHead::ClassificationHead(const ModelConfig& config, const Weights& weights) {
-  const std::int64_t h = config.hidden_size, labels = config.num_labels;
   if (architecture_spec(config).pooler != PoolerUse::None) pooler_.emplace(config, weights);
-  if (next_sentence_head(config)) {
-    classifier_ = Linear(linear_weight(weights, "nsp.weight", 2, h), weights.require("nsp.bias", {2}).f32(), 2, h);
-    return;
-  }
-  if (const auto activation = config.family->classifier.dense)
-    dense_.emplace(linear_weight(weights, "classifier.dense.weight", h, h),
-                   weights.require("classifier.dense.bias", {h}).f32(), h, h, *activation);
-  classifier_ = Linear(linear_weight(weights, "classifier.out.weight", labels, h),
-                       weights.require("classifier.out.bias", {labels}).f32(), labels, h);
+  TensorDecls decls;
+  const ClassifierTensors t = declare(config, decls);
+  if (t.dense) dense_.emplace(linear_layer(weights, *t.dense, *config.family->classifier.dense));
+  classifier_ = linear_layer(weights, t.out);
 }
 
 void ClassificationHead::forward(const EncoderOutput& out, std::vector<float>& logits) {

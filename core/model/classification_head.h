@@ -35,8 +35,16 @@ ScoreFunction default_score_function(const ModelConfig& config);
 // One row of logits to scores, in place.
 void apply_score_function(ScoreFunction function, std::span<float> logits);
 
+// The classifier's tensors: [classifier.dense] and classifier.out, or the next-sentence head (nsp). The
+// pooler under it is the model's (BertPooler).
+struct ClassifierTensors {
+  std::optional<LinearDecl> dense;
+  LinearDecl out;
+};
+
 class ClassificationHead {
  public:
+  static ClassifierTensors declare(const ModelConfig& config, TensorDecls& decls);
   ClassificationHead(const ModelConfig& config, const Weights& weights);
 
   // logits: [batch, num_labels], raw.

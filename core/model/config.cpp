@@ -7,6 +7,8 @@
 #include "core/files.h"
 #include "core/json.h"
 
+#include <fmt/ranges.h>
+
 #include <array>
 #include <charconv>
 #include <utility>
@@ -201,13 +203,20 @@ std::string_view head_name(HeadKind head) {
   return "?";
 }
 
-const ModelConfig& require_head(const ModelConfig& config, bool has_head, std::string_view command,
+const ModelConfig& require_head(const ModelConfig& config, HeadTest has_head, std::string_view command,
                                 std::string_view wanted) {
-  if (!has_head && config.head == HeadKind::None)
+  if (has_head(config)) return config;
+  if (const auto& absent = config.absent_head) {
+    ModelConfig named = config;
+    named.head = absent->head;
+    if (has_head(named))
+      bad_input("{} needs a {} model: config.json names {}, but its {} head is not in the checkpoint (none of {}): "
+                "it is the encoder alone, for embed and similarity",
+                command, wanted, config.architecture, head_name(absent->head), fmt::join(absent->tensors, ", "));
+  }
+  if (config.head == HeadKind::None)
     usage_error("{} needs a {} model; {} is the encoder alone, with no head", command, wanted, config.architecture);
-  if (!has_head)
-    usage_error("{} needs a {} model; {} has a {} head", command, wanted, config.architecture, head_name(config.head));
-  return config;
+  usage_error("{} needs a {} model; {} has a {} head", command, wanted, config.architecture, head_name(config.head));
 }
 
 std::string_view problem_type_name(ProblemType type) {

@@ -26,10 +26,19 @@ enum class HeadKind {
 };
 enum class ProblemType { Auto, SingleLabel, MultiLabel, Regression };
 
+// The head config.json names when the checkpoint holds none of its tensors (all-mpnet-base-v2's
+// config names MPNetForMaskedLM over MPNetModel's weights): the model is then its encoder alone, as
+// sentence-transformers and transformers' AutoModel load it, and a command that needs the head says so.
+struct AbsentHead {
+  HeadKind head = HeadKind::None;
+  std::vector<std::string> tensors;  // the head's tensors as the checkpoint would spell them
+};
+
 struct ModelConfig {
   const FamilySpec* family = nullptr;  // core/model/family_spec.h; never null once parsed
   std::string architecture;            // as config.json names it, e.g. "BertForSequenceClassification"
-  HeadKind head = HeadKind::None;
+  HeadKind head = HeadKind::None;  // None also when the named head is absent (absent_head says which)
+  std::optional<AbsentHead> absent_head;
 
   int vocab_size = 0;
   int hidden_size = 0;
@@ -69,8 +78,11 @@ std::string_view activation_name(Activation act);        // "gelu", "gelu_new", 
 std::string_view head_name(HeadKind head);               // "none", "masked-lm", ...
 std::string_view problem_type_name(ProblemType type);    // "auto", "single_label_classification", ...
 
-// `config` when `has_head`, else the usage error "COMMAND needs a WANTED model; ARCH has a HEAD head".
-const ModelConfig& require_head(const ModelConfig& config, bool has_head, std::string_view command,
+// `config` when has_head(config). Else BadInput when the head config.json names would have done but is
+// absent from the checkpoint (naming the head and its tensors), else the usage error "COMMAND needs a
+// WANTED model; ARCH has a HEAD head".
+using HeadTest = bool (*)(const ModelConfig&);
+const ModelConfig& require_head(const ModelConfig& config, HeadTest has_head, std::string_view command,
                                 std::string_view wanted);
 
 }  // namespace bertkit::core

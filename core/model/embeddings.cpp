@@ -5,36 +5,51 @@
 #include "core/model/family_spec.h"
 
 namespace bertkit::core {
+namespace {
+
+std::int64_t embedding_width(const ModelConfig& config) {
+  return config.embedding_size > 0 ? config.embedding_size : config.hidden_size;
+}
+
+}  // namespace
+
+EmbeddingTensors Embeddings::declare(const ModelConfig& config, TensorDecls& decls) {
+  const std::int64_t width = embedding_width(config), hidden = config.hidden_size;
+  EmbeddingTensors t;
+  t.word = decls.tensor("embeddings.word_embeddings.weight", {config.vocab_size, width});
+  t.position = decls.tensor("embeddings.position_embeddings.weight", {config.max_position_embeddings, width});
+  if (config.type_vocab_size > 0)
+    t.token_type = decls.tensor("embeddings.token_type_embeddings.weight", {config.type_vocab_size, width});
+  t.norm = decls.layer_norm("embeddings.LayerNorm", width);
+  if (config.family->embedding_projection && width != hidden) t.project = decls.linear("embeddings_project", hidden, width);
+  return t;
+}
+
 Embeddings::Embeddings(const ModelConfig& config, const Weights& weights)
-    : width_(config.embedding_size > 0 ? config.embedding_size : config.hidden_size),
+    : width_(embedding_width(config)),
       vocab_size_(config.vocab_size),
       max_positions_(config.max_position_embeddings - config.position_offset),
-      type_vocab_size_(config.type_vocab_size),
-      // Row 0 of position_ is the position of a sequence's first token.
-      position_(weights.require("embeddings.position_embeddings.weight", {config.max_position_embeddings, width_})
-                    .f32()
-                    .data() +
-                config.position_offset * width_),
-      norm_(weights, "embeddings.LayerNorm", width_, config.layer_norm_eps) {
+      type_vocab_size_(config.type_vocab_size) {
+  TensorDecls decls;
+  const EmbeddingTensors t = declare(config, decls);
+  // Row 0 of position_ is the position of a sequence's first token.
+  position_ = weights.require(t.position.name, t.position.shape).f32().data() + config.position_offset * width_;
+  norm_ = LayerNormWeights(weights, t.norm, config.layer_norm_eps);
   if (config.family->positions_after_padding) {
     pad_id_ = config.pad_token_id;
     pad_position_ = position_ + (config.pad_token_id - config.position_offset) * width_;
   }
-  const TensorView& word = weights.require("embeddings.word_embeddings.weight", {vocab_size_, width_});
+  const TensorView& word = weights.require(t.word.name, t.word.shape);
   if (word.dtype == DType::BF16)
     word_bf16_ = reinterpret_cast<const std::uint16_t*>(word.data);
   else
     word_ = word.f32().data();
-  if (type_vocab_size_ > 0)
-    token_type_ = weights.require("embeddings.token_type_embeddings.weight", {type_vocab_size_, width_}).f32().data();
+  if (t.token_type) token_type_ = weights.require(t.token_type->name, t.token_type->shape).f32().data();
   const std::int64_t hidden = config.hidden_size;
-  if (width_ != hidden) {
-    if (!config.family->embedding_projection)
-      bad_input("embedding size {} differs from hidden size {}: {} does not project its embeddings", width_, hidden,
-                config.family->model_type);
-    project_.emplace(linear_weight(weights, "embeddings_project.weight", hidden, width_),
-                     weights.require("embeddings_project.bias", {hidden}).f32(), hidden, width_);
-  }
+  if (width_ != hidden && !t.project)
+    bad_input("embedding size {} differs from hidden size {}: {} does not project its embeddings", width_, hidden,
+              config.family->model_type);
+  if (t.project) project_.emplace(linear_layer(weights, *t.project));
 }
 
 void Embeddings::validate(std::span<const TokenSequence> batch) const {

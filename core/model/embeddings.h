@@ -4,6 +4,7 @@
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
 #include "core/model/layer_norm_weights.h"
+#include "core/model/tensor_decls.h"
 #include "core/model/token_sequence.h"
 #include "core/ops/buffer.h"
 #include "core/ops/linear.h"
@@ -15,8 +16,17 @@
 
 namespace bertkit::core {
 
+// The tables [rows, embedding_size], their LayerNorm, and ELECTRA's projection.
+struct EmbeddingTensors {
+  TensorDecl word, position;
+  std::optional<TensorDecl> token_type;
+  NormDecl norm;
+  std::optional<LinearDecl> project;
+};
+
 class Embeddings {
  public:
+  static EmbeddingTensors declare(const ModelConfig& config, TensorDecls& decls);
   // Keeps views into `weights` for the tables: they must outlive this object.
   Embeddings(const ModelConfig& config, const Weights& weights);
 
@@ -31,7 +41,7 @@ class Embeddings {
   std::int64_t vocab_size_, max_positions_, type_vocab_size_;
   const float* word_ = nullptr;
   const std::uint16_t* word_bf16_ = nullptr;  // the table of a bf16 file, widened row by row
-  const float* position_;  // the row of a sequence's first token
+  const float* position_ = nullptr;  // the row of a sequence's first token
   std::int64_t pad_id_ = -1;  // positions_after_padding: the padding token, which takes pad_position_
   const float* pad_position_ = nullptr;
   const float* token_type_ = nullptr;

@@ -1,5 +1,6 @@
 #include "core/model/encoder.h"
 
+#include "core/model/family_spec.h"
 #include "core/ops/threading.h"
 
 #include <sys/resource.h>
@@ -35,7 +36,7 @@ double layer_work(const ModelConfig& c, const EncoderOutput& out) {
 Encoder::Encoder(const ModelConfig& config, std::shared_ptr<const Weights> weights)
     : config_(config), weights_(std::move(weights)), embeddings_(config_, *weights_) {
   layers_.reserve(static_cast<std::size_t>(config_.num_layers));
-  for (int l = 0; l < config_.num_layers; ++l) layers_.emplace_back(config_, *weights_, l);
+  for (int l = 0; l < config_.num_layers; ++l) layers_.push_back(config_.family->block->build(config_, *weights_, l));
   if (config_.relative_attention_buckets > 0) relative_bias_.emplace(config_, *weights_);
 }
 
@@ -72,12 +73,13 @@ void Encoder::run_layers(std::span<const TokenSequence> batch, EncoderOutput& ou
       std::copy(out.layers[l].begin(), out.layers[l].end(), out.layers[l + 1].begin());
       hidden = out.layers[l + 1].data();
     }
-    layers_[l].forward(hidden, out.offsets, scratch_, bias ? &*bias : nullptr);
+    const LayerContext context{.index = static_cast<int>(l), .score_bias = bias ? &*bias : nullptr};
+    layers_[l]->forward(hidden, out.offsets, scratch_, context);
   }
 }
 
 void Encoder::add_packed_to(Weights& weights) const {
-  for (std::size_t l = 0; l < layers_.size(); ++l) layers_[l].add_packed_to(*weights_, weights, static_cast<int>(l));
+  for (const auto& layer : layers_) layer->add_packed_to(*weights_, weights);
 }
 
 }  // namespace bertkit::core

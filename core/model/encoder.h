@@ -1,14 +1,15 @@
 #pragma once
-// The encoder of every family: embeddings, then every transformer layer (with MPNet's relative position
-// bias, tabulated once per batch, where the family has one), over a batch of sequences of any lengths.
+// The encoder of every family: embeddings, then every transformer layer as the family's block recipe
+// computes it (core/model/blocks/), each given its LayerContext (MPNet's relative position bias,
+// tabulated once per batch, where the family has one), over a batch of sequences of any lengths.
 // Sequences are packed end to end (no padding): the matmuls run on all tokens of the batch at once,
 // attention runs per sequence, and so a sequence's result does not depend on the batch it came in (int8
 // included: activations are quantised per token).
 #include "core/checkpoint/weights.h"
 #include "core/model/adaptive_threads.h"
 #include "core/model/config.h"
+#include "core/model/blocks/block.h"
 #include "core/model/embeddings.h"
-#include "core/model/encoder_layer.h"
 #include "core/model/relative_position_bias.h"
 #include "core/model/token_sequence.h"
 
@@ -53,14 +54,14 @@ class Encoder {
 
   // Adds every layer's matrices, packed as this machine's oneDNN wants them, to `weights`: a converted
   // file stores them instead of their plain parts, and a later load on a machine that wants the same
-  // layouts maps them in place (see EncoderLayer::add_packed_to).
+  // layouts maps them in place (see Block::add_packed_to).
   void add_packed_to(Weights& weights) const;
 
  private:
   ModelConfig config_;
   std::shared_ptr<const Weights> weights_;  // the embedding tables are views into it
   Embeddings embeddings_;
-  std::vector<EncoderLayer> layers_;
+  std::vector<std::unique_ptr<Block>> layers_;
   std::optional<RelativePositionBias> relative_bias_;
   LayerScratch scratch_;
   AdaptiveThreads threads_;

@@ -1,18 +1,27 @@
 #pragma once
 // One model family (config.json's model_type) as data: where config.json keeps each size, what the
-// checkpoint calls each tensor, which architectures (heads) the family offers and how its heads are
-// built. The config reader, the name map, the embeddings and the heads read this; nothing else asks
-// which family a model is.
+// checkpoint calls each tensor (per family, and per architecture where one name means different
+// tensors), which architectures (heads) the family offers, how its heads are built, and which block
+// recipe computes its layers (core/model/blocks/block.h). The config reader, the name map, the
+// embeddings, the heads and the encoder read this; nothing else asks which family a model is. Tensors
+// themselves are declared by the parts that read them (core/model/model_tensors.h), never listed here.
 //
-// Adding a family:
+// A BERT-shaped family (its layer is BERT's, whatever its tensors are called): data only.
 //   1. core/model/families/<family>.cpp: a function returning its FamilySpec. Start from the closest
 //      family and change only what differs: config keys, name rows (reuse BERT's, families/bert.h,
-//      where the checkpoint spells them BERT's way), architecture rows, head shapes, special tokens.
+//      where the checkpoint spells them BERT's way; an architecture's own rows in its `modules`),
+//      architecture rows, head shapes, special tokens. `block` stays bert_block_recipe.
 //   2. core/model/families/registry.cpp: declare that function and add it to families().
 //   3. Code only for what no field here describes yet: give FamilySpec a new field whose default is
 //      what the existing families do, read it where the computation differs, set it in the new file.
 //   4. Tests: the model_type list in tests/unit/family_spec_test.cpp, the family's spellings in
 //      tests/unit/checkpoint_name_map_test.cpp, and a fixture with goldens for the golden tests.
+// A new kind of layer (pre-norm, rotary positions, a gated feed-forward, another attention): a block
+// recipe over the shared ops, core/model/blocks/<kind>_block.{h,cpp} (declare the layer's tensors,
+// build a Block that runs over packed sequences with its LayerContext), its `extern` declaration below
+// beside bert_block_recipe, then the spec as above with `.block` naming it and `layer_modules` mapping
+// the checkpoint's layer names onto the names the recipe declares. README's "Adding a model family"
+// lists every file.
 // For example RoBERTa is BERT's keys and layer names with checkpoint_prefix "roberta.", lm_head.* for
 // the MLM head (GELU), positions_after_padding, classifier {dense = Tanh} with no pooler in its
 // ForSequenceClassification row, and <s> </s> <pad> <mask> <unk>: steps 1, 2 and 4 only.
@@ -27,10 +36,11 @@
 namespace bertkit::core {
 
 // A module path (a tensor name without ".weight"/".bias") as the checkpoint spells it, and its
-// canonical name (see core/checkpoint/name_map.h).
+// canonical name (see core/checkpoint/name_map.h); `only` limits the row to one parameter ("bias").
 struct ModuleName {
   std::string_view checkpoint;
   std::string_view canonical;
+  std::string_view only = {};
 };
 
 // Where config.json keeps each setting; nullptr: the family has no such key (the comment says what
@@ -50,6 +60,10 @@ struct ConfigKeys {
   const char* relative_attention_buckets = nullptr;                 // nullptr: no relative position bias
 };
 
+// The computation of one layer (core/model/blocks/block.h); BERT's is every family's so far.
+struct BlockRecipe;
+extern const BlockRecipe bert_block_recipe;  // core/model/blocks/bert_block.cpp
+
 enum class PoolerUse { None, Optional, Required };
 
 // One architecture the family offers (config.json's architectures[0]) and the tensors of its head.
@@ -60,6 +74,10 @@ struct ArchitectureSpec {
   bool mlm = false;                    // the masked-LM head (mlm.*)
   bool discriminator = false;          // ELECTRA's replaced-token detector (discriminator.*)
   bool nsp = false;                    // BERT's next-sentence head on the pooler output (nsp)
+  // Name rows of this architecture alone, read before the family's: where one checkpoint name means
+  // different tensors in different architectures (RoBERTa's classifier.weight is the token classifier;
+  // its sequence classifier is classifier.out_proj).
+  std::span<const ModuleName> modules = {};
 };
 
 // The masked-LM head: transform (dense, activation, LayerNorm), then the decoder onto the vocabulary.
@@ -92,6 +110,9 @@ struct FamilySpec {
   std::span<const ModuleName> embedding_modules = {};
   std::span<const ModuleName> layer_modules = {};
   std::span<const ModuleName> other_modules = {};  // pooler, projection, heads
+
+  // The layer's computation and the tensors it reads, under the canonical names layer_modules map to.
+  const BlockRecipe* block = &bert_block_recipe;
 
   // Embeddings.
   bool positions_after_padding = false;  // position ids start at pad_token_id + 1 (RoBERTa), else at 0

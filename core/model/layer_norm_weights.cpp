@@ -4,10 +4,10 @@
 
 namespace bertkit::core {
 
-LayerNormWeights::LayerNormWeights(const Weights& weights, const std::string& module, std::int64_t width, double eps)
+LayerNormWeights::LayerNormWeights(const Weights& weights, const NormDecl& decl, double eps)
     : eps_(static_cast<float>(eps)) {
-  auto gamma = weights.require(module + ".weight", {width}).f32();
-  auto beta = weights.require(module + ".bias", {width}).f32();
+  auto gamma = weights.require(decl.module + ".weight", {decl.width}).f32();
+  auto beta = weights.require(decl.module + ".bias", {decl.width}).f32();
   gamma_.assign(gamma.begin(), gamma.end());
   beta_.assign(beta.begin(), beta.end());
 }

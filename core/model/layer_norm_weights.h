@@ -1,6 +1,7 @@
 #pragma once
 // A LayerNorm module of a checkpoint: its gain and bias (copied: they are small) and eps.
 #include "core/checkpoint/weights.h"
+#include "core/model/tensor_decls.h"
 
 #include <cstdint>
 #include <string>
@@ -11,8 +12,8 @@ namespace bertkit::core {
 class LayerNormWeights {
  public:
   LayerNormWeights() = default;
-  // Reads `module`.weight and `module`.bias, both [width].
-  LayerNormWeights(const Weights& weights, const std::string& module, std::int64_t width, double eps);
+  // Reads the module's weight and bias, both [width].
+  LayerNormWeights(const Weights& weights, const NormDecl& decl, double eps);
 
   // In place over x: [rows, width].
   void apply(float* x, std::int64_t rows) const;

@@ -2,6 +2,7 @@
 // The weight of a Linear layer as a checkpoint or converted file stores it: f32, f16, bf16, or int8 with
 // its per-row "<name>.scale". The layer computes in that type (see core/ops/linear.h).
 #include "core/checkpoint/weights.h"
+#include "core/model/tensor_decls.h"
 #include "core/ops/linear.h"
 
 #include <cstddef>
@@ -14,6 +15,10 @@ namespace bertkit::core {
 
 // A view into `weights`; BadInput naming the tensor if it is absent or not [out, in].
 LinearWeight linear_weight(const Weights& weights, const std::string& name, std::int64_t out, std::int64_t in);
+
+// The Linear layer `decl` declares: its weight in the type stored, its bias f32.
+Linear linear_layer(const Weights& weights, const LinearDecl& decl, Eltwise activation = Eltwise::Identity,
+                    LinearOutput output = LinearOutput::Overwrite);
 
 // Weights of the same input width stacked by rows (Q, K and V as one matmul), in their common type;
 // should their types differ, in f32.

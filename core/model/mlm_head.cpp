@@ -4,16 +4,24 @@
 
 namespace bertkit::core {
 
+MlmHeadTensors MlmHead::declare(const ModelConfig& config, TensorDecls& decls) {
+  const std::int64_t h = config.hidden_size;
+  const std::int64_t width = config.family->mlm.embedding_width && config.embedding_size > 0 ? config.embedding_size : h;
+  MlmHeadTensors t;
+  t.transform = decls.linear("mlm.transform.dense", width, h);
+  t.norm = decls.layer_norm("mlm.transform.LayerNorm", width);
+  t.decoder = decls.linear("mlm.decoder", config.vocab_size, width);
+  return t;
+}
+
 MlmHead::MlmHead(const ModelConfig& config, const Weights& weights) {
-  const std::int64_t h = config.hidden_size, v = config.vocab_size;
+  TensorDecls decls;
+  const MlmHeadTensors t = declare(config, decls);
   const MlmHeadSpec& spec = config.family->mlm;
-  const std::int64_t width = spec.embedding_width && config.embedding_size > 0 ? config.embedding_size : h;
   const Eltwise activation = spec.activation ? *spec.activation : eltwise_for(config.hidden_act);
-  transform_ = Linear(linear_weight(weights, "mlm.transform.dense.weight", width, h),
-                      weights.require("mlm.transform.dense.bias", {width}).f32(), width, h, activation);
-  norm_ = LayerNormWeights(weights, "mlm.transform.LayerNorm", width, config.layer_norm_eps);
-  decoder_ = Linear(linear_weight(weights, "mlm.decoder.weight", v, width),
-                    weights.require("mlm.decoder.bias", {v}).f32(), v, width);
+  transform_ = linear_layer(weights, t.transform, activation);
+  norm_ = LayerNormWeights(weights, t.norm, config.layer_norm_eps);
+  decoder_ = linear_layer(weights, t.decoder);
 }
 
 void MlmHead::forward(const EncoderOutput& out, std::span<const TokenPosition> positions, std::vector<float>& logits) {

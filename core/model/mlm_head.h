@@ -4,6 +4,7 @@
 // MlmHeadSpec says. Only the requested positions go through the vocabulary projection.
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
+#include "core/model/tensor_decls.h"
 #include "core/model/layer_norm_weights.h"
 #include "core/model/rows.h"
 #include "core/ops/buffer.h"
@@ -13,8 +14,17 @@
 
 namespace bertkit::core {
 
+// The head's tensors: transform (dense, LayerNorm) and decoder; the decoder weight is tied to the word
+// embeddings unless the file has its own.
+struct MlmHeadTensors {
+  LinearDecl transform;
+  NormDecl norm;
+  LinearDecl decoder;
+};
+
 class MlmHead {
  public:
+  static MlmHeadTensors declare(const ModelConfig& config, TensorDecls& decls);
   MlmHead(const ModelConfig& config, const Weights& weights);
 
   // logits: [positions.size(), vocab_size], raw (no softmax).

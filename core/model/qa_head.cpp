@@ -3,10 +3,13 @@
 
 namespace bertkit::core {
 
+LinearDecl QaHead::declare(const ModelConfig& config, TensorDecls& decls) {
+  return decls.linear("qa_outputs", 2, config.hidden_size);  // start and end logits
+}
+
 QaHead::QaHead(const ModelConfig& config, const Weights& weights) {
-  const std::int64_t h = config.hidden_size;
-  outputs_ = Linear(linear_weight(weights, "qa_outputs.weight", 2, h), weights.require("qa_outputs.bias", {2}).f32(),
-                    2, h);
+  TensorDecls decls;
+  outputs_ = linear_layer(weights, declare(config, decls));
 }
 
 void QaHead::forward(const EncoderOutput& out, SpanLogits& logits) {

@@ -2,6 +2,7 @@
 // Extractive question answering: qa_outputs maps every token to a start and an end logit.
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
+#include "core/model/tensor_decls.h"
 #include "core/model/encoder.h"
 #include "core/ops/linear.h"
 
@@ -16,6 +17,7 @@ struct SpanLogits {
 
 class QaHead {
  public:
+  static LinearDecl declare(const ModelConfig& config, TensorDecls& decls);
   QaHead(const ModelConfig& config, const Weights& weights);
 
   void forward(const EncoderOutput& out, SpanLogits& logits);

@@ -20,11 +20,15 @@ int relative_position_bucket(std::int64_t relative_position) {
   return direction + static_cast<int>(std::min<std::int64_t>(large, kHalf - 1));
 }
 
+TensorDecl RelativePositionBias::declare(const ModelConfig& config, TensorDecls& decls) {
+  return decls.tensor("encoder.relative_attention_bias.weight", {config.relative_attention_buckets, config.num_heads});
+}
+
 RelativePositionBias::RelativePositionBias(const ModelConfig& config, const Weights& weights)
     : heads_(config.num_heads) {
-  const auto& table = weights.require("encoder.relative_attention_bias.weight",
-                                      {config.relative_attention_buckets, config.num_heads});
-  const auto values = table.f32();
+  TensorDecls decls;
+  const TensorDecl table = declare(config, decls);
+  const auto values = weights.require(table.name, table.shape).f32();
   weights_.assign(values.begin(), values.end());
 }
 

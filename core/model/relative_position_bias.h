@@ -7,6 +7,7 @@
 // core/ops/attention.h) instead of a [heads, length, length] matrix per sequence.
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
+#include "core/model/tensor_decls.h"
 #include "core/ops/attention.h"
 #include "core/ops/buffer.h"
 
@@ -25,7 +26,8 @@ int relative_position_bucket(std::int64_t relative_position);
 
 class RelativePositionBias {
  public:
-  // Reads encoder.relative_attention_bias.weight: [config.relative_attention_buckets, heads].
+  // encoder.relative_attention_bias.weight: [config.relative_attention_buckets, heads].
+  static TensorDecl declare(const ModelConfig& config, TensorDecls& decls);
   RelativePositionBias(const ModelConfig& config, const Weights& weights);
 
   // The bias of every head for sequences of up to `longest` tokens, valid until the next call.

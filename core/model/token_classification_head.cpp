@@ -3,10 +3,14 @@
 
 namespace bertkit::core {
 
+// One label per token: a plain Linear in every family, whatever its sequence classifier looks like.
+LinearDecl TokenClassificationHead::declare(const ModelConfig& config, TensorDecls& decls) {
+  return decls.linear("classifier.out", config.num_labels, config.hidden_size);
+}
+
 TokenClassificationHead::TokenClassificationHead(const ModelConfig& config, const Weights& weights) {
-  const std::int64_t h = config.hidden_size, labels = config.num_labels;
-  classifier_ = Linear(linear_weight(weights, "classifier.out.weight", labels, h),
-                       weights.require("classifier.out.bias", {labels}).f32(), labels, h);
+  TensorDecls decls;
+  classifier_ = linear_layer(weights, declare(config, decls));
 }
 
 void TokenClassificationHead::forward(const EncoderOutput& out, std::vector<float>& logits) {

@@ -4,6 +4,7 @@
 // sequence classifier looks like.
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
+#include "core/model/tensor_decls.h"
 #include "core/model/encoder.h"
 #include "core/ops/linear.h"
 
@@ -14,6 +15,7 @@ namespace bertkit::core {
 
 class TokenClassificationHead {
  public:
+  static LinearDecl declare(const ModelConfig& config, TensorDecls& decls);
   TokenClassificationHead(const ModelConfig& config, const Weights& weights);
 
   // logits: [out.tokens(), num_labels], raw; rows as in EncoderOutput (sequence i from offsets[i]).

@@ -5,7 +5,7 @@
 
 #include "core/checkpoint/load_weights.h"
 #include "core/checkpoint/model_source.h"
-#include "core/checkpoint/name_map.h"
+#include "core/model/model_tensors.h"
 #include "core/checkpoint/raw_checkpoint.h"
 
 #include <doctest/doctest.h>
@@ -107,12 +107,12 @@ TEST_CASE("checkpoint: every fixture loads into the canonical tensors its config
     INFO(folder);
     LoadedModel m = load_model(folder.string());
     std::set<std::string> want;
-    for (const auto& e : expected_tensors(m.config))
+    for (const auto& e : model_tensors(m.config))
       if (!e.optional || m.weights.find(e.name)) want.insert(e.name);
     auto names = m.weights.names();
     CHECK(std::set<std::string>(names.begin(), names.end()) == want);
     CHECK(m.unexpected_tensors.empty());
-    for (const auto& e : expected_tensors(m.config)) {
+    for (const auto& e : model_tensors(m.config)) {
       if (e.optional && !m.weights.find(e.name)) continue;
       const TensorView& t = m.weights.require(e.name, e.shape);
       CHECK(t.dtype == DType::F32);

@@ -4,7 +4,7 @@
 #include "unit/checkpoint_builders.h"
 
 #include "core/checkpoint/model_source.h"
-#include "core/checkpoint/name_map.h"
+#include "core/model/model_tensors.h"
 #include "core/error.h"
 
 #include <doctest/doctest.h>
@@ -40,7 +40,7 @@ std::vector<bktest::TestTensor> tiny_tensors(const nlohmann::json& config, const
   ModelConfig c = read_model_config(dir / "config.json");
   std::vector<bktest::TestTensor> out;
   std::size_t k = 0;
-  for (const auto& e : expected_tensors(c)) {
+  for (const auto& e : model_tensors(c)) {
     if (e.name == "mlm.decoder.weight") continue;  // tied
     auto values = values_for(k++, shape_numel(e.shape));
     std::string bytes;

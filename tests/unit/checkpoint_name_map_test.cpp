@@ -1,5 +1,6 @@
 // The name table: every Hugging Face spelling the issue lists lands on its canonical name.
 #include "core/checkpoint/name_map.h"
+#include "core/model/model_tensors.h"
 #include "core/model/family_spec.h"
 
 #include <doctest/doctest.h>
@@ -105,7 +106,7 @@ TEST_CASE("name map: Hugging Face names onto canonical names") {
 TEST_CASE("name map: expected tensors of the heads without a fixture") {
   auto names = [](const ModelConfig& c) {
     std::vector<std::string> out;
-    for (const auto& e : expected_tensors(c)) out.push_back(e.name);
+    for (const auto& e : model_tensors(c)) out.push_back(e.name);
     return out;
   };
   auto has = [](const std::vector<std::string>& v, const char* n) { return std::find(v.begin(), v.end(), n) != v.end(); };
@@ -113,7 +114,7 @@ TEST_CASE("name map: expected tensors of the heads without a fixture") {
   c.vocab_size = 10, c.hidden_size = 8, c.embedding_size = 4, c.num_layers = 1, c.num_heads = 2, c.intermediate_size = 16;
   c.family = find_family("electra");
   c.head = HeadKind::MaskedLM;
-  auto generator = expected_tensors(c);
+  auto generator = model_tensors(c);
   auto decoder = std::find_if(generator.begin(), generator.end(), [](const auto& e) { return e.name == "mlm.decoder.weight"; });
   REQUIRE(decoder != generator.end());
   CHECK(decoder->shape == Shape{10, 4});  // tied to the [vocab, embedding_size] word embeddings
@@ -134,10 +135,28 @@ TEST_CASE("name map: expected tensors of the heads without a fixture") {
   CHECK(!has(names(c), "mlm.decoder.weight"));
   c.head = HeadKind::TokenClassification;
   c.num_labels = 3;
-  auto tokens = expected_tensors(c);
+  auto tokens = model_tensors(c);
   auto out = std::find_if(tokens.begin(), tokens.end(), [](const auto& e) { return e.name == "classifier.out.weight"; });
   REQUIRE(out != tokens.end());
   CHECK(out->shape == Shape{3, 8});
   CHECK(!has(names(c), "pooler.dense.weight"));
   CHECK(!has(names(c), "nsp.weight"));
+}
+
+TEST_CASE("name map: an architecture's own rows: one checkpoint name, different tensors per architecture") {
+  const FamilySpec& roberta = *find_family("roberta");
+  const ArchitectureSpec& tokens = *roberta.architecture("RobertaForTokenClassification");
+  const ArchitectureSpec& sequences = *roberta.architecture("RobertaForSequenceClassification");
+  CHECK(canonical_name(roberta, tokens, "classifier.weight") == std::optional<std::string>("classifier.out.weight"));
+  CHECK(!canonical_name(roberta, sequences, "classifier.weight"));  // its classifier is dense + out_proj
+  CHECK(canonical_name(roberta, sequences, "classifier.out_proj.bias") == std::optional<std::string>("classifier.out.bias"));
+  // Messages spell a tensor as the architecture's checkpoint does.
+  CHECK(checkpoint_spelling(roberta, tokens, "classifier.out.weight") == "classifier.weight");
+  CHECK(checkpoint_spelling(roberta, sequences, "classifier.out.weight") == "classifier.out_proj.weight");
+  const FamilySpec& bert = *find_family("bert");
+  const ArchitectureSpec& mlm = *bert.architecture("BertForMaskedLM");
+  CHECK(checkpoint_spelling(bert, mlm, "mlm.decoder.bias") == "cls.predictions.bias");
+  CHECK(checkpoint_spelling(bert, mlm, "mlm.decoder.weight") == "cls.predictions.decoder.weight");
+  CHECK(!canonical_name(bert, mlm, "cls.predictions.weight"));  // the bias-only row
+  CHECK(checkpoint_spelling(bert, mlm, "encoder.layer.0.output.dense.weight") == "encoder.layer.0.output.dense.weight");
 }

@@ -157,7 +157,7 @@ TEST_CASE("families: positions after the padding index skip padding tokens, whic
   CHECK(row(embed({1, 0}), 1) == row(without, 0));  // a leading padding token moves nothing
 }
 
-// Every architecture of every family builds and runs from the tensors expected_tensors lists for it
+// Every architecture of every family builds and runs from the tensors model_tensors lists for it
 // (random values): the heads no fixture has (XLM-RoBERTa's, MPNet's classification, QA and token heads)
 // read exactly the names and shapes the name map promises. Config keys as the family spells them.
 TEST_CASE("families: every architecture of every family runs from the tensors its config expects") {

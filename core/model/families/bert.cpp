@@ -32,9 +32,9 @@ const FamilySpec& bert_family() {
       {"pooler.dense", "pooler.dense"},
       {"cls.predictions.transform.dense", "mlm.transform.dense"},
       {"cls.predictions.transform.LayerNorm", "mlm.transform.LayerNorm"},
-      {"cls.predictions.decoder", "mlm.decoder"},
       // The decoder bias is stored as cls.predictions.bias (cls.predictions.decoder.bias is tied to it).
-      {"cls.predictions", "mlm.decoder"},
+      {"cls.predictions", "mlm.decoder", "bias"},
+      {"cls.predictions.decoder", "mlm.decoder"},
       {"classifier", "classifier.out"},
       {"qa_outputs", "qa_outputs"},
       {"cls.seq_relationship", "nsp"},

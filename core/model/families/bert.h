@@ -11,4 +11,8 @@ std::span<const ModuleName> bert_embedding_modules();  // embeddings.{word,posit
 std::span<const ModuleName> bert_layer_modules();      // attention.self.query ... output.LayerNorm
 std::span<const ModuleName> roberta_other_modules();   // pooler.dense, lm_head.*, classifier.*, qa_outputs
 
+// The token classifier of the families whose sequence classifier is classifier.dense/out_proj: one
+// Linear named classifier (RoBERTa's, ELECTRA's, MPNet's ForTokenClassification rows).
+inline constexpr ModuleName kTokenClassifierModules[] = {{"classifier", "classifier.out"}};
+
 }  // namespace bertkit::core

@@ -12,7 +12,6 @@ const FamilySpec& electra_family() {
       {"generator_lm_head", "mlm.decoder"},
       {"classifier.dense", "classifier.dense"},
       {"classifier.out_proj", "classifier.out"},
-      {"classifier", "classifier.out"},  // ElectraForTokenClassification: one Linear
       {"qa_outputs", "qa_outputs"},
       {"discriminator_predictions.dense", "discriminator.dense"},
       {"discriminator_predictions.dense_prediction", "discriminator.out"},
@@ -23,7 +22,7 @@ const FamilySpec& electra_family() {
       {.name = "ElectraForMaskedLM", .head = HeadKind::MaskedLM, .mlm = true},
       {.name = "ElectraForSequenceClassification", .head = HeadKind::SequenceClassification},
       {.name = "ElectraForQuestionAnswering", .head = HeadKind::QuestionAnswering},
-      {.name = "ElectraForTokenClassification", .head = HeadKind::TokenClassification},
+      {.name = "ElectraForTokenClassification", .head = HeadKind::TokenClassification, .modules = kTokenClassifierModules},
       {.name = "ElectraForPreTraining", .head = HeadKind::PreTraining, .discriminator = true},
   };
   static const FamilySpec spec{

@@ -30,7 +30,7 @@ const FamilySpec& mpnet_family() {
       {.name = "MPNetForMaskedLM", .head = HeadKind::MaskedLM, .mlm = true},
       {.name = "MPNetForSequenceClassification", .head = HeadKind::SequenceClassification},
       {.name = "MPNetForQuestionAnswering", .head = HeadKind::QuestionAnswering},
-      {.name = "MPNetForTokenClassification", .head = HeadKind::TokenClassification},
+      {.name = "MPNetForTokenClassification", .head = HeadKind::TokenClassification, .modules = kTokenClassifierModules},
   };
   static const FamilySpec spec{
       .model_type = "mpnet",

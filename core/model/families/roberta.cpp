@@ -2,7 +2,7 @@
 // ("xlm-roberta") and CamemBERT ("camembert") share its modelling code, config keys and tensor names
 // (prefix "roberta." for all three); only their architecture names differ. BERT's keys and layer
 // names, positions after the padding index, an MLM head always GELU (lm_head.*), a classifier
-// dense -> tanh -> out_proj on <s> without pooler.
+// dense -> tanh -> out_proj on <s> without pooler (the token classifier: classifier).
 #include "core/model/families/bert.h"
 
 namespace bertkit::core {
@@ -14,11 +14,10 @@ std::span<const ModuleName> roberta_other_modules() {
       {"lm_head.layer_norm", "mlm.transform.LayerNorm"},
       // The decoder bias is stored as lm_head.bias (lm_head.decoder.bias, where present, is tied to it);
       // the decoder weight is the word embedding matrix unless the file has one.
+      {"lm_head", "mlm.decoder", "bias"},
       {"lm_head.decoder", "mlm.decoder"},
-      {"lm_head", "mlm.decoder"},
       {"classifier.dense", "classifier.dense"},
       {"classifier.out_proj", "classifier.out"},
-      {"classifier", "classifier.out"},  // ForTokenClassification: one Linear
       {"qa_outputs", "qa_outputs"},
   };
   return rows;
@@ -51,7 +50,7 @@ const FamilySpec& roberta_family() {
       {.name = "RobertaForMaskedLM", .head = HeadKind::MaskedLM, .mlm = true},
       {.name = "RobertaForSequenceClassification", .head = HeadKind::SequenceClassification},
       {.name = "RobertaForQuestionAnswering", .head = HeadKind::QuestionAnswering},
-      {.name = "RobertaForTokenClassification", .head = HeadKind::TokenClassification},
+      {.name = "RobertaForTokenClassification", .head = HeadKind::TokenClassification, .modules = kTokenClassifierModules},
   };
   static const FamilySpec spec = roberta_like("roberta", architectures);
   return spec;
@@ -63,7 +62,7 @@ const FamilySpec& xlm_roberta_family() {
       {.name = "XLMRobertaForMaskedLM", .head = HeadKind::MaskedLM, .mlm = true},
       {.name = "XLMRobertaForSequenceClassification", .head = HeadKind::SequenceClassification},
       {.name = "XLMRobertaForQuestionAnswering", .head = HeadKind::QuestionAnswering},
-      {.name = "XLMRobertaForTokenClassification", .head = HeadKind::TokenClassification},
+      {.name = "XLMRobertaForTokenClassification", .head = HeadKind::TokenClassification, .modules = kTokenClassifierModules},
   };
   static const FamilySpec spec = roberta_like("xlm-roberta", architectures);
   return spec;
@@ -75,7 +74,7 @@ const FamilySpec& camembert_family() {
       {.name = "CamembertForMaskedLM", .head = HeadKind::MaskedLM, .mlm = true},
       {.name = "CamembertForSequenceClassification", .head = HeadKind::SequenceClassification},
       {.name = "CamembertForQuestionAnswering", .head = HeadKind::QuestionAnswering},
-      {.name = "CamembertForTokenClassification", .head = HeadKind::TokenClassification},
+      {.name = "CamembertForTokenClassification", .head = HeadKind::TokenClassification, .modules = kTokenClassifierModules},
   };
   static const FamilySpec spec = roberta_like("camembert", architectures);
   return spec;

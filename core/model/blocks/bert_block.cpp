@@ -1,0 +1,153 @@
+#include "core/model/blocks/bert_block.h"
+
+#include "core/dnnl/layout_names.h"
+#include "core/error.h"
+#include "core/model/family_spec.h"
+#include "core/model/linear_weights.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace bertkit::core {
+namespace {
+
+// The name the fused Q|K|V projection's packed form is stored under (Q, K and V are its plain parts);
+// the other matrices are stored packed under their own weight's name.
+std::string qkv_packed_name(int index) { return fmt::format("encoder.layer.{}.attention.self.qkv.weight", index); }
+
+// Scratch grows to the largest batch seen; later batches allocate nothing.
+float* grown(FloatBuffer& buffer, std::int64_t n) { return buffer.reserve(static_cast<std::size_t>(n)); }
+
+void declare_bert_block(const ModelConfig& config, int layer, TensorDecls& decls) {
+  BertBlock::declare(config, layer, decls);
+}
+
+std::unique_ptr<Block> build_bert_block(const ModelConfig& config, const Weights& weights, int layer) {
+  return std::make_unique<BertBlock>(config, weights, layer);
+}
+
+}  // namespace
+
+const BlockRecipe bert_block_recipe{&declare_bert_block, &build_bert_block};
+
+BertBlockTensors BertBlock::declare(const ModelConfig& config, int index, TensorDecls& decls) {
+  const std::int64_t h = config.hidden_size, inter = config.intermediate_size;
+  const std::string p = fmt::format("encoder.layer.{}.", index);
+  BertBlockTensors t;
+  t.query = decls.linear(p + "attention.self.query", h, h);
+  t.key = decls.linear(p + "attention.self.key", h, h);
+  t.value = decls.linear(p + "attention.self.value", h, h);
+  t.attention_out = decls.linear(p + "attention.output.dense", h, h);
+  t.attention_norm = decls.layer_norm(p + "attention.output.LayerNorm", h);
+  t.ffn_in = decls.linear(p + "intermediate.dense", inter, h);
+  t.ffn_out = decls.linear(p + "output.dense", h, inter);
+  t.output_norm = decls.layer_norm(p + "output.LayerNorm", h);
+  return t;
+}
+
+BertBlock::BertBlock(const ModelConfig& config, const Weights& weights, int index)
+    : index_(index), hidden_size_(config.hidden_size), intermediate_size_(config.intermediate_size), heads_(config.num_heads) {
+  const std::int64_t h = hidden_size_;
+  if (heads_ <= 0 || h % heads_ != 0)
+    bad_input("hidden size {} is not a multiple of the {} attention heads", h, heads_);
+  TensorDecls decls;
+  const BertBlockTensors& t = tensors_ = declare(config, index, decls);
+  auto bias = [&](const LinearDecl& d) { return weights.require(d.bias(), {d.out}).f32(); };
+
+  // Each Linear from its packed weights when the file holds them in this machine's layout (nothing
+  // read, copied or reordered), else packed now from the plain ones, in their own type.
+  auto linear = [&](const std::string& packed_name, std::span<const float> bias, std::int64_t out, std::int64_t in,
+                    Eltwise act, LinearOutput output, const std::function<LinearWeight()>& plain) {
+    if (const PackedView* packed = weights.find_packed(packed_name)) {
+      std::vector<float> scales;  // int8: every part's row scales, stacked as the parts are
+      for (const auto& part : packed->parts)
+        if (weights.info(part + ".scale")) {
+          auto s = weights.require(part + ".scale", {out / static_cast<std::int64_t>(packed->parts.size())}).f32();
+          scales.insert(scales.end(), s.begin(), s.end());
+        }
+      if (auto layer = Linear::from_packed({packed->layout, {packed->data, packed->nbytes}, scales}, bias, out, in, act, output))
+        return std::move(*layer);
+    }
+    return Linear(plain(), bias, out, in, act, output);
+  };
+  auto single = [&](const LinearDecl& d, Eltwise act, LinearOutput output) {
+    return linear(d.weight(), bias(d), d.out, d.in, act, output,
+                  [&] { return linear_weight(weights, d.weight(), d.out, d.in); });
+  };
+
+  std::vector<float> qkv_bias;
+  qkv_bias.reserve(static_cast<std::size_t>(3 * h));
+  for (const LinearDecl* part : {&t.query, &t.key, &t.value}) {
+    auto b = bias(*part);
+    qkv_bias.insert(qkv_bias.end(), b.begin(), b.end());
+  }
+  const std::vector<std::string> qkv_names = {t.query.weight(), t.key.weight(), t.value.weight()};
+  std::optional<StackedWeight> qkv_weight;  // stacked: one matmul instead of three
+  qkv_ = linear(qkv_packed_name(index), qkv_bias, 3 * h, h, Eltwise::Identity, LinearOutput::Overwrite, [&] {
+    return qkv_weight.emplace(weights, qkv_names, h, h).view();
+  });
+  attention_out_ = single(t.attention_out, Eltwise::Identity, LinearOutput::Accumulate);
+  attention_norm_ = LayerNormWeights(weights, t.attention_norm, config.layer_norm_eps);
+  ffn_in_ = single(t.ffn_in, eltwise_for(config.hidden_act), LinearOutput::Overwrite);
+  ffn_out_ = single(t.ffn_out, Eltwise::Identity, LinearOutput::Accumulate);
+  output_norm_ = LayerNormWeights(weights, t.output_norm, config.layer_norm_eps);
+  // A reduced type's matmuls already round their inputs to bf16 or s8: attention's products in bf16
+  // cost no accuracy worth keeping and, at long sequences, most of the time int8 leaves.
+  attention_products_ = qkv_.computes_in_f32() ? AttentionProducts::F32 : AttentionProducts::BF16;
+}
+
+void BertBlock::add_packed_to(const Weights& source, Weights& weights) const {
+  const BertBlockTensors& t = tensors_;
+  // Each packed matrix under its name, with the plain tensors it stacks by rows.
+  const std::tuple<std::string, std::vector<std::string>, const Linear*> layers[] = {
+      {qkv_packed_name(index_), {t.query.weight(), t.key.weight(), t.value.weight()}, &qkv_},
+      {t.attention_out.weight(), {t.attention_out.weight()}, &attention_out_},
+      {t.ffn_in.weight(), {t.ffn_in.weight()}, &ffn_in_},
+      {t.ffn_out.weight(), {t.ffn_out.weight()}, &ffn_out_}};
+  for (const auto& [name, plain, layer] : layers) {
+    auto layout = layer->packed_layout();
+    if (!layout) continue;  // a layout no name describes cannot be recognised later: the load packs it
+    const std::int64_t out = layer->out_features(), in = layer->in_features();
+    const auto packed = layout_from_name({in, out}, *layout);
+    const auto bytes = layer->packed_bytes();
+    // Stored only packed, the plain tensors are recovered by unpacking: store nothing that would not
+    // unpack to exactly them (such as s8 weights that the packing itself rescaled).
+    const std::vector<std::byte> recovered = unpacked(*packed, bytes);
+    std::size_t at = 0;
+    bool exact = true;
+    for (const auto& part : plain) {
+      const TensorView* view = source.find(part);
+      exact = exact && view && view->dtype == layout_dtype(*packed) && at + view->nbytes <= recovered.size() &&
+              std::memcmp(recovered.data() + at, view->data, view->nbytes) == 0;
+      at += view ? view->nbytes : 0;
+    }
+    if (!exact || at != recovered.size()) continue;
+    weights.add_packed_owned(name, {*layout, nullptr, 0, {out, in}, plain}, {bytes.begin(), bytes.end()});
+  }
+}
+
+void BertBlock::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s,
+                        const LayerContext& context) const {
+  const std::int64_t tokens = offsets.back(), h = hidden_size_;
+  float* qkv = grown(s.qkv, tokens * 3 * h);
+  float* attended = grown(s.context, tokens * h);
+  float* intermediate = grown(s.intermediate, tokens * intermediate_size_);
+
+  qkv_.forward(hidden, tokens, qkv);
+  ScoreModifier modifier;
+  if (context.score_bias) modifier.relative = *context.score_bias;
+  s.attention.forward(qkv, offsets, heads_, h / heads_, attended, attention_products_, modifier);
+  attention_out_.forward(attended, tokens, hidden);  // hidden += context·Wᵀ + b
+  attention_norm_.apply(hidden, tokens);
+  ffn_in_.forward(hidden, tokens, intermediate);
+  ffn_out_.forward(intermediate, tokens, hidden);   // hidden += act(...)·Wᵀ + b
+  output_norm_.apply(hidden, tokens);
+}
+
+}  // namespace bertkit::core

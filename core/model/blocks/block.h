@@ -1,0 +1,59 @@
+#pragma once
+// A block recipe: one kind of transformer layer, as code over the shared ops (core/ops). It declares
+// each layer's tensors (core/model/tensor_decls.h) and builds layers that run over packed sequences;
+// the encoder (core/model/encoder.h) keeps the rest: embeddings, packing, threads, scratch and the
+// layer loop, and hands every layer a LayerContext with what differs per layer or per batch. A family
+// spec names its recipe (FamilySpec::block); a family whose layer is BERT's is data on BertBlock
+// (core/model/blocks/bert_block.h), a new kind of layer is a new recipe beside it.
+#include "core/checkpoint/weights.h"
+#include "core/model/config.h"
+#include "core/model/tensor_decls.h"
+#include "core/ops/attention.h"
+#include "core/ops/buffer.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+namespace bertkit::core {
+
+// Intermediate activations, shared by all layers and grown to the largest batch seen; a recipe uses
+// the buffers it needs.
+struct LayerScratch {
+  FloatBuffer qkv;           // [tokens, 3·hidden]
+  FloatBuffer context;       // [tokens, hidden]
+  FloatBuffer intermediate;  // [tokens, intermediate_size]
+  SelfAttention attention;
+};
+
+// What the encoder gives layer `index` besides its input. A mechanism that differs per family or per
+// layer travels here, not through the signatures of the layer, the attention and the kernel.
+struct LayerContext {
+  int index = 0;
+  // Added to every head's attention scores (MPNet's relative position bias, tabulated once per batch
+  // for the longest sequence); nullptr: none.
+  const RelativeScoreBias* score_bias = nullptr;
+  // Rotary positions' base theta for this layer (ModernBERT alternates two); 0: the recipe has none.
+  double rope_theta = 0;
+  // Keys within this many tokens of the query (ModernBERT's local layers); 0: global attention.
+  std::int64_t attention_window = 0;
+};
+
+class Block {
+ public:
+  virtual ~Block() = default;
+  // hidden: [tokens, hidden_size], updated in place; sequence i is rows offsets[i] .. offsets[i+1].
+  virtual void forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch,
+                       const LayerContext& context) const = 0;
+  // Adds the layer's packed matrices to `weights` (copies) for a converted file to store in place of
+  // their plain parts: those that unpack to exactly the parts in `source`, the weights it was built from.
+  virtual void add_packed_to(const Weights& source, Weights& weights) const = 0;
+};
+
+struct BlockRecipe {
+  // Layer `layer`'s tensors, in the order it reads them.
+  void (*declare)(const ModelConfig& config, int layer, TensorDecls& decls);
+  std::unique_ptr<Block> (*build)(const ModelConfig& config, const Weights& weights, int layer);
+};
+
+}  // namespace bertkit::core
