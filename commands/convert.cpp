@@ -3,6 +3,7 @@
 #include "core/checkpoint/model_source.h"
 #include "core/checkpoint/reduce_weights.h"
 #include "core/model/encoder.h"
+#include "core/ops/cpu_features.h"
 #include "tokenizer/loader.h"
 #include "tokenizer/wordpiece_image.h"
 
@@ -18,7 +19,11 @@ ConvertSummary convert_model(core::LoadedModel model, const std::filesystem::pat
     if (std::holds_alternative<tok::WordPieceOptions>(tokenizer.spec().model))
       model.tokenizer.wordpiece_image = core::SharedBytes::copy_of(tok::write_wordpiece_image(tokenizer));
   }
-  if (type != core::StoreType::F16) {
+  // bf16 matrices can be packed only where oneDNN computes in bf16 (AVX-512): elsewhere the file keeps
+  // them plain, and a machine that computes in bf16 packs them at load.
+  const bool packable = type != core::StoreType::F16 &&
+                        (type != core::StoreType::BF16 || core::bf16_matmul_supported(core::cpu_selection()));
+  if (packable) {
     // The encoder's matrices packed for this machine go in the file instead of their plain form: loaded
     // here (or on any machine whose oneDNN wants the same layouts) they are used in place, with nothing
     // to copy or reorder. They are packed from the values the file will hold.

@@ -41,10 +41,12 @@ dnnl::primitive_attr attributes(const MatmulKind& kind) {
   return attr;
 }
 
-dnnl::matmul::primitive_desc make_desc(const MatmulKind& kind, std::int64_t m, const dnnl::memory::desc& weights) {
+// ldc: the row stride of the output (kind.n: rows end to end).
+dnnl::matmul::primitive_desc make_desc(const MatmulKind& kind, std::int64_t m, const dnnl::memory::desc& weights,
+                                       std::int64_t ldc) {
   const dt source_type = int8(kind) ? dt::s8 : kind.weights;
   dnnl::memory::desc src({m, kind.k}, source_type, tag::ab);
-  dnnl::memory::desc dst({m, kind.n}, dt::f32, tag::ab);
+  dnnl::memory::desc dst({m, kind.n}, dt::f32, dnnl::memory::dims{ldc, 1});
   auto& engine = dnnl_context().engine;
   if (kind.bias && !int8(kind)) {
     dnnl::memory::desc bias({1, kind.n}, dt::f32, tag::ab);
@@ -71,6 +73,8 @@ struct Cache {
   std::map<MatmulKind, dnnl::memory::desc> layouts;
   std::map<std::tuple<MatmulKind, std::int64_t, int>, dnnl::matmul> primitives;
   std::map<std::tuple<MatmulKind, std::int64_t, int>, dnnl::binary> epilogues;
+  // Keyed by (kind, m, ldc, the weights' two strides).
+  std::map<std::tuple<MatmulKind, std::int64_t, std::int64_t, std::int64_t, std::int64_t>, dnnl::matmul> blocks;
 };
 
 Cache& cache() {
@@ -82,7 +86,7 @@ dnnl::memory::desc layout_locked(Cache& c, const MatmulKind& kind) {
   auto it = c.layouts.find(kind);
   if (it == c.layouts.end()) {
     dnnl::memory::desc any({kind.k, kind.n}, kind.weights, tag::any);
-    it = c.layouts.emplace(kind, make_desc(kind, kLayoutRows, any).weights_desc()).first;
+    it = c.layouts.emplace(kind, make_desc(kind, kLayoutRows, any, kind.n).weights_desc()).first;
   }
   return it->second;
 }
@@ -109,7 +113,28 @@ dnnl::matmul matmul_primitive(const MatmulKind& kind, std::int64_t m) {
   std::lock_guard lock(c.mutex);
   // The weights are already packed: ask for exactly that layout. Should an implementation for this M
   // not support it, oneDNN still returns a (slower) one that does.
-  return cached_locked(c.primitives, kind, m, [&] { return dnnl::matmul(make_desc(kind, m, layout_locked(c, kind))); });
+  return cached_locked(c.primitives, kind, m, [&] { return dnnl::matmul(make_desc(kind, m, layout_locked(c, kind), kind.n)); });
+}
+
+dnnl::matmul matmul_block_primitive(const MatmulKind& kind, std::int64_t m, std::int64_t ldc,
+                                    const dnnl::memory::desc& weights) {
+  Cache& c = cache();
+  std::lock_guard lock(c.mutex);
+  const auto strides = weights.data.format_desc.blocking.strides;
+  auto key = std::make_tuple(kind, m, ldc, strides[0], strides[1]);
+  if (auto it = c.blocks.find(key); it != c.blocks.end()) return it->second;
+  // Blocks run in parallel, each on one thread: each brings its own scratchpad (core/ops/linear_row_blocks.cpp).
+  dnnl::matmul::primitive_desc desc = make_desc(kind, m, weights, ldc);
+  dnnl::primitive_attr attr = desc.get_primitive_attr();
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  const dnnl::memory::desc dst({m, kind.n}, dnnl::memory::data_type::f32, dnnl::memory::dims{ldc, 1});
+  const dnnl::memory::desc src({m, kind.k}, kind.weights, tag::ab);
+  auto& engine = dnnl_context().engine;
+  dnnl::matmul::primitive_desc user =
+      kind.bias ? dnnl::matmul::primitive_desc(
+                      dnnl::matmul::desc(src, weights, dnnl::memory::desc({1, kind.n}, dt::f32, tag::ab), dst), attr, engine)
+                : dnnl::matmul::primitive_desc(dnnl::matmul::desc(src, weights, dst), attr, engine);
+  return c.blocks.emplace(key, dnnl::matmul(user)).first->second;
 }
 
 dnnl::binary int8_epilogue(const MatmulKind& kind, std::int64_t m) {

@@ -36,6 +36,12 @@ constexpr int kInt8BiasArg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1;
 // The primitive for `m` rows, created once per (kind, m, omp_get_max_threads()) and reused.
 dnnl::matmul matmul_primitive(const MatmulKind& kind, std::int64_t m);
 
+// The primitive for `m` rows of plain f32 weights `weights` (a [k, n] block, strided within the whole
+// matrix), writing rows `ldc` floats apart: one block of core/ops/linear_row_blocks.h's matmul. The row
+// counts it is asked for are few (multiples of 6 up to 96).
+dnnl::matmul matmul_block_primitive(const MatmulKind& kind, std::int64_t m, std::int64_t ldc,
+                                    const dnnl::memory::desc& weights);
+
 // The s8 kind's epilogue for `m` rows, cached as the matmuls are: y = act(x_r · scale_r + bias), or
 // y += x_r · scale_r + bias, with x, y [m, n] (the same memory when overwriting), the row scales
 // [m, 1] as SRC_1 and the bias [1, n] as kInt8BiasArg.

@@ -4,6 +4,7 @@
 #include "core/dnnl/layout_names.h"
 #include "core/error.h"
 #include "core/ops/buffer.h"
+#include "core/ops/linear_row_blocks.h"
 #include "core/ops/reduced_activations.h"
 #include "core/ops/threading.h"
 
@@ -124,6 +125,11 @@ std::span<const std::byte> Linear::packed_bytes() const {
 
 void Linear::forward(const float* x, std::int64_t rows, float* y) const {
   if (rows <= 0) return;
+  if (uses_row_blocks(kind_, weights_.get_desc())) {
+    row_blocked_matmul(kind_, x, rows, static_cast<const float*>(weights_.get_data_handle()), weights_.get_desc(),
+                       kind_.bias ? static_cast<const float*>(bias_.get_data_handle()) : nullptr, y);
+    return;
+  }
   auto& ctx = dnnl_context();
   SerialScope serial(rows * kind_.k * kind_.n < kMinParallelWork);
   const auto elements = static_cast<std::size_t>(rows * kind_.k);

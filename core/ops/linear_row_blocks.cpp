@@ -1,0 +1,99 @@
+#include "core/ops/linear_row_blocks.h"
+
+#include "core/dnnl/context.h"
+#include "core/ops/buffer.h"
+#include "core/ops/cpu_features.h"
+#include "core/ops/threading.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+namespace bertkit::core {
+namespace {
+
+using dt = dnnl::memory::data_type;
+using tag = dnnl::memory::format_tag;
+
+constexpr std::int64_t kRowStep = 6;    // the sgemm's row block
+constexpr std::int64_t kMaxRows = 96;   // rows of one call: a multiple of kRowStep, below the sgemm's 144
+constexpr std::int64_t kColumns = 256;  // columns of one call (the last block of a layer may be narrower)
+
+// One thread's padded copy of a last row block, and its stream (a stream is not shared between threads).
+thread_local FloatBuffer padded_rows;
+thread_local FloatBuffer padded_out;
+thread_local FloatBuffer scratchpad;  // the blocks' primitives take a scratchpad each thread brings
+
+dnnl::stream& thread_stream() {
+  thread_local dnnl::stream stream(dnnl_context().engine);
+  return stream;
+}
+
+bool row_major(const dnnl::memory::desc& layout) { return layout.data.format_desc.blocking.strides[1] == 1; }
+
+// One call: y[m, n] with row stride ldy, from x[m, k] and the weights' n columns from column c0.
+void run_block(const MatmulKind& kind, std::int64_t m, std::int64_t n, const float* x, const float* weights,
+               const dnnl::memory::desc& layout, std::int64_t c0, const float* bias, float* y, std::int64_t ldy) {
+  MatmulKind block = kind;
+  block.n = n;
+  const bool rows_first = row_major(layout);
+  const float* w = weights + (rows_first ? c0 : c0 * kind.k);
+  const dnnl::memory::desc w_desc({kind.k, n}, dt::f32,
+                                  rows_first ? dnnl::memory::dims{kind.n, 1} : dnnl::memory::dims{1, kind.k});
+  const dnnl::matmul matmul = matmul_block_primitive(block, m, ldy, w_desc);
+  auto& engine = dnnl_context().engine;
+  std::unordered_map<int, dnnl::memory> args{
+      {DNNL_ARG_SRC, dnnl::memory({{m, kind.k}, dt::f32, tag::ab}, engine, const_cast<float*>(x))},
+      {DNNL_ARG_WEIGHTS, dnnl::memory(w_desc, engine, const_cast<float*>(w))},
+      {DNNL_ARG_DST, dnnl::memory({{m, n}, dt::f32, dnnl::memory::dims{ldy, 1}}, engine, y)}};
+  const dnnl::memory::desc pad(*dnnl_primitive_desc_query_md(matmul.get_primitive_desc(), dnnl_query_scratchpad_md, 0));
+  args.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(pad, engine, scratchpad.reserve(pad.get_size() / sizeof(float) + 1)));
+  if (bias) args.emplace(DNNL_ARG_BIAS, dnnl::memory({{1, n}, dt::f32, tag::ab}, engine, const_cast<float*>(bias)));
+  matmul.execute(thread_stream(), args);
+  thread_stream().wait();
+}
+
+}  // namespace
+
+bool uses_row_blocks(const MatmulKind& kind, const dnnl::memory::desc& layout) {
+  const CpuSelection& cpu = cpu_selection();
+  return kind.weights == dt::f32 && cpu.path == CpuPath::Avx2 &&
+         (layout == dnnl::memory::desc({kind.k, kind.n}, dt::f32, tag::ab) ||
+          layout == dnnl::memory::desc({kind.k, kind.n}, dt::f32, tag::ba));
+}
+
+void row_blocked_matmul(const MatmulKind& kind, const float* x, std::int64_t rows, const float* weights,
+                        const dnnl::memory::desc& layout, const float* bias, float* y) {
+  const std::int64_t row_blocks = (rows + kMaxRows - 1) / kMaxRows;
+  const std::int64_t column_blocks = (kind.n + kColumns - 1) / kColumns;
+  const std::int64_t items = row_blocks * column_blocks;
+  const int threads = rows * kind.k * kind.n < kMinParallelWork ? 1 : static_cast<int>(std::min<std::int64_t>(items, omp_get_max_threads()));
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::int64_t item = 0; item < items; ++item) {
+    const ThreadLimit one(1);  // oneDNN's own threads would move the sgemm's row blocks
+    const std::int64_t r0 = item / column_blocks * kMaxRows, c0 = item % column_blocks * kColumns;
+    const std::int64_t m = std::min(kMaxRows, rows - r0), n = std::min(kColumns, kind.n - c0);
+    const float* b = bias ? bias + c0 : nullptr;
+    if (m % kRowStep == 0) {
+      run_block(kind, m, n, x + r0 * kind.k, weights, layout, c0, b, y + r0 * kind.n + c0, kind.n);
+      continue;
+    }
+    // The last rows, padded with zero rows to a whole block; the residual read from y when accumulating.
+    const std::int64_t padded = (m + kRowStep - 1) / kRowStep * kRowStep;
+    float* in = padded_rows.reserve(static_cast<std::size_t>(padded * kind.k));
+    float* out = padded_out.reserve(static_cast<std::size_t>(padded * n));
+    std::memcpy(in, x + r0 * kind.k, static_cast<std::size_t>(m * kind.k) * sizeof(float));
+    std::fill(in + m * kind.k, in + padded * kind.k, 0.0f);
+    for (std::int64_t r = 0; r < padded; ++r) {
+      if (kind.accumulate && r < m) std::memcpy(out + r * n, y + (r0 + r) * kind.n + c0, static_cast<std::size_t>(n) * sizeof(float));
+      else std::fill(out + r * n, out + (r + 1) * n, 0.0f);
+    }
+    run_block(kind, padded, n, in, weights, layout, c0, b, out, n);
+    for (std::int64_t r = 0; r < m; ++r)
+      std::memcpy(y + (r0 + r) * kind.n + c0, out + r * n, static_cast<std::size_t>(n) * sizeof(float));
+  }
+}
+
+}  // namespace bertkit::core
