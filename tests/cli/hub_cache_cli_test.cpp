@@ -12,27 +12,17 @@
 namespace fs = std::filesystem;
 using bktest::HubEnvironment;
 using bktest::HubStandIn;
+using bktest::files_under;
 using bktest::run_bertkit;
+using bktest::trimmed;
 
 namespace {
 
-const std::string kRepo = "test-org/minilm";
-const std::string kRepoFolder = "models--test-org--minilm";
-const std::string kText = "A man is eating food.";
+const std::string kMiniLm = "test-org/minilm";
+const std::string kMiniLmFolder = "models--test-org--minilm";
+const std::string kSentence = "A man is eating food.";
 
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-std::string trimmed(std::string s) {
-  while (!s.empty() && s.back() == '\n') s.pop_back();
-  return s;
-}
-
-std::set<std::string> files_under(const fs::path& dir) {
-  std::set<std::string> out;
-  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it)
-    if (!it->is_directory() || it->is_symlink()) out.insert(it->path().lexically_relative(dir).string());
-  return out;
-}
+bool mentions(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // The paths of the files the stand-in served (GET), resolve requests only.
 std::multiset<std::string> files_served(const nlohmann::json& stats) {
@@ -60,7 +50,7 @@ fs::path cache_snapshot(const HubEnvironment& env, const std::string& repo_folde
 }
 
 std::string embedding_of_folder() {
-  const auto r = run_bertkit({"embed", "-m", bktest::fixture_path("minilm-embed"), kText});
+  const auto r = run_bertkit({"embed", "-m", bktest::fixture_path("minilm-embed"), kSentence});
   REQUIRE(r.exit_code == 0);
   return r.out;
 }
@@ -79,61 +69,61 @@ TEST_CASE("hub cache: a RoBERTa repository with vocab.json and merges.txt and no
   REQUIRE(r.exit_code == 0);
   CHECK(files_under(trimmed(r.out)) == std::set<std::string>{"config.json", "merges.txt", "pytorch_model.bin",
                                                                "special_tokens_map.json", "vocab.json"});
-  const auto expected = run_bertkit({"classify", "-m", fixture.string(), kText});
+  const auto expected = run_bertkit({"classify", "-m", fixture.string(), kSentence});
   REQUIRE(expected.exit_code == 0);
-  r = run_bertkit({"classify", "-m", repo, kText});
+  r = run_bertkit({"classify", "-m", repo, kSentence});
   CHECK(r.exit_code == 0);
   CHECK(r.out == expected.out);
-  r = run_bertkit({"tokenize", "--format", "ids", "-m", repo, kText});
+  r = run_bertkit({"tokenize", "--format", "ids", "-m", repo, kSentence});
   CHECK(r.exit_code == 0);
-  CHECK(r.out == run_bertkit({"tokenize", "--format", "ids", "-m", fixture.string(), kText}).out);
+  CHECK(r.out == run_bertkit({"tokenize", "--format", "ids", "-m", fixture.string(), kSentence}).out);
 }
 
 TEST_CASE("hub cache: download --exclude that leaves no weights says so (exit 2); a model command completes the "
           "snapshot online, fetching only what is missing, and refuses it offline naming the file") {
-  HubStandIn hub({kRepo + "=" + bktest::fixture_path("minilm-embed")});
+  HubStandIn hub({kMiniLm + "=" + bktest::fixture_path("minilm-embed")});
   HubEnvironment env(hub.endpoint());
   const std::string expected = embedding_of_folder();
-  auto r = run_bertkit({"download", "--exclude", "*.safetensors", kRepo});
+  auto r = run_bertkit({"download", "--exclude", "*.safetensors", kMiniLm});
   CHECK(r.exit_code == 2);
-  CHECK(has(r.err, "--exclude left out model.safetensors"));
-  CHECK(has(r.err, "lacks its weights"));
-  CHECK(bktest::count_lines(r.err) == 2);  // the summary note, the error
-  const fs::path snapshot = env.repo(kRepoFolder) / "snapshots" / hub.commit(kRepo);
+  CHECK(mentions(r.err, "--exclude left out model.safetensors"));
+  CHECK(mentions(r.err, "lacks its weights"));
+  CHECK(bktest::count_lines(r.err) == 1);
+  const fs::path snapshot = env.repo(kMiniLmFolder) / "snapshots" / hub.commit(kMiniLm);
   CHECK(fs::exists(snapshot / "tokenizer.json"));
   CHECK_FALSE(fs::exists(snapshot / "model.safetensors"));
-  CHECK(fs::exists(env.repo(kRepoFolder) / "refs/main"));
+  CHECK(fs::exists(env.repo(kMiniLmFolder) / "refs/main"));
 
   hub.stats();
   // The tokenizer is all `tokenize` needs: used as it is, without a request.
-  r = run_bertkit({"tokenize", "-m", kRepo, kText});
+  r = run_bertkit({"tokenize", "-m", kMiniLm, kSentence});
   CHECK(r.exit_code == 0);
   CHECK(hub.stats()["requests"].empty());
   {
     bktest::ScopedEnv offline("HF_HUB_OFFLINE", "1");
-    r = run_bertkit({"embed", "-m", kRepo, kText});
+    r = run_bertkit({"embed", "-m", kMiniLm, kSentence});
     CHECK(r.exit_code == 1);
-    CHECK(has(r.err, "lacks its weights (model.safetensors,"));
-    CHECK(has(r.err, "`bertkit download " + kRepo + "` completes it"));
+    CHECK(mentions(r.err, "lacks its weights (model.safetensors,"));
+    CHECK(mentions(r.err, "`bertkit download " + kMiniLm + "` completes it"));
     CHECK(bktest::count_lines(r.err) == 1);
   }
-  r = run_bertkit({"embed", "-m", kRepo, kText});
+  r = run_bertkit({"embed", "-m", kMiniLm, kSentence});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(has(r.err, kRepo + " is in the Hugging Face cache, but it lacks its weights"));
-  CHECK(has(r.err, "fetching what is missing"));
+  CHECK(mentions(r.err, kMiniLm + " is in the Hugging Face cache, but it lacks its weights"));
+  CHECK(mentions(r.err, "fetching what is missing"));
   CHECK(r.out == expected);
   CHECK(files_served(hub.stats()) == std::multiset<std::string>{"model.safetensors"});
   // Complete now: no request.
-  r = run_bertkit({"embed", "-m", kRepo, kText});
+  r = run_bertkit({"embed", "-m", kMiniLm, kSentence});
   CHECK(r.out == expected);
   CHECK(hub.stats()["requests"].empty());
 }
 
 TEST_CASE("hub cache: download --exclude of one weights format exits 0 when another is there") {
-  HubStandIn hub({kRepo + "=" + bktest::fixture_path("bert-uncased-mlm")});
+  HubStandIn hub({kMiniLm + "=" + bktest::fixture_path("bert-uncased-mlm")});
   HubEnvironment env(hub.endpoint());
-  auto r = run_bertkit({"download", "--exclude", "*.safetensors", kRepo});
+  auto r = run_bertkit({"download", "--exclude", "*.safetensors", kMiniLm});
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK(fs::exists(fs::path(trimmed(r.out)) / "pytorch_model.bin"));
@@ -141,14 +131,14 @@ TEST_CASE("hub cache: download --exclude of one weights format exits 0 when anot
 
 TEST_CASE("hub cache: a cache filled with the config and tokenizer only (as AutoTokenizer leaves it) is completed by "
           "a model command") {
-  HubStandIn hub({kRepo + "=" + bktest::fixture_path("minilm-embed")});
+  HubStandIn hub({kMiniLm + "=" + bktest::fixture_path("minilm-embed")});
   HubEnvironment env(hub.endpoint());
   const std::string expected = embedding_of_folder();
   const std::vector<std::string> tokenizer_only{"config.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt",
                                                 "special_tokens_map.json"};
-  cache_snapshot(env, kRepoFolder, hub.commit(kRepo), bktest::fixture_path("minilm-embed"), tokenizer_only);
+  cache_snapshot(env, kMiniLmFolder, hub.commit(kMiniLm), bktest::fixture_path("minilm-embed"), tokenizer_only);
   hub.stats();
-  auto r = run_bertkit({"embed", "-m", kRepo, kText});
+  auto r = run_bertkit({"embed", "-m", kMiniLm, kSentence});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out == expected);  // pooling and normalisation came with the weights: sentence-transformers' numbers
@@ -159,35 +149,35 @@ TEST_CASE("hub cache: a cache filled with the config and tokenizer only (as Auto
 
 TEST_CASE("hub cache: a download cut off after the weights is not trusted offline; a snapshot no ref names is not "
           "taken for the branch") {
-  HubStandIn hub({kRepo + "=" + bktest::fixture_path("minilm-embed")});
+  HubStandIn hub({kMiniLm + "=" + bktest::fixture_path("minilm-embed")});
   HubEnvironment env(hub.endpoint());
   hub.set("fail_file=sentence_bert_config.json");
-  auto r = run_bertkit({"download", kRepo});
+  auto r = run_bertkit({"download", kMiniLm});
   CHECK(r.exit_code == 1);
-  const std::string commit = hub.commit(kRepo);
-  const fs::path snapshot = env.repo(kRepoFolder) / "snapshots" / commit;
+  const std::string commit = hub.commit(kMiniLm);
+  const fs::path snapshot = env.repo(kMiniLmFolder) / "snapshots" / commit;
   REQUIRE(fs::exists(snapshot / "model.safetensors"));  // loadable, but without its max_seq_length
   {
     bktest::ScopedEnv offline("HF_HUB_OFFLINE", "1");
-    r = run_bertkit({"embed", "-m", kRepo, kText});
+    r = run_bertkit({"embed", "-m", kMiniLm, kSentence});
     CHECK(r.exit_code == 1);
     CHECK(r.out.empty());
-    CHECK(has(r.err, "not in the Hugging Face cache"));
-    CHECK(has(r.err, "a download into it stopped"));
+    CHECK(mentions(r.err, "not in the Hugging Face cache"));
+    CHECK(mentions(r.err, "a download into it stopped"));
     // Named by its commit, the snapshot is found, and the mark still keeps it from being used.
-    r = run_bertkit({"embed", "-m", kRepo + "@" + commit, kText});
+    r = run_bertkit({"embed", "-m", kMiniLm + "@" + commit, kSentence});
     CHECK(r.exit_code == 1);
-    CHECK(has(r.err, "a download into it stopped before its end"));
+    CHECK(mentions(r.err, "a download into it stopped before its end"));
   }
   // A complete snapshot that no ref names (downloaded at a commit) is not taken for main.
   hub.set("fail_file=");
-  REQUIRE(run_bertkit({"download", kRepo + "@" + commit}).exit_code == 0);
-  CHECK_FALSE(fs::exists(env.repo(kRepoFolder) / "refs/main"));
+  REQUIRE(run_bertkit({"download", kMiniLm + "@" + commit}).exit_code == 0);
+  CHECK_FALSE(fs::exists(env.repo(kMiniLmFolder) / "refs/main"));
   bktest::ScopedEnv offline("HF_HUB_OFFLINE", "1");
-  r = run_bertkit({"embed", "-m", kRepo, kText});
+  r = run_bertkit({"embed", "-m", kMiniLm, kSentence});
   CHECK(r.exit_code == 1);
-  CHECK(has(r.err, "its snapshots are of other revisions: name one, as " + kRepo + "@" + commit));
-  CHECK(run_bertkit({"embed", "-m", kRepo + "@" + commit, kText}).exit_code == 0);
+  CHECK(mentions(r.err, "its snapshots are of other revisions: name one, as " + kMiniLm + "@" + commit));
+  CHECK(run_bertkit({"embed", "-m", kMiniLm + "@" + commit, kSentence}).exit_code == 0);
 }
 
 TEST_CASE("hub cache: tokenize -m of a cached model or a converted file reads no weights") {
@@ -195,17 +185,17 @@ TEST_CASE("hub cache: tokenize -m of a cached model or a converted file reads no
   HubEnvironment env("http://127.0.0.1:1");
   bktest::ScopedEnv offline("HF_HUB_OFFLINE", "1");
   const fs::path fixture = bktest::fixture_path("minilm-embed");
-  const fs::path snapshot = cache_snapshot(env, kRepoFolder, "0123456789abcdef0123456789abcdef01234567", fixture,
+  const fs::path snapshot = cache_snapshot(env, kMiniLmFolder, "0123456789abcdef0123456789abcdef01234567", fixture,
                                            {"config.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt",
                                             "special_tokens_map.json", "modules.json", "1_Pooling/config.json"});
   bktest::write_file(snapshot / "model.safetensors", "not weights");  // unreadable as weights
-  const auto expected = run_bertkit({"tokenize", "-m", fixture.string(), kText});
+  const auto expected = run_bertkit({"tokenize", "-m", fixture.string(), kSentence});
   REQUIRE(expected.exit_code == 0);
-  auto r = run_bertkit({"tokenize", "-m", kRepo, kText});
+  auto r = run_bertkit({"tokenize", "-m", kMiniLm, kSentence});
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.out == expected.out);
-  CHECK(run_bertkit({"embed", "-m", kRepo, kText}).exit_code == 3);  // the weights are read there
+  CHECK(run_bertkit({"embed", "-m", kMiniLm, kSentence}).exit_code == 3);  // the weights are read there
 
   // A converted file whose config names a model type bertkit does not run: its tokenizer still reads.
   const fs::path converted = dir / "model.bk";
@@ -217,8 +207,8 @@ TEST_CASE("hub cache: tokenize -m of a cached model or a converted file reads no
   REQUIRE(bert - type < 20);
   bytes.replace(bert, 4, "gpt2");
   bktest::write_file(converted, bytes);
-  REQUIRE(run_bertkit({"embed", "-m", converted.string(), kText}).exit_code == 3);
-  r = run_bertkit({"tokenize", "-m", converted.string(), kText});
+  REQUIRE(run_bertkit({"embed", "-m", converted.string(), kSentence}).exit_code == 3);
+  r = run_bertkit({"tokenize", "-m", converted.string(), kSentence});
   CHECK(r.exit_code == 0);
   CHECK(r.out == expected.out);
 }
