@@ -120,14 +120,15 @@ std::string weights_file_names() {
 
 bool is_shard_of(const WeightsFormat& format, std::string_view name) {
   // PREFIX-00001-of-00003.EXT
-  const std::string head = std::string(format.shard_prefix) + "-", tail = "." + std::string(format.shard_extension);
-  if (!name.starts_with(head) || !name.ends_with(tail)) return false;
-  const std::string_view middle = name.substr(head.size(), name.size() - head.size() - tail.size());
+  if (!name.starts_with(format.shard_prefix) || !name.ends_with(format.shard_extension)) return false;
+  name.remove_prefix(format.shard_prefix.size());
+  if (name.size() < format.shard_extension.size()) return false;
+  name.remove_suffix(format.shard_extension.size());
   auto five_digits = [](std::string_view s) {
     return s.size() == 5 && std::all_of(s.begin(), s.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
   };
-  return middle.size() == 14 && five_digits(middle.substr(0, 5)) && middle.substr(5, 4) == "-of-" &&
-         five_digits(middle.substr(9));
+  return name.size() == 16 && name.front() == '-' && name.back() == '.' && five_digits(name.substr(1, 5)) &&
+         name.substr(6, 4) == "-of-" && five_digits(name.substr(10, 5));
 }
 
 ModuleFolders root_transformer() { return {"", {{"", ModuleKind::Transformer}}}; }
