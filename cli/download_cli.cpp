@@ -6,6 +6,7 @@
 #include "records/log.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace bertkit::cli {
 
@@ -27,7 +28,16 @@ int run_download(const DownloadFlags& flags) {
   options.filters.excludes = flags.excludes;
   options.offline = flags.offline;
   options.observer = &report;
+  options.check_config = check_model_config;
   const core::DownloadResult result = core::download_model(*id, options);
+  // The files asked for are kept; the exit status says the model cannot run from them.
+  if (result.lacking && !result.excluded.empty())
+    usage_error("model {}: --exclude left out {}, and the snapshot ({}) lacks {}: no model command but tokenize runs "
+                "from it (a model command run online fetches what is missing)",
+                id->text(), fmt::join(result.excluded, ", "), result.snapshot.string(), *result.lacking);
+  if (result.lacking)
+    bad_input("model {}: the repository lacks {}: bertkit cannot run it (its other files are in {})", id->text(),
+              *result.lacking, result.snapshot.string());
   if (!result.offline)
     report.note(result.files_fetched ? fmt::format("{}: {} files fetched ({:.1f} MB) at commit {}", id->text(), result.files_fetched,
                                                    static_cast<double>(result.bytes_fetched) / 1e6, result.commit)

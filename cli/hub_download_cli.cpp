@@ -1,6 +1,7 @@
 #include "cli/hub_download_cli.h"
 
 #include "core/checkpoint/model_source.h"
+#include "core/model/config.h"
 #include "records/log.h"
 
 #include <fmt/format.h>
@@ -57,16 +58,30 @@ void DownloadReport::draw(bool last) {
   std::fflush(stderr);
 }
 
+void check_model_config(const std::string& config_json, const std::string& where) {
+  core::parse_model_config(config_json, where);
+}
+
 void install_model_download() {
-  core::set_model_fetcher([](const core::ModelId& id, bool cut_off) {
+  core::set_model_fetcher([](const core::ModelId& id, const core::CacheMiss& miss) {
     DownloadReport report(false);
     core::DownloadOptions options;
     options.observer = &report;
-    if (!options.offline && !core::hub_offline())
-      report.note(fmt::format("{} {}: downloading its config, tokenizer and weights from {} into {}", id.text(),
-                              cut_off ? "is in the Hugging Face cache only in part (a download stopped)"
-                                      : "is not in the Hugging Face cache",
-                              core::hub_endpoint(), core::hf_hub_cache_dir().string()));
+    options.need = miss.need;
+    options.check_config = check_model_config;
+    const std::string from = fmt::format("from {} into {}", core::hub_endpoint(), core::hf_download_cache_dir().string());
+    if (!core::hub_offline()) {
+      if (miss.cut_off)
+        report.note(fmt::format("{} is in the Hugging Face cache only in part (a download stopped): downloading its "
+                                "config, tokenizer and weights {}",
+                                id.text(), from));
+      else if (miss.incomplete)
+        report.note(fmt::format("{} is in the Hugging Face cache, but {}: fetching what is missing {}", id.text(),
+                                *miss.incomplete, from));
+      else
+        report.note(fmt::format("{} is not in the Hugging Face cache: downloading its config, tokenizer and weights {}",
+                                id.text(), from));
+    }
     return core::download_model(id, options).snapshot;
   });
 }

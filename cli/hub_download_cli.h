@@ -29,7 +29,12 @@ class DownloadReport : public core::DownloadObserver {
   std::chrono::steady_clock::time_point start_, last_draw_;
 };
 
-// From now on a model id missing from the cache is downloaded (with a note saying so) unless offline.
+// What every download from the CLI checks of config.json before the weights come: a model bertkit
+// runs (the model config's parser; the downloader knows no model configs).
+void check_model_config(const std::string& config_json, const std::string& where);
+
+// From now on a model id missing from the cache is downloaded, and a cached snapshot lacking files
+// completed (with a note saying so), unless offline.
 void install_model_download();
 
 }  // namespace bertkit::cli

@@ -3,6 +3,7 @@
 #include "cli/number_flags.h"
 #include "cli/switch_flags.h"
 #include "records/log.h"
+#include "core/checkpoint/converted_file.h"
 #include "core/checkpoint/model_source.h"
 #include "core/error.h"
 #include "core/json.h"
@@ -72,11 +73,12 @@ bool vocab_txt_is_bert_tokenizer(const core::FamilySpec& family) {
 // model commands refuse it. Returns the config.json when it was read.
 std::optional<fs::path> check_folder_tokenizer(const fs::path& folder) {
   std::error_code ec;
-  const fs::path config = folder / "config.json";
-  if (fs::exists(folder / "tokenizer.json", ec) || !fs::exists(config, ec)) return std::nullopt;
-  // vocab.json + merges.txt (no vocab.txt) declare byte-level BPE, whatever the family.
-  if (!fs::exists(folder / "vocab.txt", ec) && fs::exists(folder / "vocab.json", ec) &&
-      fs::exists(folder / "merges.txt", ec))
+  const fs::path config = folder / core::kConfig;
+  const core::TokenizerSource source = core::choose_tokenizer_files(core::exists_in(folder)).source;
+  // tokenizer.json says what it is; vocab.json + merges.txt (no vocab.txt) declare byte-level BPE,
+  // whatever the family.
+  if (source == core::TokenizerSource::TokenizerJson || source == core::TokenizerSource::VocabJsonMerges ||
+      !fs::exists(config, ec))
     return std::nullopt;
   const auto json = core::read_json_file(config);
   if (!json.is_object() || !json.contains("model_type") || !json["model_type"].is_string()) return config;
@@ -86,22 +88,27 @@ std::optional<fs::path> check_folder_tokenizer(const fs::path& folder) {
     bad_input("{}: model_type \"{}\" is not supported ({}), and without a tokenizer.json its tokenizer is "
               "unknown: give its tokenizer.json, or the vocab.txt alone to read it as BERT's",
               config.string(), type, core::supported_model_types());
-  if (fs::exists(folder / "vocab.txt", ec) && !vocab_txt_is_bert_tokenizer(*family))
+  if (source == core::TokenizerSource::VocabTxt && !vocab_txt_is_bert_tokenizer(*family))
     refuse_vocab_txt(config.string(), *family);
   return config;
 }
 
+// What -m names, for its tokenizer only: a folder, tokenizer.json or vocab.txt is read as it is; a
+// converted file's tokenizer and a cached model id's folder are read without their weights (a cached
+// snapshot needs only its tokenizer files, ModelPart::Tokenizer).
 tok::TokenizerFiles model_tokenizer_files(const std::string& model) {
   std::error_code ec;
-  const std::optional<fs::path> config = fs::is_directory(model, ec) ? check_folder_tokenizer(model) : std::nullopt;
-  if (fs::exists(model, ec) && (fs::is_directory(model, ec) || fs::path(model).extension() == ".json" ||
-                                fs::path(model).extension() == ".txt")) {
-    tok::TokenizerFiles files = tok::read_tokenizer_files(model);
-    if (config) files.paths.push_back(*config);
-    return files;
+  const bool is_path = fs::exists(model, ec);
+  const fs::path extension = fs::path(model).extension();
+  if (is_path && !fs::is_directory(model, ec) && extension != ".json" && extension != ".txt") {
+    if (core::is_converted_file(model)) return core::read_converted_tokenizer(model);
+    return files_of(core::load_model(model));  // refused there, as every command refuses it
   }
-  // A converted file or a model id in the Hugging Face cache.
-  return files_of(core::load_model(model));
+  const fs::path location = is_path ? fs::path(model) : core::resolve_model_location(model, core::ModelPart::Tokenizer);
+  const std::optional<fs::path> config = fs::is_directory(location, ec) ? check_folder_tokenizer(location) : std::nullopt;
+  tok::TokenizerFiles files = tok::read_tokenizer_files(location);
+  if (config) files.paths.push_back(*config);
+  return files;
 }
 
 tok::Side parse_side(const std::string& s, const char* flag) {

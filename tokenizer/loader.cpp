@@ -286,39 +286,28 @@ void add_missing_special_tokens(TokenizerSpec& spec) {
 
 TokenizerFiles read_tokenizer_files(const fs::path& path) {
   std::error_code ec;
-  TokenizerFiles files;
-  files.origin = path.string();
-  auto read = [&files](const fs::path& file) {
-    std::optional<std::string> text = read_if_exists(file);
-    if (text) files.paths.push_back(file);
-    return text;
-  };
   if (fs::is_directory(path, ec)) {
     fs::path dir = path;
-    if (!fs::exists(dir / "tokenizer.json") && !fs::exists(dir / "vocab.txt") &&
-        fs::exists(dir / "0_Transformer" / "vocab.txt"))
-      dir /= "0_Transformer";
-    files.tokenizer_json = read(dir / "tokenizer.json");
-    files.vocab_txt = read(dir / "vocab.txt");
-    files.tokenizer_config_json = read(dir / "tokenizer_config.json");
-    files.special_tokens_map_json = read(dir / "special_tokens_map.json");
-    if (!files.tokenizer_json && !files.vocab_txt) {
-      files.vocab_json = read(dir / "vocab.json");
-      files.merges_txt = read(dir / "merges.txt");
-      if (!files.vocab_json || !files.merges_txt) {
-        for (const char* model : {"sentencepiece.bpe.model", "spiece.model", "tokenizer.model"})
-          if (fs::exists(dir / model, ec))
-            bad_input("{}: only a SentencePiece model ({}) and no tokenizer.json; bertkit reads tokenizer.json (write it "
-                      "with transformers: AutoTokenizer.from_pretrained(FOLDER).save_pretrained(FOLDER))",
-                      path.string(), model);
-        bad_input("{}: no tokenizer.json, vocab.txt, or vocab.json with merges.txt in this folder", path.string());
-      }
-    }
-    return files;
+    // sentence-transformers' old layout keeps the tokenizer in 0_Transformer/.
+    const fs::path old_layout = dir / "0_Transformer";
+    if (core::choose_tokenizer_files(core::exists_in(dir)).source == core::TokenizerSource::None &&
+        core::choose_tokenizer_files(core::exists_in(old_layout)).source != core::TokenizerSource::None)
+      dir = old_layout;
+    core::FolderTokenizer tokenizer = core::read_folder_tokenizer(dir);
+    tokenizer.files.origin = path.string();
+    if (tokenizer.choice.source != core::TokenizerSource::None) return std::move(tokenizer.files);
+    if (tokenizer.choice.sentencepiece_only)
+      bad_input("{}: only a SentencePiece model ({}) and no tokenizer.json; bertkit reads tokenizer.json (write it "
+                "with transformers: AutoTokenizer.from_pretrained(FOLDER).save_pretrained(FOLDER))",
+                path.string(), *tokenizer.choice.sentencepiece_only);
+    bad_input("{}: no tokenizer.json, vocab.txt, or vocab.json with merges.txt in this folder", path.string());
   }
   if (!fs::exists(path, ec)) bad_input("{}: no such file or folder", path.string());
-  auto text = read(path);
+  TokenizerFiles files;
+  files.origin = path.string();
+  std::optional<std::string> text = read_if_exists(path);
   if (!text) bad_input("{}: not a regular file", path.string());
+  files.paths.push_back(path);
   if (path.extension() == ".json")
     files.tokenizer_json = std::move(text);
   else

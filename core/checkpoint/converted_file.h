@@ -22,6 +22,8 @@ void write_converted_file(const LoadedModel& model, const std::filesystem::path&
 
 bool is_converted_file(const std::filesystem::path& path);  // by its magic
 LoadedModel load_converted_file(const std::filesystem::path& path, std::string_view spec);
+// Its tokenizer's files only: the header is read and checked, no weight is looked at.
+TokenizerFiles read_converted_tokenizer(const std::filesystem::path& path);
 
 struct ConvertedFileCheck {
   std::uint64_t checksum = 0;

@@ -58,21 +58,10 @@ struct Entry {
 constexpr const char* kTokenizerFiles[] = {"vocab.txt", "tokenizer.json", "tokenizer_config.json",
                                            "special_tokens_map.json", "vocab.json", "merges.txt", "wordpiece.bin"};
 
-// The text member of TokenizerFiles (const or not) that a blob other than wordpiece.bin fills.
-template <typename Files>
-auto& text_slot(Files& t, std::string_view name) {
-  if (name == "vocab.txt") return t.vocab_txt;
-  if (name == "tokenizer.json") return t.tokenizer_json;
-  if (name == "tokenizer_config.json") return t.tokenizer_config_json;
-  if (name == "vocab.json") return t.vocab_json;
-  if (name == "merges.txt") return t.merges_txt;
-  return t.special_tokens_map_json;
-}
-
 inline std::optional<std::string_view> tokenizer_file(const TokenizerFiles& t, std::string_view name) {
   if (name == "wordpiece.bin") return t.wordpiece_image ? std::optional(t.wordpiece_image->bytes) : std::nullopt;
-  const auto& text = text_slot(t, name);
-  return text ? std::optional<std::string_view>(*text) : std::nullopt;
+  const auto* text = tokenizer_text(t, name);
+  return text && *text ? std::optional<std::string_view>(**text) : std::nullopt;
 }
 
 }  // namespace bertkit::core::converted

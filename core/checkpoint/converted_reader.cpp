@@ -223,7 +223,32 @@ void validate_weights(LoadedModel& m, const std::string& where) {
     if (base != name && m.weights.info(base)->dtype != DType::I8) bad_input("{}: scale {} of a tensor that is not int8", where, name);
   }
 }
+// The tokenizer's files the converted file carries.
+TokenizerFiles tokenizer_of(const ParsedFile& pf, const HeaderReader& r) {
+  const std::byte* data = pf.file->bytes().data() + pf.data_start;
+  TokenizerFiles tokenizer;
+  for (const auto& f : pf.files) {
+    const auto& known = converted::kTokenizerFiles;
+    if (std::find(std::begin(known), std::end(known), f.name) == std::end(known))
+      r.fail(fmt::format("unknown file {}", f.name));
+    const std::string_view bytes(reinterpret_cast<const char*>(data + f.offset), f.nbytes);
+    if (f.name == "wordpiece.bin")
+      tokenizer.wordpiece_image = SharedBytes{bytes, pf.file};
+    else
+      tokenizer_text(tokenizer, f.name)->emplace(bytes);
+  }
+  return tokenizer;
+}
+
 }  // namespace
+
+TokenizerFiles read_converted_tokenizer(const fs::path& path) {
+  const ParsedFile pf = parse_file(path);
+  TokenizerFiles tokenizer = tokenizer_of(pf, HeaderReader(path.string()));
+  tokenizer.origin = path.string();
+  tokenizer.paths.push_back(path);
+  return tokenizer;
+}
 
 bool is_converted_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -241,16 +266,7 @@ LoadedModel load_converted_file(const fs::path& path, std::string_view spec) {
   m.location = path;
   m.config_json = r.get<std::string>(pf.header, "config_json");
   m.config = parse_model_config(m.config_json, path.string() + " (config.json)");
-  for (const auto& f : pf.files) {
-    const auto& known = converted::kTokenizerFiles;
-    if (std::find(std::begin(known), std::end(known), f.name) == std::end(known))
-      r.fail(fmt::format("unknown file {}", f.name));
-    const std::string_view bytes(reinterpret_cast<const char*>(data + f.offset), f.nbytes);
-    if (f.name == "wordpiece.bin")
-      m.tokenizer.wordpiece_image = SharedBytes{bytes, pf.file};
-    else
-      converted::text_slot(m.tokenizer, f.name).emplace(bytes);
-  }
+  m.tokenizer = tokenizer_of(pf, r);
   if (const json& st = r.get<json>(pf.header, "sentence_transformer"); !st.is_null())
     m.sentence_transformer = st_from_json(st, r);
   for (const auto& t : pf.tensors) m.weights.add(t.name, TensorView{t.dtype, t.shape, data + t.offset, t.nbytes});

@@ -5,7 +5,6 @@
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/error.h"
 #include "core/files.h"
-#include "core/hub/hub_download.h"
 #include "core/json.h"
 
 #include <fmt/ranges.h>
@@ -19,12 +18,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-std::optional<std::string> read_optional(const fs::path& path, std::vector<fs::path>& files) {
-  if (!fs::exists(path)) return std::nullopt;
-  files.push_back(path);
-  return read_text_file(path);
-}
 
 template <typename T>
 T json_field(const json& object, const char* key, T fallback, const std::string& where) {
@@ -55,7 +48,7 @@ Pooling read_pooling(const fs::path& config_path) {
 }
 
 DenseLayer read_dense(const fs::path& folder, int index, Weights& weights, std::vector<fs::path>& files) {
-  const fs::path config_path = folder / "config.json";
+  const fs::path config_path = folder / kConfig;
   files.push_back(config_path);
   const std::string where = config_path.string();
   json j = read_json_file(config_path);
@@ -95,7 +88,7 @@ fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConf
                                    std::vector<fs::path>& dense_folders,
                                    std::vector<std::pair<std::string, std::string>>& origins,
                                    std::vector<fs::path>& files) {
-  const fs::path modules_path = root / "modules.json";
+  const fs::path modules_path = root / kModulesJson;
   const std::string where = modules_path.string();
   json modules = read_json_file(modules_path);
   if (!modules.is_array()) bad_input("{}: not a list of modules", where);
@@ -115,10 +108,10 @@ fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConf
       if (transformer) bad_input("{}: more than one Transformer module", where);
       transformer = folder;
     } else if (type == "sentence_transformers.models.Pooling") {
-      st.pooling = read_pooling(folder / "config.json");
+      st.pooling = read_pooling(folder / kConfig);
       have_pooling = true;
-      origins.emplace_back("pooling", (folder / "config.json").string());
-      files.push_back(folder / "config.json");
+      origins.emplace_back("pooling", (folder / kConfig).string());
+      files.push_back(folder / kConfig);
     } else if (type == "sentence_transformers.models.Dense") {
       dense_folders.push_back(folder);
       origins.emplace_back("dense", folder.string());
@@ -131,7 +124,7 @@ fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConf
   if (!transformer) bad_input("{}: no sentence_transformers.models.Transformer module", where);
   if (!have_pooling) st.pooling.mean = true;  // what sentence-transformers adds to a bare transformer
 
-  const fs::path sbert = *transformer / "sentence_bert_config.json";
+  const fs::path sbert = *transformer / kSentenceBertConfig;
   if (fs::exists(sbert)) {
     json j = read_json_file(sbert);
     if (!j.is_object()) bad_input("{}: not a JSON object", sbert.string());
@@ -145,7 +138,7 @@ fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConf
     origins.emplace_back("sentence-transformers settings", sbert.string());
     files.push_back(sbert);
   }
-  const fs::path prompts = root / "config_sentence_transformers.json";
+  const fs::path prompts = root / kSentenceTransformersConfig;
   if (fs::exists(prompts)) {
     json j = read_json_file(prompts);
     if (!j.is_object()) bad_input("{}: not a JSON object", prompts.string());
@@ -184,12 +177,12 @@ LoadedModel load_folder(const fs::path& root, std::string_view spec) {
   m.name = std::string(spec);
   fs::path folder = root;
   std::vector<fs::path> dense_folders;
-  if (fs::exists(root / "modules.json")) {
+  if (fs::exists(root / kModulesJson)) {
     m.sentence_transformer.emplace();
     folder = read_sentence_transformer(root, *m.sentence_transformer, dense_folders, m.origins, m.files);
   }
   m.location = folder;
-  const fs::path config_path = folder / "config.json";
+  const fs::path config_path = folder / kConfig;
   if (!fs::exists(config_path)) bad_input("{}: no config.json", folder.string());
   m.config_json = read_text_file(config_path);
   m.config = parse_model_config(m.config_json, config_path.string());
@@ -206,17 +199,10 @@ LoadedModel load_folder(const fs::path& root, std::string_view spec) {
     m.sentence_transformer->dense.push_back(
         read_dense(dense, static_cast<int>(m.sentence_transformer->dense.size()), m.weights, m.files));
 
-  m.tokenizer.vocab_txt = read_optional(folder / "vocab.txt", m.files);
-  m.tokenizer.tokenizer_json = read_optional(folder / "tokenizer.json", m.files);
-  m.tokenizer.tokenizer_config_json = read_optional(folder / "tokenizer_config.json", m.files);
-  m.tokenizer.special_tokens_map_json = read_optional(folder / "special_tokens_map.json", m.files);
-  if (!m.tokenizer.vocab_txt && !m.tokenizer.tokenizer_json) {  // byte-level BPE's files (RoBERTa)
-    m.tokenizer.vocab_json = read_optional(folder / "vocab.json", m.files);
-    m.tokenizer.merges_txt = read_optional(folder / "merges.txt", m.files);
-  }
-  for (const char* file : {"vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json",
-                           "vocab.json", "merges.txt"})
-    if (fs::exists(folder / file)) m.origins.emplace_back("tokenizer", (folder / file).string());
+  FolderTokenizer tokenizer = read_folder_tokenizer(folder);
+  m.tokenizer = std::move(tokenizer.files);
+  for (const fs::path& file : m.tokenizer.paths) m.origins.emplace_back("tokenizer", file.string());
+  m.files.insert(m.files.end(), m.tokenizer.paths.begin(), m.tokenizer.paths.end());
   return m;
 }
 
@@ -229,16 +215,21 @@ ModelFetcher& model_fetcher() {
 
 void set_model_fetcher(ModelFetcher fetcher) { model_fetcher() = std::move(fetcher); }
 
-fs::path resolve_model_location(std::string_view spec) {
+fs::path resolve_model_location(std::string_view spec, ModelPart part) {
   fs::path direct{std::string(spec)};
   if (fs::exists(direct)) return direct;
   const std::optional<ModelId> id = parse_model_id(spec);
   if (!id) bad_input("model {}: no such file or folder", spec);
-  CacheLookup cached = find_cached_model(*id);
-  // A cut-off download's snapshot lacks files (a sentence-transformers max_seq_length, say) that would
-  // change the numbers without a word: it is finished first, where the Hub may be asked.
-  if (cached.snapshot && !(cached.cut_off && model_fetcher() && !hub_offline())) return *cached.snapshot;
-  if (model_fetcher()) return model_fetcher()(*id, cached.cut_off);
+  const CacheLookup cached = find_cached_model(*id);
+  // A snapshot lacking a file (a download that stopped, --exclude, a cache another library filled
+  // with the tokenizer only) would fail to load, or change the numbers without a word (a missing
+  // sentence-transformers module): it is used only when complete, else completed where the Hub may be asked.
+  const std::optional<std::string> incomplete = cached.snapshot ? incomplete_snapshot(cached, part) : std::nullopt;
+  if (cached.snapshot && !incomplete) return *cached.snapshot;
+  if (model_fetcher()) return model_fetcher()(*id, CacheMiss{part, incomplete, cached.cut_off});
+  if (cached.snapshot)
+    bad_input("model {}: the copy in the Hugging Face cache ({}) is incomplete: {}; `bertkit download {}` completes it",
+              spec, cached.snapshot->string(), *incomplete, spec);
   bad_input("model {}: not a file or folder, and not in the Hugging Face cache ({}; download it once with "
             "bertkit download {})",
             spec, cached.why_not, spec);

@@ -74,14 +74,23 @@ struct LoadedModel {
 };
 
 // The folder or file that `spec` names: an existing path, else a Hugging Face model id
-// (ORG/NAME[@REVISION]) looked up in the local caches (find_cached_model), else -- when a fetcher is
-// installed -- the folder it downloads the model into. Never goes online by itself.
-std::filesystem::path resolve_model_location(std::string_view spec);
+// (ORG/NAME[@REVISION]) found in the local caches (find_cached_model) with what `part` needs
+// (incomplete_snapshot), else -- when a fetcher is installed -- the folder it downloads or completes the
+// model in. Never goes online by itself.
+std::filesystem::path resolve_model_location(std::string_view spec, ModelPart part = ModelPart::Whole);
 
-// How a model id missing from the caches is obtained: the CLI installs the Hub download
-// (core/hub/hub_download.h) so that every command taking -m fetches it; unset, such an id is refused.
-// `cut_off`: the cache holds the model's files in part, from a download that stopped; this one resumes it.
-using ModelFetcher = std::function<std::filesystem::path(const ModelId& id, bool cut_off)>;
+// Why the cache could not answer alone, for the fetcher's note.
+struct CacheMiss {
+  ModelPart need = ModelPart::Whole;
+  // The reason a snapshot that is there is not used as it is (incomplete_snapshot); nothing when the
+  // model is not in the cache at all.
+  std::optional<std::string> incomplete;
+  bool cut_off = false;  // a download into the cache stopped before its end
+};
+// How a model id the caches cannot answer is obtained: the CLI installs the Hub download
+// (core/hub/hub_download.h) so that every command taking -m fetches it, or what a snapshot lacks;
+// unset, such an id is refused.
+using ModelFetcher = std::function<std::filesystem::path(const ModelId& id, const CacheMiss& miss)>;
 void set_model_fetcher(ModelFetcher fetcher);
 
 LoadedModel load_model(std::string_view spec);

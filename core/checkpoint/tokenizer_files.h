@@ -2,6 +2,8 @@
 // A model's tokenizer files as text, any of them absent: what the tokenizer (tokenizer/) is built from
 // and what a converted model file carries. It lives in core so that loading a model fills it without
 // knowing the tokenizer, and the tokenizer takes it without knowing models.
+#include "core/folder_files.h"
+
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -34,5 +36,26 @@ struct TokenizerFiles {
   std::string origin;  // the folder or file they came from, for messages
   std::vector<std::filesystem::path> paths;  // every file read: what an output may never be
 };
+
+// The text member a tokenizer file of the table (core/folder_files.h) fills, by its name; nullptr for a
+// file TokenizerFiles does not carry.
+template <typename Files>
+auto* tokenizer_text(Files& files, std::string_view name) {
+  if (name == kVocabTxt) return &files.vocab_txt;
+  if (name == kTokenizerJson) return &files.tokenizer_json;
+  if (name == kTokenizerConfig) return &files.tokenizer_config_json;
+  if (name == kSpecialTokensMap) return &files.special_tokens_map_json;
+  if (name == kVocabJson) return &files.vocab_json;
+  if (name == kMergesTxt) return &files.merges_txt;
+  return static_cast<decltype(&files.vocab_txt)>(nullptr);
+}
+
+// The tokenizer files of one folder that the table chooses (choose_tokenizer_files), read; each file
+// read is in `paths`, `origin` is the folder. `source` says which kind they are (None: no tokenizer).
+struct FolderTokenizer {
+  TokenizerFiles files;
+  TokenizerChoice choice;
+};
+FolderTokenizer read_folder_tokenizer(const std::filesystem::path& folder);
 
 }  // namespace bertkit::core

@@ -2,6 +2,7 @@
 #include "core/checkpoint/raw_checkpoint.h"
 
 #include "core/error.h"
+#include "core/folder_files.h"
 #include "core/json.h"
 
 #include <fstream>
@@ -62,15 +63,12 @@ RawCheckpoint read_weights_file(const fs::path& path) {
 }
 
 RawCheckpoint read_weights_folder(const fs::path& folder) {
-  if (fs::exists(folder / "model.safetensors")) return read_safetensors(folder / "model.safetensors");
-  if (fs::exists(folder / "model.safetensors.index.json"))
-    return read_sharded(folder / "model.safetensors.index.json", read_safetensors);
-  if (fs::exists(folder / "pytorch_model.bin")) return read_torch_checkpoint(folder / "pytorch_model.bin");
-  if (fs::exists(folder / "pytorch_model.bin.index.json"))
-    return read_sharded(folder / "pytorch_model.bin.index.json", read_torch_checkpoint);
-  bad_input("{}: no weights (looked for model.safetensors, model.safetensors.index.json, pytorch_model.bin, "
-            "pytorch_model.bin.index.json)",
-            folder.string());
+  const WeightsChoice weights = choose_weights(exists_in(folder));
+  if (!weights.format) bad_input("{}: no weights (looked for {})", folder.string(), weights_file_names());
+  RawCheckpoint (*read)(const fs::path&) =
+      weights.format->shard_extension == "safetensors" ? read_safetensors : read_torch_checkpoint;
+  const fs::path file = folder / weights.file();
+  return weights.layout == WeightsLayout::Single ? read(file) : read_sharded(file, read);
 }
 
 }  // namespace bertkit::core

@@ -31,12 +31,9 @@ std::string trimmed(std::string s) {
 }
 
 // A snapshot found, cut off when a download's mark is still in it.
-CacheLookup found(const fs::path& snapshot, bool cut_off = false) {
-  return {snapshot, {}, cut_off || fs::exists(snapshot / kDownloadMarker)};
-}
+CacheLookup found(const fs::path& snapshot) { return {snapshot, {}, fs::exists(snapshot / kDownloadMarker)}; }
 
 // The snapshot of `id` in one repository folder, or why there is none.
-
 CacheLookup lookup_in(const fs::path& repo_dir, const ModelId& id) {
   const fs::path ref = repo_dir / "refs" / id.revision;
   if (fs::is_regular_file(ref)) {
@@ -49,21 +46,21 @@ CacheLookup lookup_in(const fs::path& repo_dir, const ModelId& id) {
   }
   const fs::path commit = repo_dir / "snapshots" / id.revision;
   if (fs::is_directory(commit)) return found(commit);
-  if (id.revision_given) return {std::nullopt, fmt::format("{} has no refs/{} nor snapshots/{}", repo_dir.string(), id.revision, id.revision)};
-  // No refs/main (e.g. downloaded at a fixed revision): the snapshot if there is exactly one.
-  std::vector<fs::path> snapshots;
-  if (fs::is_directory(repo_dir / "snapshots"))
+  // A first download that stopped has not written refs/ yet: its snapshot is not taken, but said.
+  std::vector<std::string> snapshots;
+  bool cut_off = false;
+  std::error_code ec;
+  if (fs::is_directory(repo_dir / "snapshots", ec))
     for (const auto& e : fs::directory_iterator(repo_dir / "snapshots"))
-      if (e.is_directory()) snapshots.push_back(e.path());
-  if (snapshots.size() == 1) {
-    bool cut_off = false;
-    if (fs::is_directory(repo_dir / "blobs"))
-      for (const auto& e : fs::directory_iterator(repo_dir / "blobs"))
-        cut_off = cut_off || e.path().extension() == ".incomplete";
-    return found(snapshots.front(), cut_off);
-  }
-  return {std::nullopt, fmt::format("{} has no refs/main and {} snapshots; pass the snapshot folder itself",
-                                    repo_dir.string(), snapshots.size())};
+      if (e.is_directory()) {
+        snapshots.push_back(e.path().filename().string());
+        cut_off = cut_off || fs::exists(e.path() / kDownloadMarker);
+      }
+  std::string why = fmt::format("{} has no refs/{} nor snapshots/{}", repo_dir.string(), id.revision, id.revision);
+  if (cut_off) why += " (a download into it stopped before writing refs/)";
+  else if (!snapshots.empty())
+    why += fmt::format(" (its snapshots are of other revisions: name one, as {}@{})", id.repo, snapshots.front());
+  return {std::nullopt, why, cut_off};
 }
 
 }  // namespace
@@ -127,10 +124,6 @@ std::string repo_folder_name(std::string_view repo) {
   return name;
 }
 
-fs::path snapshot_dir(const fs::path& cache, std::string_view repo, std::string_view commit) {
-  return cache / repo_folder_name(repo) / "snapshots" / std::string(commit);
-}
-
 CacheLookup find_cached_model(const ModelId& id) {
   std::vector<std::string> searched;
   for (const fs::path& cache : hf_cache_dirs()) {
@@ -142,6 +135,13 @@ CacheLookup find_cached_model(const ModelId& id) {
     return lookup_in(repo_dir, id);
   }
   return {std::nullopt, fmt::format("{} does not exist", fmt::join(searched, " nor "))};
+}
+
+std::optional<std::string> incomplete_snapshot(const CacheLookup& cached, ModelPart part) {
+  if (!cached.snapshot) return "it is not there";
+  if (cached.cut_off) return "a download into it stopped before its end";
+  if (auto file = first_missing_file(*cached.snapshot, part)) return "it lacks " + *file;
+  return std::nullopt;
 }
 
 }  // namespace bertkit::core

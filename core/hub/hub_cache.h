@@ -5,6 +5,8 @@
 //   <cache>/models--ORG--NAME/snapshots/<commit>/<path> relative symlinks to the blobs
 //   <cache>/models--ORG--NAME/refs/<revision>           the commit a branch or tag named when fetched
 //   <cache>/.locks/models--ORG--NAME/<etag>.lock         held while a blob is written
+#include "core/folder_files.h"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -45,13 +47,14 @@ std::string repo_folder_name(std::string_view repo);
 // A revision as a file name under refs/ or snapshots/: no "..", no absolute path, no control bytes.
 bool safe_revision(std::string_view revision);
 
-// A model id looked up in the caches, offline: the snapshot refs/<revision> names, else
-// snapshots/<revision> (a commit), else -- with no revision written -- the only snapshot there is.
+// A model id looked up in the caches, offline, as huggingface_hub looks it up: the snapshot
+// refs/<revision> names, else snapshots/<revision> (a commit). Nothing else: a snapshot no ref names is
+// not taken for the branch (it may be another commit's, or a download's that stopped before writing it).
 struct CacheLookup {
   std::optional<std::filesystem::path> snapshot;
   std::string why_not;  // when absent: what was looked at, for the message
-  // A download into the snapshot stopped before its end: the snapshot holds kDownloadMarker, or no
-  // ref names it (it is the repository's only one) and a blob is half downloaded.
+  // A download into the snapshot (or, when no ref names one yet, into a snapshot of the repository)
+  // stopped before its end: it holds kDownloadMarker.
   bool cut_off = false;
 };
 
@@ -61,7 +64,9 @@ struct CacheLookup {
 inline constexpr std::string_view kDownloadMarker = ".bertkit-download-incomplete";
 CacheLookup find_cached_model(const ModelId& id);
 
-// The snapshot folder of `commit` in the hub cache (it may not exist yet).
-std::filesystem::path snapshot_dir(const std::filesystem::path& cache, std::string_view repo, std::string_view commit);
+// Why the snapshot found cannot be used as it is for `part` ("a download into it stopped before its end",
+// "it lacks its weights (...)"), or nothing when it is complete: only then is it trusted without
+// asking the Hub.
+std::optional<std::string> incomplete_snapshot(const CacheLookup& cached, ModelPart part);
 
 }  // namespace bertkit::core

@@ -4,7 +4,6 @@
 #include "core/files.h"
 #include "core/hub/http_client.h"
 #include "core/hub/sha256.h"
-#include "core/model/config.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -97,6 +96,7 @@ class HubSession {
   DownloadResult run();
 
  private:
+  DownloadResult cached_copy(const CacheLookup& cached, const std::string& why);
   void note(const std::string& line) const {
     if (options_.observer) options_.observer->note(line);
   }
@@ -302,27 +302,33 @@ std::string HubSession::fetch(const std::string& path) {
   return pointer.string();
 }
 
+// The copy in the cache when the Hub is not asked (`why`): used when complete, else refused naming what
+// it lacks and how to complete it.
+DownloadResult HubSession::cached_copy(const CacheLookup& cached, const std::string& why) {
+  if (!cached.snapshot)
+    runtime_error("model {}: not in the Hugging Face cache ({}), and {}", id_.text(), cached.why_not, why);
+  if (auto lacking = incomplete_snapshot(cached, options_.need))
+    runtime_error("model {}: the copy in the Hugging Face cache ({}) is incomplete: {}; {}: `bertkit download {}` "
+                  "completes it",
+                  id_.text(), cached.snapshot->string(), *lacking, why, id_.text());
+  result_.snapshot = *cached.snapshot;
+  result_.commit = result_.snapshot.filename().string();
+  result_.offline = true;
+  return result_;
+}
+
 DownloadResult HubSession::run() {
   const CacheLookup cached = find_cached_model(id_);
-  if (options_.offline || hub_offline()) {
-    if (!cached.snapshot)
-      runtime_error("model {}: not in the Hugging Face cache ({}), and {} forbids downloading it", id_.text(),
-                    cached.why_not, options_.offline ? "--offline" : "HF_HUB_OFFLINE");
-    result_.snapshot = *cached.snapshot;
-    result_.commit = result_.snapshot.filename().string();
-    result_.offline = true;
-    return result_;
-  }
+  if (options_.offline || hub_offline())
+    return cached_copy(cached, fmt::format("{} forbids downloading it", options_.offline ? "--offline" : "HF_HUB_OFFLINE"));
   std::vector<std::string> siblings;
   try {
     siblings = revision_info();
   } catch (const NetworkError& e) {
     if (!cached.snapshot)
       runtime_error("model {}: cannot reach {} ({}): check the network, or HF_ENDPOINT", id_.text(), endpoint_, e.what());
+    cached_copy(cached, fmt::format("{} cannot be reached ({})", endpoint_, e.what()));
     note(fmt::format("cannot reach {} ({}): using the copy of {} in the cache", endpoint_, e.what(), id_.text()));
-    result_.snapshot = *cached.snapshot;
-    result_.commit = result_.snapshot.filename().string();
-    result_.offline = true;
     return result_;
   }
   auto listed = [&](const std::string& path) { return std::find(siblings.begin(), siblings.end(), path) != siblings.end(); };
@@ -334,17 +340,20 @@ DownloadResult HubSession::run() {
   AtomicFile(marker).commit();
 
   // The module folders, then the architecture from config.json: refused before any weights come.
-  ModuleFolders modules{"", {""}};
-  if (listed("modules.json")) modules = read_module_folders(read_text_file(fetch("modules.json")), id_.text() + ":modules.json");
-  const std::string config = modules.transformer + "config.json";
+  ModuleFolders modules = root_transformer();
+  const std::string modules_json(kModulesJson);
+  if (listed(modules_json)) modules = read_module_folders(read_text_file(fetch(modules_json)), id_.text() + ":" + modules_json);
+  const std::string config = modules.transformer + std::string(kConfig);
   if (!listed(config)) bad_input("model {}: the repository has no {}: not a transformers model", id_.text(), config);
   const std::string config_path = fetch(config);
-  try {
-    parse_model_config(read_text_file(config_path), id_.text() + ":" + config);
-  } catch (const Error& e) {
-    bad_input("{} (nothing else was downloaded)", e.what());
+  if (options_.check_config) {
+    try {
+      options_.check_config(read_text_file(config_path), id_.text() + ":" + config);
+    } catch (const Error& e) {
+      bad_input("{} (nothing else was downloaded)", e.what());
+    }
   }
-  for (const std::string& path : files_to_fetch(siblings, modules.folders, options_.filters)) fetch(path);
+  for (const std::string& path : files_to_fetch(siblings, modules, options_.filters)) fetch(path);
 
   if (id_.revision != commit_) {  // a branch or tag: refs/ remembers the commit it named
     const fs::path ref = repo_dir_ / "refs" / id_.revision;
@@ -356,6 +365,10 @@ DownloadResult HubSession::run() {
   fs::remove(marker);
   result_.snapshot = snapshot;
   result_.commit = commit_;
+  result_.lacking = first_missing_file(snapshot, ModelPart::Whole);
+  std::error_code ec;
+  for (const std::string& path : files_to_fetch(siblings, modules, {options_.filters.includes, {}}))
+    if (!fs::exists(snapshot / path, ec)) result_.excluded.push_back(path);
   return result_;
 }
 

@@ -1,26 +1,13 @@
 #include "core/hub/hub_files.h"
 
-#include "core/error.h"
-
-#include <nlohmann/json.hpp>
-
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <regex>
 #include <set>
 
 namespace bertkit::core {
 
 namespace {
-
-// The shards of a sharded checkpoint: PREFIX-00001-of-00003.EXT.
-bool is_shard(std::string_view name, const std::string& prefix, const std::string& extension) {
-  static const std::regex shard(R"(^(.*)-\d{5}-of-\d{5}\.(.*)$)");
-  std::cmatch m;
-  const std::string text(name);
-  return std::regex_match(text.c_str(), m, shard) && m[1] == prefix && m[2] == extension;
-}
 
 std::string folder_of(std::string_view path) {
   const auto slash = path.rfind('/');
@@ -32,6 +19,17 @@ std::string base_name(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
+// The weights of one folder, in the format the loader would read.
+void add_weights(const std::vector<std::string>& candidates, const std::string& folder, const FileExists& exists,
+                 std::set<std::string>& wanted) {
+  const WeightsChoice weights = choose_weights(exists);
+  if (!weights.format) return;
+  wanted.insert(folder + std::string(weights.file()));
+  if (weights.layout == WeightsLayout::Sharded)
+    for (const auto& s : candidates)
+      if (folder_of(s) == folder && is_shard_of(*weights.format, base_name(s))) wanted.insert(s);
+}
+
 }  // namespace
 
 bool glob_matches(std::string_view pattern, std::string_view path) {
@@ -40,69 +38,33 @@ bool glob_matches(std::string_view pattern, std::string_view path) {
   return ::fnmatch(p.c_str(), std::string(path).c_str(), 0) == 0;
 }
 
-ModuleFolders read_module_folders(std::string_view modules_json, std::string_view where) {
-  const nlohmann::json modules = nlohmann::json::parse(modules_json, nullptr, false);
-  if (!modules.is_array()) bad_input("{}: not a list of modules", where);
-  ModuleFolders out;
-  bool have_transformer = false;
-  for (const auto& m : modules) {
-    if (!m.is_object() || !m.value("path", nlohmann::json()).is_string())
-      bad_input("{}: a module without a \"path\"", where);
-    const std::string path = m["path"].get<std::string>();
-    if (path.starts_with('/') || path.find("..") != std::string::npos)
-      bad_input("{}: module path \"{}\" leaves the repository", where, path);
-    const std::string folder = path.empty() || path.ends_with('/') ? path : path + "/";
-    if (m.value("type", "") == "sentence_transformers.models.Transformer" && !have_transformer) {
-      out.transformer = folder;
-      have_transformer = true;
-    }
-    if (std::find(out.folders.begin(), out.folders.end(), folder) == out.folders.end()) out.folders.push_back(folder);
-  }
-  if (std::find(out.folders.begin(), out.folders.end(), out.transformer) == out.folders.end())
-    out.folders.insert(out.folders.begin(), out.transformer);
-  return out;
-}
-
-std::vector<std::string> files_to_fetch(const std::vector<std::string>& siblings, const std::vector<std::string>& folders,
+std::vector<std::string> files_to_fetch(const std::vector<std::string>& siblings, const ModuleFolders& modules,
                                         const FileFilters& filters) {
-  static const std::set<std::string> kSettings = {"config.json", "vocab.txt", "tokenizer.json", "tokenizer_config.json",
-                                                  "special_tokens_map.json", "sentence_bert_config.json"};
   auto excluded = [&](const std::string& path) {
     return std::any_of(filters.excludes.begin(), filters.excludes.end(), [&](const auto& g) { return glob_matches(g, path); });
   };
   std::vector<std::string> candidates;
   for (const auto& s : siblings)
     if (!excluded(s)) candidates.push_back(s);
+  const std::set<std::string> present(candidates.begin(), candidates.end());
 
   std::set<std::string> wanted;
-  for (const auto& s : candidates) {
-    if (folder_of(s).empty() && (s == "modules.json" || s == "config_sentence_transformers.json")) wanted.insert(s);
-    if (std::find(folders.begin(), folders.end(), folder_of(s)) != folders.end() && kSettings.count(base_name(s)))
-      wanted.insert(s);
+  for (std::string_view root_file : {kModulesJson, kSentenceTransformersConfig})
+    if (present.count(std::string(root_file))) wanted.emplace(root_file);
+  for (const ModuleFolder& m : modules.modules) {
+    const FileExists exists = [&](std::string_view name) { return present.count(m.folder + std::string(name)) > 0; };
+    auto take = [&](std::string_view name) {
+      if (exists(name)) wanted.insert(m.folder + std::string(name));
+    };
+    take(kConfig);
+    add_weights(candidates, m.folder, exists, wanted);
+    if (m.folder != modules.transformer) continue;
+    take(kSentenceBertConfig);
+    for (const std::string& file : downloaded_tokenizer_files(exists)) wanted.insert(m.folder + file);
+  }
+  for (const auto& s : candidates)
     for (const auto& g : filters.includes)
       if (glob_matches(g, s)) wanted.insert(s);
-  }
-  // The weights of each folder, in the order the loader prefers them.
-  for (const std::string& folder : folders) {
-    auto present = [&](const std::string& name) {
-      return std::find(candidates.begin(), candidates.end(), folder + name) != candidates.end();
-    };
-    auto take_shards = [&](const std::string& prefix, const std::string& extension) {
-      for (const auto& s : candidates)
-        if (folder_of(s) == folder && is_shard(base_name(s), prefix, extension)) wanted.insert(s);
-    };
-    if (present("model.safetensors")) {
-      wanted.insert(folder + "model.safetensors");
-    } else if (present("model.safetensors.index.json")) {
-      wanted.insert(folder + "model.safetensors.index.json");
-      take_shards("model", "safetensors");
-    } else if (present("pytorch_model.bin")) {
-      wanted.insert(folder + "pytorch_model.bin");
-    } else if (present("pytorch_model.bin.index.json")) {
-      wanted.insert(folder + "pytorch_model.bin.index.json");
-      take_shards("pytorch_model", "bin");
-    }
-  }
   std::vector<std::string> out;
   for (const auto& s : candidates)
     if (wanted.count(s)) out.push_back(s);

@@ -16,7 +16,9 @@
 namespace fs = std::filesystem;
 using bktest::HubEnvironment;
 using bktest::HubStandIn;
+using bktest::files_under;
 using bktest::run_bertkit;
+using bktest::trimmed;
 
 namespace {
 
@@ -26,19 +28,6 @@ const std::string kRepoFolder = "models--test-org--minilm";
 std::string served(const std::string& fixture) { return kRepo + "=" + bktest::fixture_path(fixture); }
 
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-std::string trimmed(std::string s) {
-  while (!s.empty() && s.back() == '\n') s.pop_back();
-  return s;
-}
-
-// The files under `dir`, relative, symlinks included (not followed).
-std::set<std::string> files_under(const fs::path& dir) {
-  std::set<std::string> out;
-  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it)
-    if (!it->is_directory() || it->is_symlink()) out.insert(it->path().lexically_relative(dir).string());
-  return out;
-}
 
 int requests_to(const nlohmann::json& stats, const std::string& prefix) {
   int n = 0;

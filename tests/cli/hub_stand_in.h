@@ -17,6 +17,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -102,5 +103,19 @@ class HubEnvironment {
   TempDir home_;
   std::vector<std::unique_ptr<ScopedEnv>> envs_;
 };
+
+// A command's printed path, without its newline.
+inline std::string trimmed(std::string s) {
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  return s;
+}
+
+// The files under `dir`, relative, symlinks included (not followed).
+inline std::set<std::string> files_under(const std::filesystem::path& dir) {
+  std::set<std::string> out;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir); it != std::filesystem::recursive_directory_iterator(); ++it)
+    if (!it->is_directory() || it->is_symlink()) out.insert(it->path().lexically_relative(dir).string());
+  return out;
+}
 
 }  // namespace bktest

@@ -35,12 +35,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       bkfuzz::check(id->repo.find("..") == std::string::npos && !id->repo.starts_with('/') && safe_revision(id->revision));
       bkfuzz::check(repo_folder_name(id->repo).find('/') == std::string::npos);
     }
-  std::vector<std::string> folders{""};
+  ModuleFolders folders = root_transformer();
   try {
     const ModuleFolders m = read_module_folders(modules, "fuzz/modules.json");
-    bkfuzz::check(std::find(m.folders.begin(), m.folders.end(), m.transformer) != m.folders.end());
-    for (const auto& f : m.folders) bkfuzz::check(f.find("..") == std::string::npos && !f.starts_with('/'));
-    folders = m.folders;
+    auto transformer = [&](const ModuleFolder& f) { return f.folder == m.transformer; };
+    bkfuzz::check(std::any_of(m.modules.begin(), m.modules.end(), transformer));
+    for (const auto& f : m.modules) bkfuzz::check(f.folder.find("..") == std::string::npos && !f.folder.starts_with('/'));
+    folders = m;
   } catch (const bertkit::Error&) {
   }
   const std::vector<std::string> chosen = files_to_fetch(siblings, folders, {{"*.onnx"}, {"*.h5"}});

@@ -1,13 +1,17 @@
 // The pieces of `bertkit download` that need no server: SHA-256 against the standard's vectors, which
-// files of a repository are fetched, model ids with revisions, and the cache lookup at a revision.
+// files of a repository are fetched, model ids with revisions, and the cache lookup at a revision; and
+// the table of which files a model folder has (core/folder_files.h) that the loaders read too.
 #include "support.h"
 
 #include "core/error.h"
+#include "core/folder_files.h"
 #include "core/hub/hub_cache.h"
 #include "core/hub/hub_files.h"
 #include "core/hub/sha256.h"
 
 #include <doctest/doctest.h>
+
+#include <set>
 
 using namespace bertkit::core;
 using bktest::ScopedEnv;
@@ -44,27 +48,27 @@ TEST_CASE("hub: the files fetched are what bertkit reads, the weights in the bes
   const std::vector<std::string> repo{".gitattributes", "README.md", "config.json", "vocab.txt", "tokenizer.json",
                                       "tokenizer_config.json", "special_tokens_map.json", "model.safetensors",
                                       "pytorch_model.bin", "tf_model.h5", "onnx/model.onnx", "merges.txt"};
-  CHECK(files_to_fetch(repo, {""}, {}) ==
+  CHECK(files_to_fetch(repo, root_transformer(), {}) ==
         std::vector<std::string>{"config.json", "vocab.txt", "tokenizer.json", "tokenizer_config.json",
                                  "special_tokens_map.json", "model.safetensors"});
   // Excluded files are not candidates: the next format is taken.
-  CHECK(files_to_fetch(repo, {""}, {{}, {"*.safetensors", "vocab.txt"}}) ==
+  CHECK(files_to_fetch(repo, root_transformer(), {{}, {"*.safetensors", "vocab.txt"}}) ==
         std::vector<std::string>{"config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json",
                                  "pytorch_model.bin"});
   // --include adds; '*' crosses '/', and "onnx/" is the folder.
-  auto with_onnx = files_to_fetch(repo, {""}, {{"onnx/"}, {}});
+  auto with_onnx = files_to_fetch(repo, root_transformer(), {{"onnx/"}, {}});
   CHECK(std::count(with_onnx.begin(), with_onnx.end(), "onnx/model.onnx") == 1);
-  CHECK(files_to_fetch(repo, {""}, {{"*.onnx"}, {}}).size() == 7);
+  CHECK(files_to_fetch(repo, root_transformer(), {{"*.onnx"}, {}}).size() == 7);
   CHECK(glob_matches("*.json", "1_Pooling/config.json"));
   CHECK_FALSE(glob_matches("*.bin", "model.safetensors"));
 
   const std::vector<std::string> sharded{"config.json", "model.safetensors.index.json", "model-00001-of-00002.safetensors",
                                          "model-00002-of-00002.safetensors", "pytorch_model.bin.index.json",
                                          "pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin"};
-  CHECK(files_to_fetch(sharded, {""}, {}) ==
+  CHECK(files_to_fetch(sharded, root_transformer(), {}) ==
         std::vector<std::string>{"config.json", "model.safetensors.index.json", "model-00001-of-00002.safetensors",
                                  "model-00002-of-00002.safetensors"});
-  CHECK(files_to_fetch(sharded, {""}, {{}, {"*.safetensors*"}}) ==
+  CHECK(files_to_fetch(sharded, root_transformer(), {{}, {"*.safetensors*"}}) ==
         std::vector<std::string>{"config.json", "pytorch_model.bin.index.json", "pytorch_model-00001-of-00002.bin",
                                  "pytorch_model-00002-of-00002.bin"});
 }
@@ -77,20 +81,24 @@ TEST_CASE("hub: a sentence-transformers repository brings its module folders") {
     {"idx": 3, "name": "3", "path": "3_Normalize", "type": "sentence_transformers.models.Normalize"}])";
   const ModuleFolders folders = read_module_folders(modules, "modules.json");
   CHECK(folders.transformer == "0_Transformer/");
-  CHECK(folders.folders == std::vector<std::string>{"0_Transformer/", "1_Pooling/", "2_Dense/", "3_Normalize/"});
+  std::vector<std::string> names;
+  for (const ModuleFolder& m : folders.modules) names.push_back(m.folder);
+  CHECK(names == std::vector<std::string>{"0_Transformer/", "1_Pooling/", "2_Dense/", "3_Normalize/"});
+  CHECK(folders.modules[2].kind == ModuleKind::Dense);
   const std::vector<std::string> repo{"modules.json", "config_sentence_transformers.json", "README.md",
                                       "0_Transformer/config.json", "0_Transformer/pytorch_model.bin",
                                       "0_Transformer/vocab.txt", "0_Transformer/sentence_bert_config.json",
                                       "1_Pooling/config.json", "2_Dense/config.json", "2_Dense/model.safetensors",
                                       "2_Dense/pytorch_model.bin", "onnx/model.onnx"};
-  CHECK(files_to_fetch(repo, folders.folders, {}) ==
+  CHECK(files_to_fetch(repo, folders, {}) ==
         std::vector<std::string>{"modules.json", "config_sentence_transformers.json", "0_Transformer/config.json",
                                  "0_Transformer/pytorch_model.bin", "0_Transformer/vocab.txt",
                                  "0_Transformer/sentence_bert_config.json", "1_Pooling/config.json",
                                  "2_Dense/config.json", "2_Dense/model.safetensors"});
   // The root as the transformer's folder ("path": "").
-  CHECK(read_module_folders(R"([{"path": "", "type": "sentence_transformers.models.Transformer"}])", "m").folders ==
-        std::vector<std::string>{""});
+  const ModuleFolders root = read_module_folders(R"([{"path": "", "type": "sentence_transformers.models.Transformer"}])", "m");
+  CHECK(root.transformer.empty());
+  CHECK(root.modules.size() == 1);
   for (const char* bad : {"{}", R"([{"path": "../x", "type": "t"}])", R"([{"type": "t"}])", "not json"})
     CHECK_THROWS_AS(read_module_folders(bad, "modules.json"), bertkit::Error);
 }
@@ -130,5 +138,89 @@ TEST_CASE("hub: the cache lookup follows refs/REVISION, or takes a commit's snap
   CHECK(missing.why_not.find("no refs/v3 nor snapshots/v3") != std::string::npos);
   bktest::write_file(repo / "refs/v4", "cccc");  // an interrupted download: not cached, fetched again
   CHECK_FALSE(find_cached_model(*parse_model_id("org/name@v4")).snapshot);
+  // A snapshot no ref names is not taken for main, as huggingface_hub takes none: it is named instead.
+  fs::create_directories(cache / "models--org--lone/snapshots/dddd");
+  const auto lone = find_cached_model(*parse_model_id("org/lone"));
+  CHECK_FALSE(lone.snapshot);
+  CHECK_FALSE(lone.cut_off);
+  CHECK(lone.why_not.find("name one, as org/lone@dddd") != std::string::npos);
+  CHECK(find_cached_model(*parse_model_id("org/lone@dddd")).snapshot == cache / "models--org--lone/snapshots/dddd");
+  bktest::write_file(cache / "models--org--lone/snapshots/dddd" / std::string(kDownloadMarker), "");
+  CHECK(find_cached_model(*parse_model_id("org/lone")).cut_off);
+  CHECK(find_cached_model(*parse_model_id("org/lone@dddd")).cut_off);
   CHECK(find_cached_model(*parse_model_id("org/other")).why_not.find("models--org--other does not exist") != std::string::npos);
+}
+
+namespace {
+
+// A folder of these names: the table asks only whether a file is there.
+FileExists folder_with(std::set<std::string> names) {
+  return [names = std::move(names)](std::string_view name) { return names.count(std::string(name)) > 0; };
+}
+
+}  // namespace
+
+TEST_CASE("folder files: the tokenizer is tokenizer.json, else vocab.txt, else vocab.json with merges.txt") {
+  auto choice = choose_tokenizer_files(folder_with({"tokenizer.json", "vocab.txt", "vocab.json", "merges.txt",
+                                           "special_tokens_map.json", "tokenizer_config.json", "spm.model"}));
+  CHECK(choice.source == TokenizerSource::TokenizerJson);
+  CHECK(choice.files == std::vector<std::string>{"tokenizer.json", "vocab.txt", "tokenizer_config.json",
+                                                 "special_tokens_map.json"});
+  choice = choose_tokenizer_files(folder_with({"vocab.json", "merges.txt", "special_tokens_map.json"}));
+  CHECK(choice.source == TokenizerSource::VocabJsonMerges);
+  CHECK(choice.files == std::vector<std::string>{"vocab.json", "merges.txt", "special_tokens_map.json"});
+  CHECK(choose_tokenizer_files(folder_with({"vocab.json"})).source == TokenizerSource::None);  // merges.txt too, or nothing
+  choice = choose_tokenizer_files(folder_with({"spm.model", "tokenizer_config.json"}));
+  CHECK(choice.source == TokenizerSource::None);
+  CHECK(choice.sentencepiece_only == "spm.model");
+  // The download also takes added_tokens.json, and the SentencePiece model when no tokenizer.json comes.
+  CHECK(downloaded_tokenizer_files(folder_with({"spm.model", "tokenizer_config.json", "added_tokens.json"})) ==
+        std::vector<std::string>{"tokenizer_config.json", "added_tokens.json", "spm.model"});
+  CHECK(downloaded_tokenizer_files(folder_with({"tokenizer.json", "sentencepiece.bpe.model"})) ==
+        std::vector<std::string>{"tokenizer.json"});
+}
+
+TEST_CASE("folder files: the weights are safetensors before pytorch_model.bin, a file before its shards") {
+  auto w = choose_weights(folder_with({"pytorch_model.bin", "model.safetensors.index.json", "model.safetensors"}));
+  REQUIRE(w.format);
+  CHECK(w.file() == "model.safetensors");
+  w = choose_weights(folder_with({"pytorch_model.bin", "model.safetensors.index.json"}));
+  CHECK(w.file() == "model.safetensors.index.json");
+  CHECK(w.layout == WeightsLayout::Sharded);
+  CHECK(is_shard_of(*w.format, "model-00001-of-00002.safetensors"));
+  CHECK_FALSE(is_shard_of(*w.format, "model-0001-of-00002.safetensors"));
+  CHECK_FALSE(is_shard_of(*w.format, "pytorch_model-00001-of-00002.bin"));
+  CHECK(choose_weights(folder_with({"pytorch_model.bin"})).file() == "pytorch_model.bin");
+  CHECK_FALSE(choose_weights(folder_with({"tf_model.h5"})).format);
+  CHECK(weights_file_names() ==
+        "model.safetensors, model.safetensors.index.json, pytorch_model.bin or pytorch_model.bin.index.json");
+}
+
+TEST_CASE("folder files: what a folder on disk lacks, for its tokenizer and for the whole model") {
+  bktest::TempDir dir;
+  const fs::path root = dir.path();
+  bktest::write_file(root / "config.json", "{}");
+  CHECK(first_missing_file(root, ModelPart::Tokenizer)->starts_with("its tokenizer"));
+  bktest::write_file(root / "vocab.txt", "[PAD]\n");
+  CHECK_FALSE(first_missing_file(root, ModelPart::Tokenizer));
+  CHECK(first_missing_file(root, ModelPart::Whole) == "its weights (" + weights_file_names() + ")");
+  bktest::write_file(root / "model.safetensors.index.json",
+                     R"({"weight_map": {"a": "model-00001-of-00002.safetensors", "b": "model-00002-of-00002.safetensors"}})");
+  bktest::write_file(root / "model-00001-of-00002.safetensors", "");
+  CHECK(first_missing_file(root, ModelPart::Whole) == "model-00002-of-00002.safetensors");
+  bktest::write_file(root / "model-00002-of-00002.safetensors", "");
+  CHECK_FALSE(first_missing_file(root, ModelPart::Whole));
+  // sentence-transformers: the Pooling and Dense modules' files; Normalize has none.
+  bktest::write_file(root / "modules.json", R"([
+    {"path": "", "type": "sentence_transformers.models.Transformer"},
+    {"path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+    {"path": "2_Dense", "type": "sentence_transformers.models.Dense"},
+    {"path": "3_Normalize", "type": "sentence_transformers.models.Normalize"}])");
+  CHECK(first_missing_file(root, ModelPart::Whole) == "1_Pooling/config.json");
+  CHECK_FALSE(first_missing_file(root, ModelPart::Tokenizer));
+  bktest::write_file(root / "1_Pooling/config.json", "{}");
+  bktest::write_file(root / "2_Dense/config.json", "{}");
+  CHECK(first_missing_file(root, ModelPart::Whole)->starts_with("the weights of 2_Dense/ (model.safetensors"));
+  bktest::write_file(root / "2_Dense/pytorch_model.bin", "");
+  CHECK_FALSE(first_missing_file(root, ModelPart::Whole));
 }
