@@ -55,6 +55,8 @@ std::string dtype_setting(const TaskFlags& flags, core::DType stored) {
                                        : "f32";
   if (c.type != "f32") how += "; bf16 attention where the CPU has it";
   if (c.bf16_widened) how += "; bf16 weights widened: this CPU has no AVX-512, which bf16 needs";
+  if (c.type == "int8" && !core::int8_matmul_supported(core::cpu_selection()))
+    how += "; int8 weights widened to f32: this CPU has no AVX-512 VNNI, without which int8 sums saturate";
   std::string from = c.requested == c.file ? "as stored" : fmt::format("the file is {}, converted at load", c.file);
   return fmt::format("{} ({}; {})", c.type, how, from);
 }
@@ -93,6 +95,8 @@ TaskModel load_task_model(const TaskFlags& flags) {
   // Linear layers compute in their weights' type: --dtype converts them at load, to the values a file
   // converted to that type holds.
   const ComputeType compute = compute_type(flags, m.loaded.stored_dtype);
+  if (compute.type == "int8" && !core::int8_matmul_supported(core::cpu_selection()))
+    records::warn("this CPU has no AVX-512 VNNI, without which oneDNN's int8 sums saturate: computing in f32 from the int8 weights");
   if (compute.bf16_widened) {
     records::warn("this CPU has no AVX-512, which bf16 needs: computing in f32 from the bf16 weights");
     // The bf16 values first (an f32 model asked for bf16), then widened.

@@ -19,10 +19,11 @@ ConvertSummary convert_model(core::LoadedModel model, const std::filesystem::pat
     if (std::holds_alternative<tok::WordPieceOptions>(tokenizer.spec().model))
       model.tokenizer.wordpiece_image = core::SharedBytes::copy_of(tok::write_wordpiece_image(tokenizer));
   }
-  // bf16 matrices can be packed only where oneDNN computes in bf16 (AVX-512): elsewhere the file keeps
-  // them plain, and a machine that computes in bf16 packs them at load.
-  const bool packable = type != core::StoreType::F16 &&
-                        (type != core::StoreType::BF16 || core::bf16_matmul_supported(core::cpu_selection()));
+  // bf16 and int8 matrices are packed only where oneDNN computes in that type (cpu_features.h):
+  // elsewhere the file keeps them plain, and a machine that computes in the type packs them at load.
+  const auto& cpu = core::cpu_selection();
+  const bool packable = type == core::StoreType::F32 || (type == core::StoreType::BF16 && core::bf16_matmul_supported(cpu)) ||
+                        (type == core::StoreType::Int8 && core::int8_matmul_supported(cpu));
   if (packable) {
     // The encoder's matrices packed for this machine go in the file instead of their plain form: loaded
     // here (or on any machine whose oneDNN wants the same layouts) they are used in place, with nothing

@@ -38,7 +38,7 @@ dnnl::matmul matmul_primitive(const MatmulKind& kind, std::int64_t m);
 
 // The primitive for `m` rows of plain f32 weights `weights` (a [k, n] block, strided within the whole
 // matrix), writing rows `ldc` floats apart: one block of core/ops/linear_row_blocks.h's matmul. The row
-// counts it is asked for are few (multiples of 6 up to 96).
+// counts it is asked for are few (multiples of 6 up to 48).
 dnnl::matmul matmul_block_primitive(const MatmulKind& kind, std::int64_t m, std::int64_t ldc,
                                     const dnnl::memory::desc& weights);
 

@@ -46,6 +46,7 @@ CpuFeatures detect_cpu_features() {
   f.avx512f = __builtin_cpu_supports("avx512f");
   f.avx512bw = __builtin_cpu_supports("avx512bw");
   f.avx512bf16 = __builtin_cpu_supports("avx512bf16");
+  f.avx512vnni = __builtin_cpu_supports("avx512vnni");
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   f.sha = __builtin_cpu_supports("sse4.1") && __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & bit_SHA);
 #endif
@@ -60,7 +61,7 @@ CpuPath best_path(const CpuFeatures& features) {
 
 CpuFeatures capped(const CpuFeatures& features, CpuPath path) {
   CpuFeatures f = features;
-  if (path < CpuPath::Avx512) f.avx512f = f.avx512bw = f.avx512bf16 = false;
+  if (path < CpuPath::Avx512) f.avx512f = f.avx512bw = f.avx512bf16 = f.avx512vnni = false;
   if (path < CpuPath::Avx2) f.avx2 = f.fma = f.sha = false;  // portable: nothing beyond SSE2
   return f;
 }
@@ -98,6 +99,10 @@ CpuSelection select_cpu_path(const char* requested, const CpuFeatures& cpu) {
 
 bool bf16_matmul_supported(const CpuSelection& selection) {
   return selection.path == CpuPath::Avx512 && selection.features.avx512bw;
+}
+
+bool int8_matmul_supported(const CpuSelection& selection) {
+  return selection.path == CpuPath::Avx512 && selection.features.avx512vnni;
 }
 
 const CpuSelection& cpu_selection() {

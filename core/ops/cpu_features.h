@@ -22,6 +22,7 @@ struct CpuFeatures {
   bool avx512f = false;
   bool avx512bw = false;
   bool avx512bf16 = false;
+  bool avx512vnni = false;
   bool sha = false;  // the SHA extensions (with SSE4.1): the download's sha256 check, not a kernel
 };
 
@@ -48,6 +49,10 @@ CpuSelection select_cpu_path(const char* requested, const CpuFeatures& cpu);
 // Whether oneDNN 2.6 computes bf16 matmuls on the selected path: only with AVX-512 (F and BW); below
 // it, bf16 weights must compute in f32.
 bool bf16_matmul_supported(const CpuSelection& selection);
+// Whether oneDNN 2.6's int8 matmul sums exactly here: without VNNI it multiplies u8 by s8 in pairs
+// summed into 16 bits (vpmaddubsw), which saturate (a relative error near 0.2 was measured on an AVX2
+// CPU), so elsewhere int8 weights are widened to f32 and computed in f32.
+bool int8_matmul_supported(const CpuSelection& selection);
 
 // The process's selection, made once from BERTKIT_CPU and the running CPU; on first use it caps
 // oneDNN for the avx2 and portable paths, so it must come before oneDNN's first primitive (the CLI

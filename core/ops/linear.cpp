@@ -4,6 +4,7 @@
 #include "core/dnnl/layout_names.h"
 #include "core/error.h"
 #include "core/ops/buffer.h"
+#include "core/ops/cpu_features.h"
 #include "core/ops/linear_row_blocks.h"
 #include "core/ops/reduced_activations.h"
 #include "core/ops/threading.h"
@@ -74,19 +75,28 @@ Linear::Linear(std::span<const float> weight, std::span<const float> bias, std::
 
 Linear::Linear(const LinearWeight& weight, std::span<const float> bias, std::int64_t out, std::int64_t in,
                Eltwise activation, LinearOutput output) {
-  const DType type = weight.dtype == DType::F16 ? DType::F32 : weight.dtype;  // f16 is computed in f32
+  // f16 is computed in f32, and so are bf16 and int8 where oneDNN 2.6 cannot compute them (bf16 below
+  // AVX-512, int8 without VNNI: see cpu_features.h): the weights are widened, int8 times its scales.
+  const bool widen = weight.dtype == DType::F16 ||
+                     (weight.dtype == DType::BF16 && !bf16_matmul_supported(cpu_selection())) ||
+                     (weight.dtype == DType::I8 && !int8_matmul_supported(cpu_selection()));
+  const DType type = widen ? DType::F32 : weight.dtype;
   init(bias, out, in, activation, output, dnnl_type(type));
+  if (weight.dtype == DType::I8 && static_cast<std::int64_t>(weight.scales.size()) != out)
+    runtime_error("int8 linear layer with {} outputs given {} scales", out, weight.scales.size());
   std::vector<float> widened;
   const void* data = weight.data;
-  if (weight.dtype == DType::F16) {
-    widened = to_f32(TensorView{DType::F16, {out, in}, static_cast<const std::byte*>(data), static_cast<std::size_t>(out * in * 2)});
+  if (widen && weight.dtype == DType::I8) {
+    widened.resize(static_cast<std::size_t>(out * in));
+    const auto* q = static_cast<const std::int8_t*>(data);
+    for (std::int64_t o = 0; o < out; ++o)
+      for (std::int64_t i = 0; i < in; ++i) widened[o * in + i] = static_cast<float>(q[o * in + i]) * weight.scales[o];
+    data = widened.data();
+  } else if (widen) {
+    widened = to_f32(TensorView{weight.dtype, {out, in}, static_cast<const std::byte*>(data), static_cast<std::size_t>(out * in * 2)});
     data = widened.data();
   }
-  if (type == DType::I8) {
-    if (static_cast<std::int64_t>(weight.scales.size()) != out)
-      runtime_error("int8 linear layer with {} outputs given {} scales", out, weight.scales.size());
-    column_scales_ = row_memory(weight.scales);
-  }
+  if (type == DType::I8) column_scales_ = row_memory(weight.scales);
 
   auto& ctx = dnnl_context();
   SerialScope serial(in * out < kMinParallelWork);
@@ -103,7 +113,10 @@ Linear::Linear(const LinearWeight& weight, std::span<const float> bias, std::int
 std::optional<Linear> Linear::from_packed(const PackedWeights& packed, std::span<const float> bias, std::int64_t out,
                                           std::int64_t in, Eltwise activation, LinearOutput output) {
   const auto stored = layout_from_name({in, out}, packed.layout);
-  if (!stored) return std::nullopt;
+  // bf16 or int8 packed on another machine is unpacked and widened where that type is not computed.
+  if (!stored || (stored->data_type() == dt::bf16 && !bf16_matmul_supported(cpu_selection())) ||
+      (stored->data_type() == dt::s8 && !int8_matmul_supported(cpu_selection())))
+    return std::nullopt;
   Linear layer;
   layer.init(bias, out, in, activation, output, stored->data_type());
   const dnnl::memory::desc wanted = packed_weights_desc(layer.kind_);

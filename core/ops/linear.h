@@ -6,7 +6,7 @@
 // post-ops of the matmul, so the output is written once (int8: by a second oneDNN pass over the output
 // that also applies the per-row scales, which oneDNN 2.6's fast int8 matmul cannot take).
 //
-// The weights' type is the compute type: f32; bf16 (x rounded to bf16 per call, bf16 dot products
+// The weights' type is the compute type (f16, and bf16 or int8 where oneDNN cannot compute them, see cpu_features.h, are widened to f32): f32; bf16 (x rounded to bf16 per call, bf16 dot products
 // accumulated in f32); int8 with one f32 scale per output channel (x quantised per call to s8 with one
 // scale per row, s8·s8 products accumulated in s32, then scaled to f32, so a row's result depends on
 // that row alone). x and y are f32 in every case.
