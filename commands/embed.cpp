@@ -196,7 +196,15 @@ void EmbedTask::write(const records::Batch& batch, std::size_t i, records::Recor
   if (!keep_all_) return write_row(batch.records[i], batch.truncated[i], row, out);
   kept_.push_back(batch.records[i]);
   kept_truncated_.push_back(batch.truncated[i]);
+  kept_errors_.emplace_back();
   kept_rows_.insert(kept_rows_.end(), row.begin(), row.end());
+}
+
+void EmbedTask::write_failed(const records::Record& record, const std::string& error, records::RecordOutput& out) {
+  if (!keep_all_) return out.failed(record, error);
+  kept_.push_back(record);
+  kept_truncated_.push_back(0);
+  kept_errors_.push_back(error);
 }
 
 void EmbedTask::finish(records::RecordOutput& out) {
@@ -204,8 +212,14 @@ void EmbedTask::finish(records::RecordOutput& out) {
   const auto dim = static_cast<std::size_t>(embedder_.dimension());
   ranges_.emplace(dim);
   ranges_->add(kept_rows_);
-  for (std::size_t i = 0; i < kept_.size(); ++i)
-    write_row(kept_[i], kept_truncated_[i], std::span<const float>(kept_rows_.data() + i * dim, dim), out);
+  std::size_t row = 0;
+  for (std::size_t i = 0; i < kept_.size(); ++i) {
+    if (!kept_errors_[i].empty()) {
+      out.failed(kept_[i], kept_errors_[i]);
+      continue;
+    }
+    write_row(kept_[i], kept_truncated_[i], std::span<const float>(kept_rows_.data() + row++ * dim, dim), out);
+  }
   out.end_batch();
 }
 

@@ -251,7 +251,7 @@ TEST_CASE("TSV output escapes and never quotes, and reads back as TSV input (iss
   // Read back as TSV, the text is the original one.
   const fs::path tsv = dir.path() / "out.tsv";
   bktest::write_file(tsv, r.out);
-  auto back = run_bertkit({"embed", "-m", minilm(), "-i", tsv.string(), "--column", "text", "--output-prefix", "e_"});
+  auto back = run_bertkit({"embed", "-m", minilm(), "-i", tsv.string(), "--column", "text", "--output-prefix", "e_", "--tsv-escapes"});
   INFO(back.err);
   REQUIRE(back.exit_code == 0);
   CHECK(bktest::json_lines(back.out).at(0)["text"] == tricky);
