@@ -21,7 +21,7 @@ std::string minilm() { return bktest::fixture_path("minilm-embed"); }
 TEST_CASE("--delimiter reads semicolon CSV; CSV output keeps it; nonsense combinations are refused naming the flags (issue 30, item 3)") {
   bktest::TempDir dir;
   bktest::write_file(dir / "in.csv", "id;text\n1;\"good; very good\"\n2;a,b\n");
-  const auto rows = bktest::run_jsonl({"embed", "-m", minilm(), "-i", (dir / "in.csv").string(), "--delimiter", ";"});
+  const auto rows = bktest::run_jsonl({"embed", "-m", minilm(), "-i", (dir / "in.csv").string(), "--delimiter", ";", "--column", "text"});
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].at("id") == "1");
   CHECK(rows[0].at("text") == "good; very good");
@@ -29,7 +29,7 @@ TEST_CASE("--delimiter reads semicolon CSV; CSV output keeps it; nonsense combin
   CHECK(rows[0].at("embedding") == bktest::run_jsonl({"embed", "-m", minilm(), "good; very good"}).at(0).at("embedding"));
   // CSV output in the input's dialect: the rows echo byte for byte.
   auto csv = run_bertkit({"classify", "-m", bktest::fixture_path("distilbert-uncased-cls"), "-i", (dir / "in.csv").string(),
-                          "--delimiter", ";", "--format", "csv"});
+                          "--delimiter", ";", "--column", "text", "--format", "csv"});
   INFO(csv.err);
   REQUIRE(csv.exit_code == 0);
   const auto lines = bktest::split_lines(csv.out);

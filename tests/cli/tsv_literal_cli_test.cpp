@@ -21,7 +21,8 @@ struct Command {
   std::string name;
   std::vector<std::string> args;  // model and task flags
   std::vector<std::string> tsv;   // the TSV's columns (the first holds kTexts)
-  std::vector<std::string> jsonl; // the flags naming the same fields in JSONL
+  std::vector<std::string> tsv_flags;    // the flags naming them
+  std::vector<std::string> jsonl_flags;  // the flags naming the same fields in JSONL
   std::string second;             // the second column's values: a text (with a backslash) or ""
 };
 
@@ -57,27 +58,25 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
 TEST_CASE("TSV fields are literal for every model command and tokenize: echoed byte for byte, the model sees the backslashes (issue 30, item 1)") {
   const std::string minilm = bktest::fixture_path("minilm-embed");
   const std::vector<Command> commands = {
-      {"embed", {"embed", "-m", minilm}, {"text"}, {}, ""},
-      {"classify", {"classify", "-m", bktest::fixture_path("distilbert-uncased-cls")}, {"text"}, {}, ""},
-      {"ner", {"ner", "-m", bktest::models2_path("bert-cased-ner")}, {"text"}, {}, ""},
-      {"fill-mask", {"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm")}, {"text"}, {}, ""},
-      {"qa", {"qa", "-m", bktest::fixture_path("bert-uncased-qa")}, {"question", "context"}, {}, "It is in C:\\new\\table."},
-      {"similarity", {"similarity", "-m", minilm, "--column", "text", "--pair-column", "other"}, {"text", "other"},
+      {"embed", {"embed", "-m", minilm}, {"text"}, {"--column", "text"}, {}, ""},
+      {"classify", {"classify", "-m", bktest::fixture_path("distilbert-uncased-cls")}, {"text"}, {"--column", "text"}, {}, ""},
+      {"ner", {"ner", "-m", bktest::models2_path("bert-cased-ner")}, {"text"}, {"--column", "text"}, {}, ""},
+      {"fill-mask", {"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm")}, {"text"}, {"--column", "text"}, {}, ""},
+      {"qa", {"qa", "-m", bktest::fixture_path("bert-uncased-qa")}, {"question", "context"}, {}, {}, "It is in C:\\new\\table."},
+      {"similarity", {"similarity", "-m", minilm}, {"text", "other"}, {"--column", "text", "--pair-column", "other"},
        {"--field", "text", "--pair-field", "other"}, "D:\\x\\n"},
-      {"rerank", {"rerank", "-m", bktest::fixture_path("bert-chinese-cross")}, {"query", "document"},
+      {"rerank", {"rerank", "-m", bktest::fixture_path("bert-chinese-cross")}, {"query", "document"}, {},
        {"--field", "query", "--pair-field", "document"}, "the \\n document"},
-      {"tokenize", {"tokenize", "--column", "text"}, {"text"}, {"--field", "text"}, ""},
+      {"tokenize", {"tokenize"}, {"text"}, {"--column", "text"}, {}, ""},
   };
   bktest::TempDir dir;
   for (const Command& c : commands) {
     CAPTURE(c.name);
     const fs::path tsv = dir / (c.name + ".tsv"), jsonl = dir / (c.name + ".jsonl");
     write_inputs(c, tsv, jsonl);
-    std::vector<std::string> tsv_args = c.args, jsonl_args = c.args;
-    if (c.name == "tokenize") tsv_args = {"tokenize", "--column", "text"}, jsonl_args = {"tokenize"};
-    if (c.name == "similarity") jsonl_args = {"similarity", "-m", minilm};
-    const auto from_tsv = bktest::run_jsonl(with(tsv_args, {"-i", tsv.string()}));
-    const auto from_jsonl = bktest::run_jsonl(with(jsonl_args, with(c.jsonl, {"-i", jsonl.string()})));
+    const std::vector<std::string> tsv_args = with(c.args, with(c.tsv_flags, {"-i", tsv.string()}));
+    const auto from_tsv = bktest::run_jsonl(tsv_args);
+    const auto from_jsonl = bktest::run_jsonl(with(c.args, with(c.jsonl_flags, {"-i", jsonl.string()})));
     REQUIRE(from_tsv.size() == kTexts.size());
     REQUIRE(from_jsonl.size() == kTexts.size());
     for (std::size_t i = 0; i < kTexts.size(); ++i) {
@@ -87,7 +86,7 @@ TEST_CASE("TSV fields are literal for every model command and tokenize: echoed b
     }
     if (c.name == "tokenize") continue;  // its TSV output is its own layout
     // TSV in, TSV out: each row starts with its input line, byte for byte.
-    auto out = run_bertkit(with(tsv_args, {"-i", tsv.string(), "--format", "tsv"}));
+    auto out = run_bertkit(with(tsv_args, {"--format", "tsv"}));
     INFO(out.err);
     REQUIRE(out.exit_code == 0);
     const auto in_lines = bktest::split_lines(bktest::read_file(tsv));
