@@ -12,6 +12,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using bktest::run_bertkit;
+using bktest::with;
 using nlohmann::json;
 
 // Backslash sequences a TSV reader that unescaped would turn into a newline, a tab, a CR, one backslash.
@@ -46,11 +47,6 @@ void write_inputs(const Command& c, const fs::path& tsv, const fs::path& jsonl) 
   }
   bktest::write_file(tsv, t);
   bktest::write_file(jsonl, j);
-}
-
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
 }
 
 }  // namespace

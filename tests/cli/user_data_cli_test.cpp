@@ -15,6 +15,7 @@
 #include <vector>
 
 using bktest::run_bertkit;
+using bktest::with;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -113,11 +114,6 @@ std::string write_input(const fs::path& dir, const ModelCommand& c, Table format
   const fs::path path = dir / (format == Table::Csv ? "in.csv" : format == Table::Tsv ? "in.tsv" : "in.jsonl");
   bktest::write_file(path, bytes);
   return path.string();
-}
-
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
 }
 
 }  // namespace
