@@ -49,7 +49,7 @@ TEST_CASE("--on-error skip: JSONL output keeps a row per input record, the faile
     CHECK(rows[4] == json{{"id", 5}, {"other", "x"}, {"error", rows[4].at("error")}});
     CHECK(rows[5].at("line") == "[1, 2]");
     CHECK(rows[6].at("id") == 7);
-    CHECK(r.err.find("3 bad records skipped") != std::string::npos);
+    CHECK(r.err.find("4 bad records skipped") != std::string::npos);
   }
 }
 
@@ -59,7 +59,7 @@ TEST_CASE("--on-error skip: CSV/TSV output has an error column, empty result cel
   for (const char* format : {"csv", "tsv"}) {
     CAPTURE(format);
     const std::string sep = format == std::string("csv") ? "," : "\t";
-    auto skip = run_bertkit({"classify", "-m", cls(), "-i", (dir / "in.csv").string(), "--on-error", "skip", "--format", format});
+    auto skip = run_bertkit({"classify", "-m", cls(), "-i", (dir / "in.csv").string(), "--column", "text", "--on-error", "skip", "--format", format});
     INFO(skip.err);
     REQUIRE(skip.exit_code == 0);
     const auto lines = bktest::split_lines(skip.out);
@@ -74,12 +74,12 @@ TEST_CASE("--on-error skip: CSV/TSV output has an error column, empty result cel
     CHECK(lines[2].find("in.csv:3: 3 fields, the header has 2") != std::string::npos);
     CHECK(lines[3].starts_with("3" + sep + "good three" + sep));
     // A run that stops at the first bad record has no error column.
-    auto fail = run_bertkit({"classify", "-m", cls(), "-i", (dir / "in.csv").string(), "--format", format});
+    auto fail = run_bertkit({"classify", "-m", cls(), "-i", (dir / "in.csv").string(), "--column", "text", "--format", format});
     CHECK(fail.exit_code == 3);
     CHECK(bktest::split_lines(fail.out).at(0).ends_with(sep + "truncated"));
   }
   // JSONL output of the same: the row as read.
-  const auto rows = bktest::run_jsonl({"classify", "-m", cls(), "-i", (dir / "in.csv").string(), "--on-error", "skip"});
+  const auto rows = bktest::run_jsonl({"classify", "-m", cls(), "-i", (dir / "in.csv").string(), "--column", "text", "--on-error", "skip"});
   REQUIRE(rows.size() == 3);
   CHECK(rows[1].at("line") == "2,\"two\",extra");
   CHECK(rows[2].at("id") == "3");
