@@ -19,6 +19,10 @@ TextInput RecordTask::model_input(const Record& record, std::string&, std::strin
   return {record.text, record.has_pair ? std::optional<std::string_view>(record.text_pair) : std::nullopt};
 }
 
+void RecordTask::model_inputs(const Record& record, ModelInputs& inputs) {
+  inputs.texts.push_back(model_input(record, inputs.text, inputs.pair));
+}
+
 namespace {
 
 struct PipelineReport {
@@ -45,7 +49,9 @@ class Runner {
       bool more = true;
       std::exception_ptr read_error;  // records before it are still finished
       try {
-        while (n < batch_size && (more = reader_.next(records[n]))) ++n;
+        // A task that fans out fills a batch with batch_size model inputs rather than records.
+        for (std::size_t inputs = 0; n < batch_size && inputs < batch_size && (more = reader_.next(records[n])); ++n)
+          inputs += gather_inputs(records[n], n);
       } catch (const Error&) {
         read_error = std::current_exception();
         more = false;
@@ -88,38 +94,35 @@ class Runner {
     return false;
   }
 
+  // The model inputs of the batch's record `slot` (at least one counted); a record the task refuses
+  // becomes bad.
+  std::size_t gather_inputs(Record& record, std::size_t slot) {
+    if (slots_.size() <= slot) slots_.resize(slot + 1);
+    ModelInputs& inputs = slots_[slot];
+    inputs.clear();
+    inputs.ordinal = read_ + slot;
+    if (!task_.tokenizes() || record.bad()) return 1;
+    try {
+      task_.model_inputs(record, inputs);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::BadInput) throw;
+      record.error = fmt::format("{}: {}", record.where(), e.what());
+      inputs.clear();
+    }
+    return std::max<std::size_t>(inputs.size(), 1);
+  }
+
   // Tokenizes, sorts out bad records, computes and writes the first n records; returns the error that
   // must stop the run.
   std::optional<Error> run_batch(std::vector<Record>& records, std::size_t n) {
-    texts_.resize(n);
-    pairs_.resize(n);
-    inputs_.clear();
-    second_inputs_.clear();
-    for (std::size_t i = 0; i < n && task_.tokenizes(); ++i) {
-      TextInput input;
-      if (!records[i].bad()) input = task_.model_input(records[i], texts_[i], pairs_[i]);
-      if (options_.separate_pairs) {
-        if (!records[i].bad() && !input.pair) records[i].error = fmt::format("{}: expected a pair of texts", records[i].where());
-        second_inputs_.push_back({input.pair.value_or(std::string_view()), std::nullopt});
-        input.pair.reset();
-      }
-      inputs_.push_back(input);
-    }
-    const bool check = options_.mark_truncated;
-    EncodedRecords encoded;
+    EncodedInputs encoded;
     if (task_.tokenizes()) {
-      encoded = encode_records(tokenizer_, options_.tokenize, inputs_, check, std::move(spare_encodings_));
+      encoded = encode_inputs(tokenizer_, options_.tokenize, std::span(slots_).first(n), options_.mark_truncated,
+                              std::move(spare_encodings_));
     } else {
       encoded.truncated.assign(n, 0);
       encoded.errors.resize(n);
-    }
-    EncodedRecords second;
-    if (options_.separate_pairs) {
-      second = encode_records(tokenizer_, options_.tokenize, second_inputs_, check);
-      for (std::size_t i = 0; i < n; ++i) {
-        if (!encoded.errors[i]) encoded.errors[i] = second.errors[i];
-        encoded.truncated[i] = encoded.truncated[i] || second.truncated[i];
-      }
+      encoded.first.assign(n + 1, 0);
     }
 
     keep_.assign(n, 0);
@@ -146,16 +149,16 @@ class Runner {
     if (whole) {
       batch.records.swap(records);
       batch.encodings = std::move(encoded.encodings);
-      batch.pair_encodings = std::move(second.encodings);
+      batch.first_input = std::move(encoded.first);
       batch.truncated = std::move(encoded.truncated);
       batch.ordinals.resize(n);
       for (std::size_t i = 0; i < n; ++i) batch.ordinals[i] = read_ + i;
     } else {
+      batch.first_input.push_back(0);
       for (std::size_t i = 0; i < checked; ++i) {
         if (!keep_[i]) continue;
         batch.records.push_back(std::move(records[i]));
-        if (task_.tokenizes()) batch.encodings.push_back(std::move(encoded.encodings[i]));
-        if (options_.separate_pairs) batch.pair_encodings.push_back(std::move(second.encodings[i]));
+        add_inputs(batch, std::span(encoded.encodings).subspan(encoded.first[i], encoded.first[i + 1] - encoded.first[i]));
         batch.truncated.push_back(encoded.truncated[i]);
         batch.ordinals.push_back(read_ + i);
       }
@@ -172,6 +175,12 @@ class Runner {
         records[static_cast<std::size_t>(batch.ordinals[k] - first)] = std::move(batch.records[k]);
     }
     return fatal;
+  }
+
+  // Moves a record's encodings to the end of `batch`.
+  static void add_inputs(Batch& batch, std::span<tok::Encoding> encodings) {
+    for (tok::Encoding& e : encodings) batch.encodings.push_back(std::move(e));
+    batch.first_input.push_back(batch.encodings.size());
   }
 
   // A bad record: the error that stops the run (fail), or a report on stderr (skip). Vector output
@@ -197,8 +206,8 @@ class Runner {
       for (std::size_t i = 0; i < batch.size(); ++i) {
         Batch one;
         one.records.push_back(std::move(batch.records[i]));
-        if (task_.tokenizes()) one.encodings.push_back(std::move(batch.encodings[i]));
-        if (options_.separate_pairs) one.pair_encodings.push_back(std::move(batch.pair_encodings[i]));
+        one.first_input.push_back(0);
+        add_inputs(one, std::span(batch.encodings).subspan(batch.first_input[i], batch.first_input[i + 1] - batch.first_input[i]));
         one.truncated.push_back(batch.truncated[i]);
         one.ordinals.push_back(batch.ordinals[i]);
         if (auto fatal = compute_and_write(one)) return fatal;
@@ -257,8 +266,7 @@ class Runner {
   RecordOutput& out_;
   PipelineReport& report_;
   Progress progress_;
-  std::vector<std::string> texts_, pairs_;
-  std::vector<TextInput> inputs_, second_inputs_;
+  std::vector<ModelInputs> slots_;  // per record of the batch being read: its model inputs
   std::vector<std::uint8_t> keep_;  // per record of the batch: good
   std::vector<tok::Encoding> spare_encodings_;  // the last batch's, refilled by the next
   std::uint64_t read_ = 0;  // records read before this batch
