@@ -106,6 +106,27 @@ int run_search(const SimilarityOptions& o, cmd::Scorer& scorer, const tok::Token
   return cmd::search(search, scorer, tokenizer, options);
 }
 
+// --dry-run: how a bi-encoder's embeddings are made and compared.
+void add_bi_encoder_settings(Settings& s, const SimilarityOptions& o, const cmd::Scorer& scorer, core::Precision precision,
+                             const std::string& metric_from) {
+  s.add("scoring", fmt::format("bi-encoder: {} of the two embeddings{}", core::metric_name(scorer.metric), metric_from));
+  s.add("pooling", scorer.plan->pooling_text);
+  s.add("normalization", scorer.plan->normalize_text);
+  if (scorer.plan->truncate_dim)
+    s.add("dimension", fmt::format("{} (the first of each embedding, {})", scorer.embedder->dimension(),
+                                   scorer.plan->truncate_from));
+  if (scorer.query_plan) {
+    s.add("query prompt", scorer.query_plan->prompt_text);
+    s.add("corpus prompt", scorer.plan->prompt_text);
+  } else {
+    s.add("prompt", scorer.plan->prompt_text);
+  }
+  if (precision != core::Precision::Float32)
+    s.add("precision", precision == core::Precision::Binary || precision == core::Precision::Ubinary
+                           ? fmt::format("{} (scored by the negated Hamming distance of the bits)", o.precision)
+                           : fmt::format("{} (ranges of {}; the metric over the integer values)", o.precision, o.calibration));
+}
+
 int run_similarity(SimilarityOptions& o) {
   result_format(o.task);
   TaskModel model = load_task_model(o.task);
@@ -163,22 +184,7 @@ int run_similarity(SimilarityOptions& o) {
                                    : model.loaded.config.cross_encoder_activation.empty() ? " (sentence-transformers' default)"
                                    : fmt::format(" ({} of config.json)", model.loaded.config.cross_encoder_activation)));
     } else {
-      s.add("scoring", fmt::format("bi-encoder: {} of the two embeddings{}", core::metric_name(scorer.metric), metric_from));
-      s.add("pooling", scorer.plan->pooling_text);
-      s.add("normalization", scorer.plan->normalize_text);
-      if (scorer.plan->truncate_dim)
-        s.add("dimension", fmt::format("{} (the first of each embedding, {})", scorer.embedder->dimension(),
-                                       scorer.plan->truncate_from));
-      if (scorer.query_plan) {
-        s.add("query prompt", scorer.query_plan->prompt_text);
-        s.add("corpus prompt", scorer.plan->prompt_text);
-      } else {
-        s.add("prompt", scorer.plan->prompt_text);
-      }
-      if (precision != core::Precision::Float32)
-        s.add("precision", precision == core::Precision::Binary || precision == core::Precision::Ubinary
-                               ? fmt::format("{} (scored by the negated Hamming distance of the bits)", o.precision)
-                               : fmt::format("{} (ranges of {}; the metric over the integer values)", o.precision, o.calibration));
+      add_bi_encoder_settings(s, o, scorer, precision, metric_from);
     }
     if (search_mode(o)) {
       s.set("input", o.queries.empty() ? fmt::format("queries from {}, corpus {}", o.queries_file, o.corpus)

@@ -84,13 +84,17 @@ void PairTask::compute(const records::Batch& batch) {
       if (!r.has_pair) bad_input("expected a pair of texts");
     return scorer_.cross->scores(batch.encodings, scorer_.limits, scores_);
   }
-  scorer_.embedder->sentence_embeddings(batch.encodings, scorer_.limits, rows_);
+  // The first texts in one model call, the second texts in another: each text keeps its place among
+  // the batch's (the encoder's last bits can depend on it).
+  for (std::size_t side = 0; side < 2; ++side) {
+    side_.clear();
+    for (std::size_t i = 0; i < batch.size(); ++i) side_.push_back(batch.encodings[batch.first_input[i] + side]);
+    scorer_.embedder->sentence_embeddings(side_, scorer_.limits, side == 0 ? a_ : b_);
+  }
   const std::int64_t dim = scorer_.embedder->dimension();
   scores_.resize(batch.size());
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    const std::size_t a = batch.first_input[i];
-    scores_[i] = core::similarity(scorer_.metric, embedding_row(rows_, a, dim), embedding_row(rows_, a + 1, dim));
-  }
+  for (std::size_t i = 0; i < batch.size(); ++i)
+    scores_[i] = core::similarity(scorer_.metric, embedding_row(a_, i, dim), embedding_row(b_, i, dim));
 }
 
 void PairTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {

@@ -94,7 +94,8 @@ class PairTask : public records::RecordTask {
 
  private:
   Scorer& scorer_;
-  std::vector<float> rows_, scores_;
+  std::vector<tok::Encoding> side_;  // one text of each pair
+  std::vector<float> a_, b_, scores_;
 };
 
 }  // namespace bertkit::cmd

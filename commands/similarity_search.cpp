@@ -88,12 +88,14 @@ class SearchTask : public records::RecordTask {
   void write(const records::Batch&, std::size_t, records::RecordOutput&) override {}
 
  private:
-  // Input q of corpus record i is (query q, text i).
+  // Input q of corpus record i is (query q, text i). One model call per query over the batch's texts.
   void compute_cross(const records::Batch& batch) {
-    scorer_.cross->scores(batch.encodings, scorer_.limits, scores_);
-    for (std::size_t i = 0; i < batch.size(); ++i)
-      for (std::size_t q = 0; q < queries_.size(); ++q)
-        queries_[q].hits.offer(batch.ordinals[i], scores_[batch.first_input[i] + q], batch.records[i]);
+    for (std::size_t q = 0; q < queries_.size(); ++q) {
+      pairs_.clear();
+      for (std::size_t i = 0; i < batch.size(); ++i) pairs_.push_back(batch.encodings[batch.first_input[i] + q]);
+      scorer_.cross->scores(pairs_, scorer_.limits, scores_);
+      for (std::size_t i = 0; i < batch.size(); ++i) queries_[q].hits.offer(batch.ordinals[i], scores_[i], batch.records[i]);
+    }
   }
 
   Scorer& scorer_;
@@ -103,6 +105,7 @@ class SearchTask : public records::RecordTask {
   HitNames names_;
   std::vector<float> rows_, scores_;
   std::vector<std::uint8_t> bits_;
+  std::vector<tok::Encoding> pairs_;  // a cross-encoder's: one query with each text of the batch
 };
 
 // Every query, encoded (and embedded for a bi-encoder): they are few and held in memory.

@@ -25,6 +25,11 @@ void RecordTask::model_inputs(const Record& record, ModelInputs& inputs) {
 
 namespace {
 
+// A batch whose records fan out stops taking records once it holds this many model inputs per record
+// of --batch-size (at least one record): memory stays bounded for records of many inputs (the windows
+// of a long document), while a few inputs a record (pairs, a few documents) batch as records do.
+constexpr std::size_t kInputsPerRecord = 16;
+
 struct PipelineReport {
   std::uint64_t written = 0;
   std::uint64_t skipped = 0;
@@ -49,8 +54,9 @@ class Runner {
       bool more = true;
       std::exception_ptr read_error;  // records before it are still finished
       try {
-        // A task that fans out fills a batch with batch_size model inputs rather than records.
-        for (std::size_t inputs = 0; n < batch_size && inputs < batch_size && (more = reader_.next(records[n])); ++n)
+        for (std::size_t inputs = 0; n < batch_size && inputs < kInputsPerRecord * batch_size &&
+                                     (more = reader_.next(records[n]));
+             ++n)
           inputs += gather_inputs(records[n], n);
       } catch (const Error&) {
         read_error = std::current_exception();

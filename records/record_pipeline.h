@@ -13,8 +13,8 @@
 //   return records::run_records(options, tokenizer, task);
 //
 // A task may give the model several inputs per record (fan-out, records/model_inputs.h): a batch then
-// holds records until it holds batch_size model inputs (at least one record), and the task gets each
-// record's encodings in order (Batch::inputs).
+// holds batch_size records, fewer when their model inputs reach 16 per record of batch_size (at least
+// one record), and the task gets each record's encodings in order (Batch::inputs).
 //
 // Per batch: records the reader flags as bad, inputs the tokenizer refuses, and (--truncate error)
 // truncated inputs are bad records; a BadInput error thrown by compute() is pinned on its record by
@@ -55,8 +55,7 @@ struct PipelineOptions {
   // them (records/output_guard.h).
   std::vector<ReadFile> read_files;
   TokenizeOptions tokenize;         // truncation to the model's maximum length; no padding
-  std::size_t batch_size = 64;      // records (model inputs, for a task that fans out) read, tokenized,
-                                    // computed and written together
+  std::size_t batch_size = 64;      // records read, tokenized, computed and written together
   Batching batching = Batching::Terminal;
   core::BatchLimits limits;         // what one encoder call takes (for RecordTask::compute)
   OnError on_error = OnError::Fail;
