@@ -10,13 +10,14 @@ void ModelInputs::clear() {
 }
 
 EncodedInputs encode_inputs(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
-                            std::span<ModelInputs> records, bool check_truncation, std::vector<tok::Encoding> reuse) {
+                            std::span<ModelInputs* const> records, bool check_truncation,
+                            std::vector<tok::Encoding> reuse) {
   const std::size_t n = records.size();
   std::vector<TextInput> texts;
   bool one_each = true;  // every record is one text (every one-to-one task)
-  for (const ModelInputs& r : records) {
-    texts.insert(texts.end(), r.texts.begin(), r.texts.end());
-    one_each = one_each && r.texts.size() == 1 && r.encodings.empty();
+  for (const ModelInputs* r : records) {
+    texts.insert(texts.end(), r->texts.begin(), r->texts.end());
+    one_each = one_each && r->texts.size() == 1 && r->encodings.empty();
   }
   EncodedRecords encoded = encode_records(tokenizer, options, texts, check_truncation, std::move(reuse));
   EncodedInputs out;
@@ -25,11 +26,11 @@ EncodedInputs encode_inputs(const tok::Tokenizer& tokenizer, const TokenizeOptio
   out.first.resize(n + 1);
   std::size_t text = 0;  // the first text of record i in `encoded`
   for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t k = text; k < text + records[i].texts.size(); ++k) {
+    for (std::size_t k = text; k < text + records[i]->texts.size(); ++k) {
       if (!out.errors[i] && encoded.errors[k]) out.errors[i] = encoded.errors[k];
       out.truncated[i] = out.truncated[i] || encoded.truncated[k];
     }
-    text += records[i].texts.size();
+    text += records[i]->texts.size();
   }
   if (one_each) {  // the encodings are already in place
     out.encodings = std::move(encoded.encodings);
@@ -41,11 +42,11 @@ EncodedInputs encode_inputs(const tok::Tokenizer& tokenizer, const TokenizeOptio
   for (std::size_t i = 0; i < n; ++i) {
     out.first[i] = out.encodings.size();
     const auto from = encoded.encodings.begin() + static_cast<std::ptrdiff_t>(text);
-    const auto count = static_cast<std::ptrdiff_t>(records[i].texts.size());
+    const auto count = static_cast<std::ptrdiff_t>(records[i]->texts.size());
     out.encodings.insert(out.encodings.end(), std::make_move_iterator(from), std::make_move_iterator(from + count));
-    text += records[i].texts.size();
-    for (tok::Encoding& e : records[i].encodings) out.encodings.push_back(std::move(e));
-    records[i].encodings.clear();
+    text += records[i]->texts.size();
+    for (tok::Encoding& e : records[i]->encodings) out.encodings.push_back(std::move(e));
+    records[i]->encodings.clear();
   }
   out.first[n] = out.encodings.size();
   return out;

@@ -45,7 +45,9 @@ struct EncodedInputs {
 
 // Tokenizes the texts of every record's inputs together and moves in the encodings the task built.
 // `check_truncation`: fill `truncated`. `reuse`: an earlier batch's encodings, whose memory is refilled.
+// `records` point to each record's inputs (which must stay where they are: `texts` may view their storage).
 EncodedInputs encode_inputs(const tok::Tokenizer& tokenizer, const TokenizeOptions& options,
-                            std::span<ModelInputs> records, bool check_truncation, std::vector<tok::Encoding> reuse = {});
+                            std::span<ModelInputs* const> records, bool check_truncation,
+                            std::vector<tok::Encoding> reuse = {});
 
 }  // namespace bertkit::records

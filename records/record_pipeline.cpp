@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <exception>
 #include <optional>
 
@@ -103,6 +104,7 @@ class Runner {
   // The model inputs of the batch's record `slot` (at least one counted); a record the task refuses
   // becomes bad.
   std::size_t gather_inputs(Record& record, std::size_t slot) {
+    // A deque: growing it leaves the slots filled so far where they are (their texts may view them).
     if (slots_.size() <= slot) slots_.resize(slot + 1);
     ModelInputs& inputs = slots_[slot];
     inputs.clear();
@@ -123,8 +125,9 @@ class Runner {
   std::optional<Error> run_batch(std::vector<Record>& records, std::size_t n) {
     EncodedInputs encoded;
     if (task_.tokenizes()) {
-      encoded = encode_inputs(tokenizer_, options_.tokenize, std::span(slots_).first(n), options_.mark_truncated,
-                              std::move(spare_encodings_));
+      slot_of_.clear();
+      for (std::size_t i = 0; i < n; ++i) slot_of_.push_back(&slots_[i]);
+      encoded = encode_inputs(tokenizer_, options_.tokenize, slot_of_, options_.mark_truncated, std::move(spare_encodings_));
     } else {
       encoded.truncated.assign(n, 0);
       encoded.errors.resize(n);
@@ -272,7 +275,8 @@ class Runner {
   RecordOutput& out_;
   PipelineReport& report_;
   Progress progress_;
-  std::vector<ModelInputs> slots_;  // per record of the batch being read: its model inputs
+  std::deque<ModelInputs> slots_;  // per record of the batch being read: its model inputs
+  std::vector<ModelInputs*> slot_of_;
   std::vector<std::uint8_t> keep_;  // per record of the batch: good
   std::vector<tok::Encoding> spare_encodings_;  // the last batch's, refilled by the next
   std::uint64_t read_ = 0;  // records read before this batch
