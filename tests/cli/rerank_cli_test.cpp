@@ -90,7 +90,7 @@ TEST_CASE("rerank: JSONL lists come back with results sorted as CrossEncoder.ran
     }
 }
 
-TEST_CASE("rerank: CSV rows are grouped by consecutive query and written back sorted, every column kept") {
+TEST_CASE("rerank: CSV rows are grouped by query and written back sorted, every column kept") {
   bktest::TempDir dir;
   std::string csv = "doc_id,query,document\n";
   int id = 0;
