@@ -188,6 +188,16 @@ std::string_view activation_name(Activation act) {
   return "?";
 }
 
+Eltwise eltwise_for(Activation activation) {
+  switch (activation) {
+    case Activation::Gelu: return Eltwise::Gelu;
+    case Activation::GeluTanh: return Eltwise::GeluTanh;
+    case Activation::Relu: return Eltwise::Relu;
+    case Activation::Silu: return Eltwise::Silu;
+  }
+  return Eltwise::Identity;
+}
+
 std::string_view head_name(HeadKind head) {
   switch (head) {
     case HeadKind::None: return "none";

@@ -1,6 +1,8 @@
 #pragma once
 // Everything in config.json that changes the computation, in canonical fields whatever the family
 // calls them (core/model/family_spec.h says where each family keeps them).
+#include "core/ops/eltwise.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -62,6 +64,9 @@ struct ModelConfig {
 ModelConfig read_model_config(const std::filesystem::path& config_json);
 // The same from the text of a config.json; `source` names it in errors (a path, or a converted file).
 ModelConfig parse_model_config(std::string_view json_text, std::string_view source);
+
+// The element-wise op (core/ops/eltwise.h) that computes the function config.json's hidden_act names.
+Eltwise eltwise_for(Activation activation);
 
 // Names for messages and `bertkit info`.
 std::string_view family_name(const FamilySpec* family);  // model_type: "bert", "distilbert", "electra"
