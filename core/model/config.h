@@ -46,7 +46,6 @@ struct ModelConfig {
   std::size_t usable_positions() const { return static_cast<std::size_t>(max_position_embeddings - position_offset); }
   Activation hidden_act = Activation::Gelu;
   double layer_norm_eps = 1e-12;
-  bool sinusoidal_pos_embds = false;  // DistilBERT
   // MPNet: rows of the relative position bias table (core/model/relative_position_bias.h); 0: none.
   int relative_attention_buckets = 0;
   int pad_token_id = 0;
