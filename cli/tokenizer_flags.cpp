@@ -3,7 +3,7 @@
 #include "cli/number_flags.h"
 #include "cli/switch_flags.h"
 #include "records/log.h"
-#include "core/checkpoint/model_source.h"
+#include "core/loading/model_source.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/model/family_spec.h"

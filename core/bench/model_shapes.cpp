@@ -1,6 +1,6 @@
 #include "core/bench/model_shapes.h"
 
-#include "core/checkpoint/name_map.h"
+#include "core/model/name_map.h"
 #include "core/error.h"
 
 #include <nlohmann/json.hpp>

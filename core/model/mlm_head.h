@@ -5,7 +5,7 @@
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
 #include "core/model/layer_norm_weights.h"
-#include "core/model/rows.h"
+#include "core/model/gather_rows.h"
 #include "core/ops/buffer.h"
 #include "core/ops/linear.h"
 

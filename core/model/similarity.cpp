@@ -1,18 +1,16 @@
 #include "core/model/similarity.h"
 
-#include "core/error.h"
-
 #include <algorithm>
 #include <cmath>
 
 namespace bertkit::core {
 
-Metric parse_metric(std::string_view name) {
+std::optional<Metric> parse_metric(std::string_view name) {
   if (name == "cosine") return Metric::Cosine;
   if (name == "dot") return Metric::Dot;
   if (name == "euclidean") return Metric::Euclidean;
   if (name == "manhattan") return Metric::Manhattan;
-  usage_error("--metric must be cosine, dot, euclidean or manhattan, not '{}'", name);
+  return std::nullopt;
 }
 
 std::string_view metric_name(Metric metric) {

@@ -3,9 +3,9 @@
 #include "support.h"
 #include "unit/same_weights.h"
 
-#include "core/checkpoint/load_weights.h"
-#include "core/checkpoint/model_source.h"
-#include "core/checkpoint/name_map.h"
+#include "core/model/load_weights.h"
+#include "core/loading/model_source.h"
+#include "core/model/name_map.h"
 #include "core/checkpoint/raw_checkpoint.h"
 
 #include <doctest/doctest.h>

@@ -3,8 +3,8 @@
 #include "support.h"
 #include "unit/checkpoint_builders.h"
 
-#include "core/checkpoint/model_source.h"
-#include "core/checkpoint/name_map.h"
+#include "core/loading/model_source.h"
+#include "core/model/name_map.h"
 #include "core/error.h"
 
 #include <doctest/doctest.h>

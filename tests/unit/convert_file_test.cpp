@@ -5,7 +5,7 @@
 #include "unit/same_weights.h"
 
 #include "commands/convert.h"
-#include "core/checkpoint/converted_file.h"
+#include "core/loading/converted_file.h"
 #include "core/error.h"
 #include "core/hash64.h"
 

@@ -1,6 +1,6 @@
-#include "core/checkpoint/converted_file.h"
+#include "core/loading/converted_file.h"
 #include "core/checkpoint/converted_format.h"
-#include "core/checkpoint/name_map.h"
+#include "core/model/name_map.h"
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/checkpoint/reduce_weights.h"
 #include "core/dnnl/layout_names.h"
