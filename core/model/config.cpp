@@ -175,6 +175,16 @@ void parse_settings(const ConfigReader& r, const ConfigKeys& keys, ModelConfig& 
 
 }  // namespace
 
+Eltwise eltwise_for(Activation activation) {
+  switch (activation) {
+    case Activation::Gelu: return Eltwise::Gelu;
+    case Activation::GeluTanh: return Eltwise::GeluTanh;
+    case Activation::Relu: return Eltwise::Relu;
+    case Activation::Silu: return Eltwise::Silu;
+  }
+  return Eltwise::Identity;
+}
+
 std::string_view family_name(const FamilySpec* family) { return family ? family->model_type : "?"; }
 
 std::string_view activation_name(Activation act) {
@@ -185,16 +195,6 @@ std::string_view activation_name(Activation act) {
     case Activation::Silu: return "silu";
   }
   return "?";
-}
-
-Eltwise eltwise_for(Activation activation) {
-  switch (activation) {
-    case Activation::Gelu: return Eltwise::Gelu;
-    case Activation::GeluTanh: return Eltwise::GeluTanh;
-    case Activation::Relu: return Eltwise::Relu;
-    case Activation::Silu: return Eltwise::Silu;
-  }
-  return Eltwise::Identity;
 }
 
 std::string_view head_name(HeadKind head) {

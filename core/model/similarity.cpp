@@ -5,14 +5,6 @@
 
 namespace bertkit::core {
 
-std::optional<Metric> parse_metric(std::string_view name) {
-  if (name == "cosine") return Metric::Cosine;
-  if (name == "dot") return Metric::Dot;
-  if (name == "euclidean") return Metric::Euclidean;
-  if (name == "manhattan") return Metric::Manhattan;
-  return std::nullopt;
-}
-
 std::string_view metric_name(Metric metric) {
   switch (metric) {
     case Metric::Cosine: return "cosine";
@@ -21,6 +13,14 @@ std::string_view metric_name(Metric metric) {
     case Metric::Manhattan: return "manhattan";
   }
   return "";
+}
+
+std::optional<Metric> parse_metric(std::string_view name) {
+  if (name == "cosine") return Metric::Cosine;
+  if (name == "dot") return Metric::Dot;
+  if (name == "euclidean") return Metric::Euclidean;
+  if (name == "manhattan") return Metric::Manhattan;
+  return std::nullopt;
 }
 
 float similarity(Metric metric, std::span<const float> a, std::span<const float> b) {
