@@ -16,6 +16,19 @@ records::InputFormat parse_input_format(const std::string& name) {
   usage_error("unknown --input-format '{}' (expected auto, lines, csv, tsv or jsonl)", name);
 }
 
+// --delimiter: one ASCII character that can separate CSV fields (a quote or a line end cannot; a tab
+// is TSV, which is read by other rules).
+char csv_delimiter(const std::string& flag) {
+  if (flag.empty()) return ',';
+  if (flag == "\\t" || flag == "\t") usage_error("--delimiter '{}': tab-separated input is TSV: give --tsv instead", flag);
+  if (flag.size() != 1 || static_cast<unsigned char>(flag[0]) >= 0x80)
+    usage_error("--delimiter must be one ASCII character, not '{}'", flag);
+  const char c = flag[0];
+  if (c == '"' || c == '\n' || c == '\r')
+    usage_error("--delimiter cannot be a quote or a line end: CSV quotes fields with '\"' and ends records with a line end");
+  return c;
+}
+
 }  // namespace
 
 void add_input_flags(CLI::App& sub, InputFlags& f, const InputFlagSet& which) {
@@ -33,8 +46,13 @@ void add_input_flags(CLI::App& sub, InputFlags& f, const InputFlagSet& which) {
         ->capture_default_str();
   f.column_flag = sub.add_option("--column", f.column, "CSV/TSV column holding the text (default: the only column)");
   if (which.pairs) f.pair_column_flag = sub.add_option("--pair-column", f.pair_column, "CSV/TSV column holding the second text");
-  f.field_flag = sub.add_option("--field", f.field, "JSONL field holding the text")->capture_default_str();
-  if (which.pairs) f.pair_field_flag = sub.add_option("--pair-field", f.pair_field, "JSONL field holding the second text");
+  f.field_flag = sub.add_option("--field", f.field, "JSONL field holding the text (a path: doc.title; a dot in a name is \\.)")
+                     ->capture_default_str();
+  if (which.pairs) f.pair_field_flag = sub.add_option("--pair-field", f.pair_field, "JSONL field holding the second text (a path, as --field)");
+  f.delimiter_flag = sub.add_option("--delimiter", f.delimiter, "CSV input: the field delimiter, e.g. ';' (default ','); CSV output keeps it");
+  f.tsv_escapes_flag = sub.add_flag("--tsv-escapes", f.tsv_escapes,
+                                    "TSV input: read \\t, \\n, \\r and \\\\ as tab, newline, CR and backslash, as bertkit's TSV output "
+                                    "writes them (default: fields are read literally)");
   sub.add_flag("--strict", f.strict_utf8, "Refuse invalid UTF-8 instead of replacing it");
   // Offsets into a text are 32-bit, hence the ceiling.
   sub.add_option("--max-line-bytes", f.max_line_bytes, "Longest input line (or CSV record) read; a longer one is bad input")
@@ -60,9 +78,12 @@ records::InputSpec input_spec(const InputFlags& f, records::OnBadRecord on_bad_r
   spec.pair_column = f.pair_column;
   spec.field = f.field;
   spec.pair_field = f.pair_field;
+  spec.csv_delimiter = csv_delimiter(f.delimiter);
+  spec.tsv_escapes = f.tsv_escapes;
   const auto given = [](const CLI::Option* flag) { return flag && flag->count() > 0; };
   spec.given = {.pairs = given(f.pairs_flag), .column = given(f.column_flag), .pair_column = given(f.pair_column_flag),
-                .field = given(f.field_flag), .pair_field = given(f.pair_field_flag)};
+                .field = given(f.field_flag), .pair_field = given(f.pair_field_flag),
+                .delimiter = given(f.delimiter_flag), .tsv_escapes = given(f.tsv_escapes_flag)};
   spec.options.strict_utf8 = f.strict_utf8;
   spec.options.max_record_bytes = f.max_line_bytes;
   spec.options.on_bad_record = on_bad_record;

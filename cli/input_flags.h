@@ -18,12 +18,15 @@ struct InputFlags {
   std::string input_format = "auto";  // tokenize's older spelling of --csv/--tsv/--jsonl (and lines)
   std::string column, pair_column;
   std::string field = "text", pair_field;
+  std::string delimiter;     // --delimiter: CSV's field delimiter, one character; empty: ','
+  bool tsv_escapes = false;  // --tsv-escapes
   bool strict_utf8 = false;
   std::size_t max_line_bytes = records::kDefaultMaxRecordBytes;
   int batch_wait_ms = 50;  // records::PipelineOptions::batch_wait_ms
   // Whether the user gave the shape flags (commands fill in defaults of their own: qa's question column).
   CLI::Option *pairs_flag = nullptr, *column_flag = nullptr, *pair_column_flag = nullptr, *field_flag = nullptr,
-              *pair_field_flag = nullptr, *batch_wait_flag = nullptr;
+              *pair_field_flag = nullptr, *batch_wait_flag = nullptr, *delimiter_flag = nullptr,
+              *tsv_escapes_flag = nullptr;
 };
 
 struct InputFlagSet {

@@ -197,7 +197,15 @@ void EmbedTask::write(const records::Batch& batch, std::size_t i, records::Recor
   if (!keep_all_) return write_row(batch.records[i], batch.truncated[i], row, out);
   kept_.push_back(batch.records[i]);
   kept_truncated_.push_back(batch.truncated[i]);
+  kept_errors_.emplace_back();
   kept_rows_.insert(kept_rows_.end(), row.begin(), row.end());
+}
+
+void EmbedTask::write_failed(const records::Record& record, const std::string& error, records::RecordOutput& out) {
+  if (!keep_all_) return out.failed(record, error);
+  kept_.push_back(record);
+  kept_truncated_.push_back(0);
+  kept_errors_.push_back(error);
 }
 
 void EmbedTask::finish(records::RecordOutput& out) {
@@ -206,8 +214,14 @@ void EmbedTask::finish(records::RecordOutput& out) {
   ranges_.emplace(dim);
   ranges_->add(kept_rows_);
   check_input_ranges();
-  for (std::size_t i = 0; i < kept_.size(); ++i)
-    write_row(kept_[i], kept_truncated_[i], std::span<const float>(kept_rows_.data() + i * dim, dim), out);
+  std::size_t row = 0;
+  for (std::size_t i = 0; i < kept_.size(); ++i) {
+    if (!kept_errors_[i].empty()) {
+      out.failed(kept_[i], kept_errors_[i]);
+      continue;
+    }
+    write_row(kept_[i], kept_truncated_[i], std::span<const float>(kept_rows_.data() + row++ * dim, dim), out);
+  }
   out.end_batch();
 }
 
@@ -216,13 +230,16 @@ void EmbedTask::finish(records::RecordOutput& out) {
 void EmbedTask::check_input_ranges() const {
   const auto dim = static_cast<std::size_t>(embedder_.dimension());
   const std::size_t single = ranges_->single_value_dimensions();
+  const std::size_t rows = kept_rows_.size() / dim;
+  if (rows == 0)  // every record failed (--on-error skip): nothing is quantised
+    return;
   const std::string_view name = core::precision_name(precision_);
   if (single == dim)
     usage_error("--precision {} without --calibration takes each dimension's range from the input's embeddings, and {} "
                 "give{} none (every value would quantise to 0): give --calibration FILE.npy, the float32 embeddings of "
                 "many texts (embed --format npy writes them)",
-                name, kept_.size() == 1 ? std::string("one embedding") : fmt::format("{} identical embeddings", kept_.size()),
-                kept_.size() == 1 ? "s" : "");
+                name, rows == 1 ? std::string("one embedding") : fmt::format("{} identical embeddings", rows),
+                rows == 1 ? "s" : "");
   if (single)
     records::warn("--precision {}: {} of {} dimensions have one value in every embedding of the input: they quantise to 0 "
                   "(--calibration FILE.npy gives the ranges)", name, single, dim);

@@ -92,6 +92,8 @@ class EmbedTask : public records::RecordTask {
   records::TextInput model_input(const records::Record& record, std::string& text, std::string& pair) override;
   void compute(const records::Batch& batch) override;
   void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
+  // Kept in its place too when every record waits for finish().
+  void write_failed(const records::Record& record, const std::string& error, records::RecordOutput& out) override;
   void finish(records::RecordOutput& out) override;
   std::string whole_input_reason() const override {
     return keep_all_ ? "--precision without --calibration quantises with the ranges of every embedding of the input"
@@ -119,6 +121,7 @@ class EmbedTask : public records::RecordTask {
   bool keep_all_ = false;  // int8/uint8 without calibration: write at finish()
   std::vector<records::Record> kept_;
   std::vector<std::uint8_t> kept_truncated_;
+  std::vector<std::string> kept_errors_;  // a skipped record's error (it has no row in kept_rows_), else empty
   std::vector<float> kept_rows_;
   std::vector<std::uint8_t> bytes_;
 };

@@ -87,6 +87,11 @@ void NerTask::write(const records::Batch& batch, std::size_t i, records::RecordO
   }
 }
 
+void NerTask::write_failed(const records::Record& record, const std::string& error, records::RecordOutput& out) {
+  if (output_.layout == NerLayout::Records) return out.failed(record, error);
+  out.writer().write("\n");
+}
+
 void NerTask::write_entities(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
   const bool none = settings_.aggregation == Aggregation::None;
   out.results()

@@ -58,6 +58,8 @@ class NerTask : public records::RecordTask {
   std::vector<std::string> result_fields() const override;
   void compute(const records::Batch& batch) override;
   void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
+  // The text layouts keep a record's place with an empty line (inline) or an empty sentence (conll).
+  void write_failed(const records::Record& record, const std::string& error, records::RecordOutput& out) override;
 
  private:
   void write_entities(const records::Batch& batch, std::size_t i, records::RecordOutput& out);

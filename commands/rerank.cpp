@@ -18,7 +18,8 @@ std::vector<std::size_t> rank_order(std::span<const float> scores, std::optional
 
 RerankListTask::RerankListTask(CrossEncoder& scorer, const tok::Tokenizer& tokenizer, tok::EncodeOptions encode,
                                core::BatchLimits limits, RerankSettings settings)
-    : scorer_(scorer), tokenizer_(tokenizer), encode_(std::move(encode)), limits_(limits), settings_(std::move(settings)) {}
+    : scorer_(scorer), tokenizer_(tokenizer), encode_(std::move(encode)), limits_(limits), settings_(std::move(settings)),
+      documents_path_("--documents-field", settings_.documents_field) {}
 
 void RerankListTask::compute(const records::Batch& batch) {
   documents_.assign(batch.size(), {});
@@ -26,10 +27,9 @@ void RerankListTask::compute(const records::Batch& batch) {
   std::vector<tok::Encoding> pairs;
   for (std::size_t i = 0; i < batch.size(); ++i) {
     const records::Record& r = batch.records[i];
-    const auto& object = r.object;
-    const auto field = object.find(settings_.documents_field);
-    if (field == object.end())
-      bad_input("no \"{}\" field (the documents to rank; --documents-field names another)", settings_.documents_field);
+    std::string missing;
+    const nlohmann::ordered_json* field = documents_path_.find(r.object, &missing);
+    if (!field) bad_input("{} (the documents to rank; --documents-field names another)", missing);
     if (!field->is_array())
       bad_input("field \"{}\" must be a list of texts, not {}", settings_.documents_field, field->type_name());
     for (const auto& d : *field) {

@@ -8,6 +8,7 @@
 //          or documents under one --query): consecutive records with the same query are one group,
 //          written back as its rows sorted best first, each with its `rank` and `score`.
 #include "commands/similarity.h"
+#include "records/field_path.h"
 #include "records/record_pipeline.h"
 
 #include <cstddef>
@@ -25,7 +26,7 @@ std::vector<std::size_t> rank_order(std::span<const float> scores, std::optional
 struct RerankSettings {
   std::optional<std::size_t> top_k;  // per query; all when unset
   bool return_documents = false;     // lists: each result's `text`
-  std::string documents_field = "documents";  // lists: the field holding the documents
+  std::string documents_field = "documents";  // lists: the field holding the documents (a path: hits.docs)
   std::optional<std::string> query;  // rows: one query for every document (--query); else each record's text
 };
 
@@ -47,6 +48,7 @@ class RerankListTask : public records::RecordTask {
   tok::EncodeOptions encode_;
   core::BatchLimits limits_;
   RerankSettings settings_;
+  records::FieldPath documents_path_;  // settings_.documents_field, a path (records/field_path.h)
   std::vector<std::vector<std::string>> documents_;  // per record of the batch
   std::vector<std::vector<float>> scores_;
 };

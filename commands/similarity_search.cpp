@@ -17,6 +17,13 @@ struct Query {
   TopK hits;
 };
 
+// A query skipped for an error (--on-error skip): written in its place, after `position` good queries.
+struct FailedQuery {
+  std::size_t position;
+  records::Record record;
+  std::string error;
+};
+
 // The rows as --precision compares them: float32 as they are; int8/uint8 quantised, their integer
 // values back in `rows`; binary/ubinary quantised into `bits` (one packed row of `width` bytes each).
 void quantize_rows(const Scorer& scorer, std::int64_t dim, std::vector<float>& rows, std::vector<std::uint8_t>& bits) {
@@ -76,6 +83,8 @@ class SearchTask : public records::RecordTask {
   }
 
   void write(const records::Batch&, std::size_t, records::RecordOutput&) override {}
+  // A bad corpus record is reported and left out of the hits: the output's rows are the queries'.
+  void write_failed(const records::Record&, const std::string&, records::RecordOutput&) override {}
 
  private:
   void compute_cross(const records::Batch& batch) {
@@ -105,13 +114,14 @@ class SearchTask : public records::RecordTask {
 // Every query, encoded (and embedded for a bi-encoder): they are few and held in memory.
 std::vector<Query> read_queries(records::RecordReader& reader, const Scorer& scorer, const tok::Tokenizer& tokenizer,
                                 const records::PipelineOptions& options, std::size_t top_k,
-                                std::vector<tok::Encoding>& encodings) {
+                                std::vector<tok::Encoding>& encodings, std::vector<FailedQuery>& failed) {
   std::vector<Query> queries;
   records::Record record;
   while (reader.next(record)) {
     if (record.bad()) {
       if (options.on_error == records::OnError::Fail) bad_input("{}", record.error);
       records::warn("{} (skipped)", record.error);
+      failed.push_back({queries.size(), record, record.error});
       continue;
     }
     Query q{std::move(record), {}, false, TopK(top_k)};
@@ -125,6 +135,7 @@ std::vector<Query> read_queries(records::RecordReader& reader, const Scorer& sco
     if (!error.empty()) {
       if (options.on_error == records::OnError::Fail) bad_input("{}: {}", q.record.where(), error);
       records::warn("{}: {} (skipped)", q.record.where(), error);
+      failed.push_back({queries.size(), q.record, fmt::format("{}: {}", q.record.where(), error)});
       continue;
     }
     q.truncated = e.truncated[0];
@@ -146,7 +157,9 @@ int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& to
   auto corpus = records::open_reader(search.corpus);
 
   std::vector<tok::Encoding> query_encodings;
-  std::vector<Query> queries = read_queries(*query_reader, scorer, tokenizer, options, search.top_k, query_encodings);
+  std::vector<FailedQuery> failed;
+  std::vector<Query> queries =
+      read_queries(*query_reader, scorer, tokenizer, options, search.top_k, query_encodings, failed);
   std::vector<float> query_rows;
   std::vector<std::uint8_t> query_bits;
   if (scorer.embedder) {
@@ -158,13 +171,19 @@ int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& to
     usage_error("--resume: a search writes every query's results after the whole corpus, so nothing is finished before the end");
   options.output.settings.clear();
   options.output.pairs = false;
+  options.output.error_field = options.on_error == records::OnError::Skip;
   SearchTask task(scorer, queries, query_rows, query_bits, tokenizer, options);
   records::RecordOutput out(options.output, query_reader->table(), task.result_fields());
   options.batching = records::Batching::Full;
   options.separate_pairs = false;  // corpus records are single texts
   if (int status = records::run_records(*corpus, out, tokenizer, options, task); status != 0) return status;
   records::ResultWriter& results = out.results();
-  for (const Query& q : queries) {
+  auto next_failed = failed.begin();
+  for (std::size_t k = 0; k <= queries.size(); ++k) {
+    for (; next_failed != failed.end() && next_failed->position == k; ++next_failed)
+      results.failed(next_failed->record, next_failed->error);
+    if (k == queries.size()) break;
+    const Query& q = queries[k];
     results.begin(q.record, q.truncated).nested("results", [&](records::JsonLine& j) {
       j.begin_array();
       for (const Hit& hit : q.hits.sorted())

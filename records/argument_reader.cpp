@@ -22,10 +22,7 @@ bool ArgumentReader::next(Record& record) {
     if (strict_) bad_input("{}: invalid UTF-8", record.where());
     tok::repair_utf8(arg, text);
     record.repaired = true;
-    if (utf8_.records++ == 0) {
-      utf8_.first_source = record.source;
-      utf8_.first_line = record.line;
-    }
+    utf8_.add(record);
   } else {
     text = arg;
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
 
 namespace bertkit::records {
 
@@ -155,7 +156,7 @@ bool CsvParser::read_tsv(ByteStream& in, std::string& raw, std::vector<std::stri
     const char c = raw[i];
     if (c == '\t') {
       fields.emplace_back();
-    } else if (c == '\\' && i + 1 < raw.size() && std::strchr("tnr\\", raw[i + 1])) {
+    } else if (tsv_escapes_ && c == '\\' && i + 1 < raw.size() && std::string_view("tnr\\").find(raw[i + 1]) != std::string_view::npos) {
       const char e = raw[++i];
       fields.back() += e == 't' ? '\t' : e == 'n' ? '\n' : e == 'r' ? '\r' : '\\';
     } else {

@@ -1,8 +1,9 @@
 #pragma once
 // RFC 4180 records, streamed: quoted fields with doubled quotes and embedded delimiters and line ends,
-// records ended by '\n' or "\r\n". TSV (a tab delimiter) is one record per line, never quoted: \t, \n,
-// \r and \\ in a field are a tab, a newline, a carriage return and a backslash (as bertkit writes TSV);
-// a quote is data. A record's bytes are kept as read (without its line end) next to
+// records ended by '\n' or "\r\n". TSV (a tab delimiter) is one record per line, never quoted, and
+// read literally, as cut, awk -F'\t' and pandas read it: a backslash and a quote are data. Only with
+// `tsv_escapes` are \t, \n, \r and \\ in a field a tab, a newline, a carriage return and a backslash
+// (how bertkit's own TSV output writes them). A record's bytes are kept as read (without its line end) next to
 // its field values, so the input can be echoed byte for byte.
 #include "records/byte_stream.h"
 
@@ -20,7 +21,8 @@ struct CsvRowInfo {
 
 class CsvParser {
  public:
-  CsvParser(char delimiter, std::size_t max_record_bytes) : delimiter_(delimiter), limit_(max_record_bytes) {}
+  CsvParser(char delimiter, std::size_t max_record_bytes, bool tsv_escapes = false)
+      : delimiter_(delimiter), limit_(max_record_bytes), tsv_escapes_(tsv_escapes) {}
 
   // Reads the next record into `raw` and `fields` (both replaced). Returns false when the input is
   // exhausted and no bytes were left. A malformed record is still read to its end (leniently, as
@@ -32,6 +34,7 @@ class CsvParser {
 
   char delimiter_;
   std::size_t limit_;
+  bool tsv_escapes_;
 };
 
 }  // namespace bertkit::records

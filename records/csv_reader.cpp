@@ -12,7 +12,7 @@ namespace bertkit::records {
 CsvReader::CsvReader(std::vector<std::string> paths, const TableOptions& table, const ReaderOptions& options)
     : ReaderBase(std::move(paths), options),
       table_(table),
-      parser_(table.delimiter, options.max_record_bytes),
+      parser_(table.delimiter, options.max_record_bytes, table.tsv_escapes),
       header_read_(inputs_.count(), false),
       lines_(inputs_.count(), 0) {
   layout_.delimiter = table.delimiter;

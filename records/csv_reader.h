@@ -16,6 +16,7 @@ namespace bertkit::records {
 
 struct TableOptions {
   char delimiter = ',';
+  bool tsv_escapes = false;  // TSV: read bertkit's escapes (records/csv_parser.h); else fields are literal
   // The column the text comes from. Empty: the only column of a one-column table.
   std::string column;
   // The column of the pair text; empty for none.

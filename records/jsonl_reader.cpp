@@ -3,9 +3,9 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "records/json_members.h"
+#include "records/json_surrogates.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <set>
 #include <utility>
@@ -17,10 +17,11 @@ namespace {
 bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
 // A name two members of the object share (there is one when it has fewer items than members).
-std::string duplicate_name(const Record& record) {
+// `json`: the text parsed, whose byte offsets are the line's.
+std::string duplicate_name(const Record& record, std::string_view json) {
   std::set<std::string> seen;
   for (const JsonMember& m : record.members) {
-    const std::string_view text = std::string_view(record.raw).substr(m.name_begin, m.name_end - m.name_begin);
+    const std::string_view text = json.substr(m.name_begin, m.name_end - m.name_begin);
     auto name = nlohmann::json::parse(text).get<std::string>();
     if (!seen.insert(name).second) return name;
   }
@@ -30,7 +31,8 @@ std::string duplicate_name(const Record& record) {
 }  // namespace
 
 JsonlReader::JsonlReader(std::vector<std::string> paths, const JsonlOptions& jsonl, const ReaderOptions& options)
-    : ReaderBase(std::move(paths), options), jsonl_(jsonl) {
+    : ReaderBase(std::move(paths), options), jsonl_(jsonl), field_("--field", jsonl_.field),
+      pair_field_("--pair-field", jsonl_.pair_field) {
   if (jsonl_.field.empty()) usage_error("the JSON field holding the text is not named (--field)");
   has_pending_ = read(pending_);
   layout_.jsonl = true;
@@ -38,8 +40,8 @@ JsonlReader::JsonlReader(std::vector<std::string> paths, const JsonlOptions& jso
     for (const auto& item : pending_.object.items()) layout_.header.push_back(item.key());
   // A field the first record lacks is a typo, not a bad record: refuse it before any output exists.
   if (has_pending_ && pending_.object.is_object())
-    for (const std::string* name : {&jsonl_.field, &jsonl_.pair_field})
-      if (!name->empty() && !pending_.object.contains(*name)) throw Error(ErrorKind::BadInput, pending_.error);
+    for (const FieldPath* path : {&field_, &pair_field_})
+      if (!path->empty() && !path->find(pending_.object)) throw Error(ErrorKind::BadInput, pending_.error);
 }
 
 bool JsonlReader::next(Record& record) {
@@ -72,45 +74,56 @@ bool JsonlReader::read(Record& record) {
       reject(record, fmt::format("JSON nested deeper than {} levels", jsonl_.max_depth));
       return true;
     }
-    try {
-      record.object = nlohmann::ordered_json::parse(record.raw);
-    } catch (const nlohmann::ordered_json::exception& e) {
-      reject(record, core::invalid_json_message(e, true));  // the line is named, the byte worth keeping
-      return true;
-    }
-    if (!record.object.is_object()) {
-      reject(record, fmt::format("expected a JSON object, found {}", record.object.type_name()));
-      return true;
-    }
-    if (!scan_json_members(record.raw, record.members))
-      runtime_error("internal error: {}: the members of a JSON object not found", record.where());
-    if (record.members.size() != record.object.size()) {
-      reject(record, fmt::format("the name \"{}\" is given twice (each field of a record is named once)",
-                                 duplicate_name(record)));
-      return true;
-    }
-    if (!take_field(record, jsonl_.field, record.text)) return true;
-    if (!jsonl_.pair_field.empty()) {
+    if (!parse(record) || !take_field(record, field_, record.text)) return true;
+    if (!pair_field_.empty()) {
       record.has_pair = true;
-      take_field(record, jsonl_.pair_field, record.text_pair);
+      take_field(record, pair_field_, record.text_pair);
     }
     return true;
   }
 }
 
-bool JsonlReader::take_field(Record& record, const std::string& name, std::string& out) {
-  auto it = record.object.find(name);
-  if (it == record.object.end()) {
-    std::vector<std::string> keys;
-    for (const auto& item : record.object.items()) keys.push_back(item.key());
-    reject(record, fmt::format("no field \"{}\" (fields: {})", name, fmt::join(keys, ", ")));
+bool JsonlReader::parse(Record& record) {
+  const LoneSurrogates lone = replace_lone_surrogates(record.raw, parse_text_);
+  if (lone.count && options_.strict_utf8) {
+    reject(record, fmt::format("a lone surrogate escape at byte {} ({}: half of a UTF-16 pair, not a character)",
+                               lone.first + 1, std::string_view(record.raw).substr(lone.first, 6)));
     return false;
   }
-  if (!it->is_string()) {
-    reject(record, fmt::format("field \"{}\" is {}, not a string", name, it->type_name()));
+  if (lone.count) utf8_.lone_surrogates.add(record);
+  const std::string& json = lone.count ? parse_text_ : record.raw;
+  try {
+    record.object = nlohmann::ordered_json::parse(json);
+  } catch (const nlohmann::ordered_json::exception& e) {
+    reject(record, core::invalid_json_message(e, true));  // the line is named, the byte worth keeping
     return false;
   }
-  out = it->get_ref<const std::string&>();
+  if (!record.object.is_object()) {
+    reject(record, fmt::format("expected a JSON object, found {}", record.object.type_name()));
+    return false;
+  }
+  if (!scan_json_members(json, record.members))
+    runtime_error("internal error: {}: the members of a JSON object not found", record.where());
+  if (record.members.size() != record.object.size()) {
+    reject(record, fmt::format("the name \"{}\" is given twice (each field of a record is named once)",
+                               duplicate_name(record, json)));
+    return false;
+  }
+  return true;
+}
+
+bool JsonlReader::take_field(Record& record, const FieldPath& path, std::string& out) {
+  std::string why;
+  const nlohmann::ordered_json* value = path.find(record.object, &why);
+  if (!value) {
+    reject(record, why);
+    return false;
+  }
+  if (!value->is_string()) {
+    reject(record, fmt::format("field \"{}\" is {}, not a string", path.text(), value->type_name()));
+    return false;
+  }
+  out = value->get_ref<const std::string&>();
   return true;
 }
 

@@ -1,13 +1,16 @@
 #pragma once
 // JSON Lines input: one JSON object per line, the text in a named string field (and the pair text in
-// a second one). Each record keeps its line and the parsed object, and where each member is written
+// a second one), each named by a path (records/field_path.h: doc.title). Each record keeps its line and the parsed object, and where each member is written
 // in the line, so the output can carry the members as written. A name given twice in one object is a
-// bad record: which of the values would be the text is not for the reader to guess.
+// bad record: which of the values would be the text is not for the reader to guess. A lone surrogate
+// escape ("\ud800") is read as U+FFFD and counted, as invalid UTF-8 is (refused with strict_utf8);
+// the member is still echoed as written.
 //
 // Blank lines are skipped. Nesting deeper than max_depth is refused before parsing, so a hostile line
 // of a million '[' costs nothing. The first record is read when the reader is made: a --field missing
 // from it (the error lists the fields present) fails before any output file exists, and its member
 // names are the columns of CSV/TSV output.
+#include "records/field_path.h"
 #include "records/reader_base.h"
 #include "core/json.h"
 
@@ -17,7 +20,7 @@
 namespace bertkit::records {
 
 struct JsonlOptions {
-  std::string field = "text";
+  std::string field = "text";  // a path, as --field gives it
   std::string pair_field;  // empty: no pair
   std::size_t max_depth = core::kMaxJsonDepth;
 };
@@ -32,10 +35,15 @@ class JsonlReader : public ReaderBase {
 
  private:
   bool read(Record& record);
-  // Sets `out` from the string field `name` of record.object; false (record made bad) otherwise.
-  bool take_field(Record& record, const std::string& name, std::string& out);
+  // Parses the line into record.object and finds its members; false (record made bad) when it is not
+  // one JSON object with each name once.
+  bool parse(Record& record);
+  // Sets `out` from the string field `path` names in record.object; false (record made bad) otherwise.
+  bool take_field(Record& record, const FieldPath& path, std::string& out);
 
   JsonlOptions jsonl_;
+  FieldPath field_, pair_field_;
+  std::string parse_text_;  // the line with its lone surrogate escapes replaced, when it has any
   TableLayout layout_;
   Record pending_;  // the first record, read up front
   bool has_pending_ = false;

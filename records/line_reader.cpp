@@ -20,6 +20,7 @@ bool LineReader::next(Record& record) {
   if (pairs_) {
     std::size_t tab = line.find('\t');
     if (tab == std::string::npos) {
+      set_text(record, line, record.text);  // the line, echoed with the error (--on-error skip)
       reject(record, "no tab between text and text_pair");
       return true;
     }

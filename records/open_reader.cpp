@@ -58,6 +58,19 @@ InputFormat resolve_format(const std::vector<std::string>& paths, InputFormat fo
 
 namespace {
 
+// --delimiter and --tsv-escapes say how a CSV or a TSV file is read: for any other input they mean
+// nothing, and are named. `format`: nullopt for texts given as arguments.
+void refuse_dialect_flags(const InputSpec& spec, std::optional<InputFormat> format) {
+  const auto refuse = [&](const char* flag, const char* applies_to, const char* hint) {
+    if (!format) usage_error("{} describes -i files, not texts given as arguments", flag);
+    usage_error("{} applies to {} input, not {} input ({}){}", flag, applies_to, format_name(*format),
+                spec.paths.empty() ? std::string("stdin") : spec.paths[0], hint);
+  };
+  if (spec.given.delimiter && format != InputFormat::Csv)
+    refuse("--delimiter", "CSV", format == InputFormat::Tsv ? ": TSV is tab-separated; give --csv to read it as CSV" : "");
+  if (spec.given.tsv_escapes && format != InputFormat::Tsv) refuse("--tsv-escapes", "TSV", "");
+}
+
 // A shape flag given for input of another kind would be silently ignored (--pair-field on CSV scores
 // the single text): every one is named. `format`: nullopt for texts given as arguments.
 void refuse_shape_flags(const InputSpec& spec, std::optional<InputFormat> format) {
@@ -103,9 +116,14 @@ std::unique_ptr<RecordReader> open_arguments(const InputSpec& spec) {
 }  // namespace
 
 void check_input_flags(const InputSpec& spec) {
-  if (spec.texts.empty()) return refuse_shape_flags(spec, resolve_format(spec.paths, spec.format));
+  if (spec.texts.empty()) {
+    const InputFormat format = resolve_format(spec.paths, spec.format);
+    refuse_shape_flags(spec, format);
+    return refuse_dialect_flags(spec, format);
+  }
   if (!spec.paths.empty()) usage_error("give texts as arguments or files with -i, not both");
   refuse_shape_flags(spec, std::nullopt);
+  refuse_dialect_flags(spec, std::nullopt);
 }
 
 std::unique_ptr<RecordReader> open_reader(const InputSpec& spec) {
@@ -116,7 +134,8 @@ std::unique_ptr<RecordReader> open_reader(const InputSpec& spec) {
     case InputFormat::Csv:
     case InputFormat::Tsv: {
       TableOptions table;
-      table.delimiter = format == InputFormat::Csv ? ',' : '\t';
+      table.delimiter = format == InputFormat::Csv ? spec.csv_delimiter : '\t';
+      table.tsv_escapes = spec.tsv_escapes;
       table.column = spec.column;
       table.pair_column = spec.pair_column;
       return std::make_unique<CsvReader>(spec.paths, table, spec.options);

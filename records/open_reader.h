@@ -25,12 +25,15 @@ struct InputSpec {
   bool pairs = false;        // lines: text<TAB>text_pair
   std::string column;        // CSV/TSV: the text column (empty: the only one)
   std::string pair_column;   // CSV/TSV: the pair column, if any
-  std::string field = "text";  // JSONL: the text field
+  char csv_delimiter = ',';  // CSV: the field delimiter (--delimiter); CSV output keeps it
+  bool tsv_escapes = false;  // TSV: read \t \n \r \\ in a field as bertkit's TSV output writes them
+  std::string field = "text";  // JSONL: the text field, a path (records/field_path.h)
   std::string pair_field;    // JSONL: the pair field, if any
   // The shape flags the user gave (a command's own defaults above are not): each describes one kind of
   // input, and one given for input of another kind is a usage error naming it, never silently ignored.
   struct Given {
     bool pairs = false, column = false, pair_column = false, field = false, pair_field = false;
+    bool delimiter = false, tsv_escapes = false;
   } given;
   ReaderOptions options;
 };

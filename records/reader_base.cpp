@@ -9,6 +9,12 @@ namespace bertkit::records {
 
 std::string Record::where() const { return fmt::format("{}:{}", source, line); }
 
+void RepairCount::add(const Record& record) {
+  if (records++ > 0) return;
+  first_source = record.source;
+  first_line = record.line;
+}
+
 void ReaderBase::start_record(Record& record, const std::string& source, std::uint64_t line) {
   record.text.clear();
   record.text_pair.clear();
@@ -29,18 +35,15 @@ bool ReaderBase::set_text(Record& record, std::string& bytes, std::string& out) 
     out.swap(bytes);
     return true;
   }
+  out.clear();
+  tok::repair_utf8(bytes, out);  // a refused record keeps it too: its row echoes it (--on-error skip)
   if (options_.strict_utf8) {
     reject(record, "invalid UTF-8");
     return false;
   }
-  out.clear();
-  tok::repair_utf8(bytes, out);
   if (!record.repaired) {
     record.repaired = true;
-    if (utf8_.records++ == 0) {
-      utf8_.first_source = record.source;
-      utf8_.first_line = record.line;
-    }
+    utf8_.add(record);
   }
   return true;
 }

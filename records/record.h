@@ -61,11 +61,18 @@ struct Record {
   std::string where() const;
 };
 
-// The first record whose UTF-8 needed repair, and how many did: enough for one warning at the end.
-struct Utf8Report {
+// How many records needed a repair, and the first of them: enough for one warning at the end.
+struct RepairCount {
   std::uint64_t records = 0;
   std::string first_source;
   std::uint64_t first_line = 0;
+  void add(const Record& record);
+};
+
+// The records whose invalid UTF-8 was replaced by U+FFFD (the counts of the base), and the JSONL
+// records whose lone surrogate escapes ("\ud800", not a character) were read as U+FFFD.
+struct Utf8Report : RepairCount {
+  RepairCount lone_surrogates;
 };
 
 }  // namespace bertkit::records

@@ -1,5 +1,7 @@
 #include "records/record_output.h"
 
+#include "core/error.h"
+
 #include <limits>
 
 namespace bertkit::records {
@@ -13,7 +15,7 @@ RecordOutput::RecordOutput(const OutputSpec& spec, const TableLayout* input, std
   else if (spec.format == ResultFormat::F32) raw_ = std::make_unique<RawF32Writer>(out_, vector_width);
   else if (!fields.empty())
     results_ = std::make_unique<ResultWriter>(out_, spec.format, input, spec.pairs, std::move(fields), spec.names,
-                                              spec.field_prefix);
+                                              spec.field_prefix, spec.error_field);
 }
 
 void RecordOutput::vector(std::span<const float> row) {
@@ -23,7 +25,9 @@ void RecordOutput::vector(std::span<const float> row) {
 
 void RecordOutput::vector(std::span<const std::uint8_t> row) { npy_->append(row); }
 
-void RecordOutput::missing_vector() {
+void RecordOutput::failed(const Record& record, std::string_view error) {
+  if (results_) return results_->failed(record, error);
+  if (!vectors()) runtime_error("internal error: a task writing its own lines did not write a failed record");
   const std::vector<float> nan(vector_width_, std::numeric_limits<float>::quiet_NaN());
   vector(nan);
 }

@@ -33,6 +33,8 @@ struct OutputSpec {
   // no log (a task whose output needs the whole input first).
   std::string settings;
   bool resume = false;  // --resume: continue the earlier run's output
+  // The run may skip bad records (--on-error skip): CSV/TSV output gets an `error` column.
+  bool error_field = false;
 };
 
 class RecordOutput {
@@ -49,9 +51,10 @@ class RecordOutput {
   ResultWriter& results() { return *results_; }
   void vector(std::span<const float> row);
   void vector(std::span<const std::uint8_t> row);  // an int8/uint8 npy row
-  // The row of a record left out (--on-error skip): NaN, so row i stays input record i (float32 only:
-  // integer rows have no NaN, so commands refuse skip there).
-  void missing_vector();
+  // The row of a record skipped for `error` (--on-error skip), so row i stays input record i: its input
+  // and the error (ResultWriter::failed), or in npy/f32 a row of NaN (float32 only: integer rows have
+  // no NaN, so commands refuse skip there).
+  void failed(const Record& record, std::string_view error);
   // Every record of the batch written: out to the file (npy: its header counts them).
   void end_batch();
   // --resume: the input records an earlier run finished (skip them), else 0.

@@ -20,6 +20,10 @@ TextInput RecordTask::model_input(const Record& record, std::string&, std::strin
   return {record.text, record.has_pair ? std::optional<std::string_view>(record.text_pair) : std::nullopt};
 }
 
+void RecordTask::write_failed(const Record& record, const std::string& error, RecordOutput& out) {
+  out.failed(record, error);
+}
+
 namespace {
 
 struct PipelineReport {
@@ -76,7 +80,6 @@ class Runner {
     if (read_ < finished)
       usage_error("--resume: the earlier run finished {} records but the input has only {}: not the same input",
                   finished, read_);
-    next_row_ = read_;
     if (finished) note("resuming {} after {} finished record{}", out_.writer().name(), finished, plural(finished));
   }
 
@@ -148,7 +151,7 @@ class Runner {
       if (error.empty() && encoded.truncated[checked] && options_.refuse_truncated)
         error = fmt::format("{}: longer than the model's maximum of {} tokens (--truncate error refuses it)",
                             record.where(), max_length());
-      if (!error.empty()) fatal = reject(Error(kind, error), read_ + checked);
+      if (!error.empty()) fatal = reject(Error(kind, error), record, read_ + checked);
       else keep_[checked] = 1;
     }
 
@@ -186,15 +189,26 @@ class Runner {
     return fatal;
   }
 
-  // A bad record: the error that stops the run (fail), or a report on stderr (skip). Vector output
-  // keeps its row, NaN, so that row i is still input record i.
-  std::optional<Error> reject(const Error& error, std::uint64_t ordinal) {
+  // A bad record: the error that stops the run (fail), or a report on stderr (skip). Skipped, it still
+  // gets its output row, written in its place (write_failed): row i is always input record i.
+  std::optional<Error> reject(const Error& error, const Record& record, std::uint64_t ordinal) {
     if (options_.on_error == OnError::Fail) return error;
     progress_.clear();
     if (out_.vectors()) warn("{} (skipped: row {} of {} is NaN)", error.what(), ordinal, out_.writer().name());
     else warn("{} (skipped)", error.what());
     ++report_.skipped;
+    // Records failed before their batch was computed wait for the rows before them; one the model
+    // refused is found later than a bad one after it: keep them in input order.
+    const auto at = std::find_if(failed_.begin(), failed_.end(), [&](const Failed& f) { return f.ordinal > ordinal; });
+    failed_.insert(at, Failed{ordinal, record, error.what()});
     return std::nullopt;
+  }
+
+  // Writes the failed records before input record `ordinal`.
+  void write_failed(std::uint64_t ordinal) {
+    std::size_t n = 0;
+    for (; n < failed_.size() && failed_[n].ordinal < ordinal; ++n) task_.write_failed(failed_[n].record, failed_[n].error, out_);
+    failed_.erase(failed_.begin(), failed_.begin() + static_cast<std::ptrdiff_t>(n));
   }
 
   std::optional<Error> compute_and_write(Batch& batch) {
@@ -204,7 +218,7 @@ class Runner {
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::BadInput) throw;
       if (batch.size() == 1) return reject(Error(ErrorKind::BadInput, fmt::format("{}: {}", batch.records[0].where(), e.what())),
-                                            batch.ordinals[0]);
+                                            batch.records[0], batch.ordinals[0]);
       // Find the record the model refused: one at a time, in order.
       for (std::size_t i = 0; i < batch.size(); ++i) {
         Batch one;
@@ -219,10 +233,7 @@ class Runner {
     }
     WritingScope writing;
     for (std::size_t i = 0; i < batch.size(); ++i) {
-      if (out_.vectors()) {
-        fill_missing_rows(batch.ordinals[i]);
-        ++next_row_;
-      }
+      write_failed(batch.ordinals[i]);
       task_.write(batch, i, out_);
       ++report_.written;
       report_.truncated += batch.truncated[i];
@@ -230,15 +241,10 @@ class Runner {
     return std::nullopt;
   }
 
-  // NaN rows for the records skipped before input record `ordinal`.
-  void fill_missing_rows(std::uint64_t ordinal) {
-    for (; next_row_ < ordinal; ++next_row_) out_.missing_vector();
-  }
-
   void finish_batch(bool checkpoint) {
     {
       WritingScope writing;
-      if (out_.vectors() && options_.on_error == OnError::Skip) fill_missing_rows(read_);
+      write_failed(read_);
       out_.end_batch();
       if (checkpoint) out_.checkpoint(read_);
     }
@@ -260,6 +266,10 @@ class Runner {
     if (utf8.records)
       warn("{}:{}: invalid UTF-8 replaced by U+FFFD ({} {}{} in all; --strict refuses it)", utf8.first_source,
            utf8.first_line, utf8.records, options_.record_noun, plural(utf8.records));
+    const RepairCount& lone = utf8.lone_surrogates;
+    if (lone.records)
+      warn("{}:{}: a lone surrogate escape (\\ud800, half of a UTF-16 pair) read as U+FFFD ({} {}{} in all; "
+           "--strict refuses it)", lone.first_source, lone.first_line, lone.records, options_.record_noun, plural(lone.records));
   }
 
   RecordReader& reader_;
@@ -274,7 +284,12 @@ class Runner {
   std::vector<std::uint8_t> keep_;  // per record of the batch: good
   std::vector<tok::Encoding> spare_encodings_;  // the last batch's, refilled by the next
   std::uint64_t read_ = 0;  // records read before this batch
-  std::uint64_t next_row_ = 0;  // vector output: the input record whose row comes next
+  struct Failed {
+    std::uint64_t ordinal;  // its position in the input
+    Record record;
+    std::string error;
+  };
+  std::vector<Failed> failed_;  // skipped records whose rows are not written yet, in input order
 };
 
 }  // namespace
@@ -296,6 +311,7 @@ int run_records(const PipelineOptions& options, const tok::Tokenizer& tokenizer,
   if (options.input.texts.empty()) add_record_inputs(inputs, options.input.paths);
   refuse_output_over_inputs("-o", options.output.path, inputs);
   OutputSpec output = options.output;
+  output.error_field = options.on_error == OnError::Skip;
   if (const std::string reason = task.whole_input_reason(); !reason.empty()) {
     if (output.resume) usage_error("--resume: {}, so no record is finished before the end", reason);
     output.settings.clear();

@@ -16,7 +16,8 @@
 // truncated inputs are bad records; a BadInput error thrown by compute() is pinned on its record by
 // computing the batch's records one at a time. With --on-error fail the good records before the
 // first bad one are computed, written and flushed, then the error ("FILE:LINE: ...") is thrown; with
-// skip, each bad record is reported on stderr and left out.
+// skip, each bad record is reported on stderr and written in its place with its input and its error
+// (RecordTask::write_failed), so output row N is still input record N.
 #include "core/model/batching.h"
 #include "records/encode_records.h"
 #include "records/open_reader.h"
@@ -97,6 +98,9 @@ class RecordTask {
   virtual void compute(const Batch& batch) = 0;
   // Writes result i of the last compute().
   virtual void write(const Batch& batch, std::size_t i, RecordOutput& out) = 0;
+  // Writes the row of a record skipped for `error` ("FILE:LINE: ..."), in its place among the others;
+  // default: RecordOutput::failed. A task that writes lines of its own, or holds rows back, overrides it.
+  virtual void write_failed(const Record& record, const std::string& error, RecordOutput& out);
   // After the last record (also when Ctrl-C stopped the run): results that need every record first.
   virtual void finish(RecordOutput&) {}
 };

@@ -55,6 +55,20 @@ void write_input(JsonLine& j, const Record& record, const TableLayout* input, co
   if (!record.has_pair && names.shared_pair) j.field(names.pair, *names.shared_pair);
 }
 
+namespace {
+
+// A failed record's input as the first members: as write_input() where its fields were read, else its
+// line as read (a JSONL line that is not one object, a CSV row with the wrong number of fields); a line
+// too long to keep, none.
+void write_failed_input(JsonLine& j, const Record& record, const TableLayout* input, const EchoNames& names) {
+  const bool object = record.object.is_object() && record.members.size() == record.object.size();
+  const bool row = input && !input->jsonl && record.fields.size() == input->header.size();
+  if (object || row || !input) return write_input(j, record, input, names);
+  if (!record.raw.empty()) j.field(kLineField, record.raw);
+}
+
+}  // namespace
+
 void refuse_collisions(std::span<const std::string> outputs, const TableLayout* input) {
   // A JSONL record's members are checked record by record, naming the line.
   if (input && !input->jsonl)
@@ -67,18 +81,24 @@ void refuse_collisions(std::span<const std::string> outputs, const Record& recor
 }
 
 ResultWriter::ResultWriter(RecordWriter& out, ResultFormat format, const TableLayout* input, bool pairs,
-                           std::vector<std::string> columns, EchoNames names, const std::string& prefix)
-    : out_(out), pairs_(pairs), input_(input), columns_(std::move(columns)), names_(std::move(names)) {
+                           std::vector<std::string> columns, EchoNames names, const std::string& prefix,
+                           bool error_field)
+    : out_(out), pairs_(pairs), input_(input), columns_(std::move(columns)), error_field_(error_field),
+      names_(std::move(names)) {
   if (format == ResultFormat::Npy || format == ResultFormat::F32)
     runtime_error("internal error: ResultWriter writes text formats only");
   for (const std::string& column : columns_) output_names_.push_back(prefix + column);
   output_names_.push_back(prefix + std::string(kTruncatedField));
+  if (error_field_) output_names_.push_back(prefix + std::string(kErrorField));
   refuse_collisions(output_names_, input);
   if (!names_.shared_pair_flags.empty() && input &&
       std::find(input->header.begin(), input->header.end(), names_.pair) != input->header.end())
     refuse_own_pair(names_, "", "column");
   if (format == ResultFormat::Jsonl) return;
-  table_ = std::make_unique<TableWriter>(out_, format == ResultFormat::Csv ? ',' : '\t', input);
+  // CSV output keeps a CSV input's delimiter (--delimiter ';'), so its rows echo byte for byte.
+  const bool csv_input = input && !input->jsonl && input->delimiter != '\t';
+  const char delimiter = format == ResultFormat::Tsv ? '\t' : csv_input ? input->delimiter : ',';
+  table_ = std::make_unique<TableWriter>(out_, delimiter, input);
   std::vector<std::string> header;
   if (!input) {
     header.emplace_back(kTextField);
@@ -123,11 +143,32 @@ void ResultWriter::end() {
     runtime_error("internal error: a record with {} of its {} result fields", column_, columns_.size());
   if (table_) {
     table_->cell(truncated_);
+    if (error_field_) table_->cell("");
     table_->end_row();
     return;
   }
-  if (truncated_) json_.field(output_names_.back(), true);
+  if (truncated_) json_.field(output_names_[columns_.size()], true);
   out_.write(json_.end_object().line());
+}
+
+void ResultWriter::failed(const Record& record, std::string_view error) {
+  if (!error_field_) runtime_error("internal error: a failed record written by a run that does not skip");
+  refuse_collisions(output_names_, record);
+  const std::string& error_name = output_names_.back();
+  if (table_) {
+    table_->begin_failed_row(record);
+    if (!input_) {
+      table_->cell(record.text);
+      if (pairs_) table_->cell(record.text_pair);
+    }
+    for (std::size_t i = 0; i + 1 < output_names_.size(); ++i) table_->cell("");  // results and truncated
+    table_->cell(error);
+    table_->end_row();
+    return;
+  }
+  json_.begin_object();
+  write_failed_input(json_, record, input_, names_);
+  out_.write(json_.field(error_name, error).end_object().line());
 }
 
 }  // namespace bertkit::records

@@ -10,6 +10,10 @@
 // field (a result field or `truncated`) is a usage error naming it, unless a prefix renames every output
 // field (--output-prefix pred_: pred_label, pred_truncated).
 // Nested results (lists, objects) are JSON values in JSONL and JSON text in a CSV/TSV cell.
+// A record skipped for an error (--on-error skip) still gets its row, in its place: its input as
+// above where its fields were read (else, in JSONL, the line as read in a `line` member), no result
+// fields (empty cells), and `error`: the message. CSV/TSV output of a run that may skip has the
+// `error` column last (empty in good rows).
 //
 //   ResultWriter results(out, ResultFormat::Csv, reader->table(), pairs, {"label", "score", "scores"});
 //   results.begin(record, truncated).field("label", label).field("score", score);
@@ -38,6 +42,10 @@ enum class ResultFormat { Jsonl, Tsv, Csv, Npy, F32 };
 inline constexpr std::string_view kTextField = "text";
 inline constexpr std::string_view kPairField = "text_pair";
 inline constexpr std::string_view kTruncatedField = "truncated";
+inline constexpr std::string_view kErrorField = "error";
+// A failed JSONL record that is not one JSON object, or a CSV/TSV row whose fields do not match the
+// header: the line (the record's bytes) as read, in JSONL output.
+inline constexpr std::string_view kLineField = "line";
 
 // How JSONL output names the texts of a line or argument record (a JSONL record echoes its own
 // members; a CSV/TSV record's texts are text and text_pair), and a second text echoed, named `pair`,
@@ -68,9 +76,11 @@ class ResultWriter {
  public:
   // `columns`: the result fields in the order each record gives them. `pairs`: the input has a
   // second text (a text_pair column for non-table input). Writes the header of a table format.
-  // `prefix`: put before every output field's name.
+  // `prefix`: put before every output field's name. `error_field`: the run may skip bad records
+  // (failed()), so CSV/TSV output has an error column and no input field may be named `error`.
   ResultWriter(RecordWriter& out, ResultFormat format, const TableLayout* input, bool pairs,
-               std::vector<std::string> columns, EchoNames names = {}, const std::string& prefix = {});
+               std::vector<std::string> columns, EchoNames names = {}, const std::string& prefix = {},
+               bool error_field = false);
 
   ResultWriter& begin(const Record& record, bool truncated = false);
 
@@ -104,6 +114,9 @@ class ResultWriter {
 
   void end();
 
+  // The row of a record skipped for `error`: its input, empty results, the error.
+  void failed(const Record& record, std::string_view error);
+
  private:
   // Checks `name` is the next declared result field; returns its output name.
   std::string_view next_column(std::string_view name);
@@ -114,7 +127,9 @@ class ResultWriter {
   bool pairs_;
   const TableLayout* input_;
   std::vector<std::string> columns_;
-  std::vector<std::string> output_names_;  // the result fields, then truncated, each with the prefix
+  // The result fields, then truncated, then error when error_field_, each with the prefix.
+  std::vector<std::string> output_names_;
+  bool error_field_;
   EchoNames names_;
   std::size_t column_ = 0;  // result fields given so far in this record
   bool truncated_ = false;

@@ -69,7 +69,27 @@ TableWriter& TableWriter::begin_row(const Record& record) {
   return *this;
 }
 
-void TableWriter::append_members(const Record& record) {
+TableWriter& TableWriter::begin_failed_row(const Record& record) {
+  row_.clear();
+  cells_ = 0;
+  if (!input_) return *this;
+  const bool object = record.object.is_object() && record.members.size() == record.object.size();
+  if (input_->jsonl && object) {
+    append_members(record, true);
+  } else if (!input_->jsonl && record.fields.size() == input_->header.size()) {
+    if (input_->delimiter == '\t' && delimiter_ == '\t') {  // a TSV line is one row whatever it holds
+      row_ = record.raw;
+      cells_ = record.fields.size();
+    } else {
+      for (const std::string& field : record.fields) append_field(field);
+    }
+  } else {
+    for (std::size_t i = 0; i < input_->header.size(); ++i) append_field("");
+  }
+  return *this;
+}
+
+void TableWriter::append_members(const Record& record, bool lenient) {
   const std::vector<std::string>& columns = input_->header;
   member_values_.assign(columns.size(), nullptr);
   member_texts_.assign(columns.size(), nullptr);
@@ -77,6 +97,7 @@ void TableWriter::append_members(const Record& record) {
   for (const auto& item : record.object.items()) {
     const JsonMember& member = record.members[i++];
     const auto column = std::find(columns.begin(), columns.end(), item.key());
+    if (column == columns.end() && lenient) continue;
     if (column == columns.end())
       bad_input("{}: the field \"{}\" has no column: CSV and TSV output have the first record's fields ({}); "
                 "write JSONL output to keep every record's own",
@@ -128,7 +149,7 @@ TableWriter& TableWriter::cell(double x) {
 
 void TableWriter::end_row() {
   // A row of one empty field would read back as a blank line, which readers skip.
-  if (cells_ == 1 && row_.empty() && delimiter_ == ',') row_ = "\"\"";
+  if (cells_ == 1 && row_.empty() && delimiter_ != '\t') row_ = "\"\"";
   row_ += '\n';
   out_.write(row_);
 }

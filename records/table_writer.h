@@ -36,6 +36,10 @@ class TableWriter {
   void header(const std::vector<std::string>& columns);
 
   TableWriter& begin_row(const Record& record);
+  // The row of a record that failed (--on-error skip): its fields where they match the header (a CSV
+  // row's never as raw bytes, which may be what was malformed), else empty cells; a JSONL record's members that
+  // have no column are left out (its error names its line).
+  TableWriter& begin_failed_row(const Record& record);
   TableWriter& cell(std::string_view s);
   TableWriter& cell(const std::string& s) { return cell(std::string_view(s)); }
   TableWriter& cell(const char* s) { return cell(std::string_view(s)); }
@@ -52,7 +56,8 @@ class TableWriter {
  private:
   void separate();
   void append_field(std::string_view s);
-  void append_members(const Record& record);  // JSONL input
+  // JSONL input. `lenient`: a member with no column is left out (else it is bad input).
+  void append_members(const Record& record, bool lenient = false);
 
   std::vector<const nlohmann::ordered_json*> member_values_;  // append_members' column -> value
   std::vector<const JsonMember*> member_texts_;

@@ -182,8 +182,10 @@ TEST_CASE("classify: bad input names file and line; --on-error skip goes on; usa
   CHECK(skip.exit_code == 0);
   CHECK(skip.err.find("in.jsonl:2") != std::string::npos);
   auto recs = bktest::json_lines(skip.out);
-  REQUIRE(recs.size() == 2);
-  CHECK(recs[1].at("text") == "good two");
+  REQUIRE(recs.size() == 3);
+  CHECK(recs[1].at("text") == 42);
+  CHECK(recs[1].contains("error"));
+  CHECK(recs[2].at("text") == "good two");
 
   // A missing column is found before any output file exists.
   bktest::write_file(dir / "t.csv", "a,b\n1,2\n");

@@ -295,8 +295,11 @@ TEST_CASE("embed: --on-error fail keeps the records before the bad one; skip goe
   INFO(skip.err);
   CHECK(skip.exit_code == 0);
   auto all = bktest::json_lines(bktest::read_file(out));
-  REQUIRE(all.size() == 3);
-  CHECK(all[2]["text"] == "four");
+  REQUIRE(all.size() == 5);  // a row per record, the bad ones with their error
+  CHECK(all[3]["text"] == "four");
+  CHECK(all[2].at("line") == "{\"text\": \"three\"");
+  CHECK(all[4].at("other") == 5);
+  CHECK(all[4].contains("error"));
   CHECK(skip.err.find("in.jsonl:3") != std::string::npos);
   CHECK(skip.err.find("in.jsonl:5") != std::string::npos);
   CHECK(skip.err.find("2 bad records skipped") != std::string::npos);

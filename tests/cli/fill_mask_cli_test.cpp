@@ -87,8 +87,9 @@ TEST_CASE("fill-mask: CSV output, a line without a mask, usage errors") {
                            "csv", "--top-k", "2"});
   REQUIRE_MESSAGE(skip.exit_code == 0, skip.err);
   auto rows = bktest::split_lines(skip.out);
-  REQUIRE(rows.size() == 3);
-  CHECK(rows[0] == "text,predictions,truncated");
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0] == "text,predictions,truncated,error");
+  CHECK(rows[2].starts_with("no mask at all,,,"));
   CHECK(rows[1].rfind("a [MASK] b,\"[{\"\"score\"\":", 0) == 0);
 
   CHECK(run_bertkit({"fill-mask", "-m", model, "--top-k", "0", "[MASK]"}).exit_code == 2);

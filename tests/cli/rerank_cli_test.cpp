@@ -156,5 +156,5 @@ TEST_CASE("rerank: --query ranks the texts given, and refusals name what is wron
   auto missing = run_bertkit({"rerank", "-m", kModel, "--jsonl", "--documents-field", "passages"},
                              "{\"query\":\"q\",\"documents\":[\"d\"]}\n");
   CHECK(missing.exit_code == 3);
-  CHECK(missing.err.find("no \"passages\" field") != std::string::npos);
+  CHECK(missing.err.find("no field \"passages\" (fields: query, documents)") != std::string::npos);
 }

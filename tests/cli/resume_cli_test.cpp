@@ -51,10 +51,12 @@ std::string english_lines(std::size_t n) {
   return text;
 }
 
-void check_resume(const std::vector<std::string>& command, const std::string& ext, std::size_t batch) {
+// `text`: the input (120 lines); empty: the English corpus's first 120 lines.
+void check_resume(const std::vector<std::string>& command, const std::string& ext, std::size_t batch,
+                  const std::string& text = "") {
   bktest::TempDir dir;
   const fs::path input = dir / "in.txt";
-  bktest::write_file(input, english_lines(120));
+  bktest::write_file(input, text.empty() ? english_lines(120) : text);
   const fs::path out = dir / ("out." + ext), log = dir / ("out." + ext + ".resume");
   std::vector<std::string> args = command;
   args.insert(args.end(), {"--batch-size", std::to_string(batch), "-o", out.string()});
@@ -143,6 +145,24 @@ TEST_CASE("resume: embed, killed and resumed, gives one run's bytes in every for
 
 TEST_CASE("resume: classify, csv") {
   check_resume({"classify", "-m", bktest::fixture_path("bert-cased-cls"), "--on-error", "skip"}, "csv", 16);
+}
+
+TEST_CASE("resume: --on-error skip's rows of failed records, before and after the checkpoint (issue 30, item 1)") {
+  // Lines 10, 40, 66 and 100 are bad (invalid UTF-8 under --strict): each keeps its row, with its error.
+  std::string text;
+  const auto lines = bktest::split_lines(english_lines(120));
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    text += (i == 9 || i == 39 || i == 65 || i == 99 ? "bad \xff " : "") + lines[i] + "\n";
+  auto once = run_bertkit({"classify", "-m", bktest::fixture_path("bert-cased-cls"), "--strict", "--on-error", "skip", "--format", "csv"}, text);
+  REQUIRE(once.exit_code == 0);
+  const auto rows = bktest::split_lines(once.out);
+  REQUIRE(rows.size() == 121);  // the header and a row per line
+  CHECK(rows[10].find("<stdin>:10: invalid UTF-8") != std::string::npos);
+  CHECK(rows[100].find("<stdin>:100: invalid UTF-8") != std::string::npos);
+  for (const char* format : {"csv", "jsonl"}) {
+    CAPTURE(format);
+    check_resume({"classify", "-m", bktest::fixture_path("bert-cased-cls"), "--strict", "--on-error", "skip"}, format, 16, text);
+  }
 }
 
 TEST_CASE("resume: refused where nothing is finished before the end, and for stdout") {

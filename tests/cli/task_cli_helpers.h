@@ -33,6 +33,12 @@ inline std::vector<nlohmann::json> run_jsonl(const std::vector<std::string>& arg
   return json_lines(r.out);
 }
 
+// `args` followed by `more`: a command line built from parts.
+inline std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
 // A copy of a fixture folder whose `file` (a JSON object) gets `key` = `value`.
 inline std::string fixture_with(const TempDir& dir, const std::string& fixture, const std::string& file,
                                 const std::string& key, const nlohmann::json& value) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 using bktest::run_bertkit;
+using bktest::with;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -113,11 +114,6 @@ std::string write_input(const fs::path& dir, const ModelCommand& c, Table format
   const fs::path path = dir / (format == Table::Csv ? "in.csv" : format == Table::Tsv ? "in.tsv" : "in.jsonl");
   bktest::write_file(path, bytes);
   return path.string();
-}
-
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
 }
 
 }  // namespace
@@ -251,7 +247,7 @@ TEST_CASE("TSV output escapes and never quotes, and reads back as TSV input (iss
   // Read back as TSV, the text is the original one.
   const fs::path tsv = dir.path() / "out.tsv";
   bktest::write_file(tsv, r.out);
-  auto back = run_bertkit({"embed", "-m", minilm(), "-i", tsv.string(), "--column", "text", "--output-prefix", "e_"});
+  auto back = run_bertkit({"embed", "-m", minilm(), "-i", tsv.string(), "--column", "text", "--output-prefix", "e_", "--tsv-escapes"});
   INFO(back.err);
   REQUIRE(back.exit_code == 0);
   CHECK(bktest::json_lines(back.out).at(0)["text"] == tricky);

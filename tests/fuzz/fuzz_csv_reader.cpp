@@ -1,6 +1,8 @@
 // CSV/TSV reader on arbitrary bytes. The first byte picks the delimiter and the options, the rest is
 // the file. Beyond not crashing: a good record has as many fields as the header, its text is valid
-// UTF-8, and writing its fields as CSV/TSV and reading them back gives the same fields.
+// UTF-8, and writing its fields as CSV/TSV and reading them back gives the same fields (TSV read with
+// --tsv-escapes, as bertkit's TSV output is written). Bit 6: CSV with ';' (--delimiter), TSV with
+// --tsv-escapes; without it TSV is literal, a backslash being data.
 #include "records/csv_reader.h"
 #include "records/table_writer.h"
 #include "core/error.h"
@@ -19,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint8_t knobs = data[0];
   bkfuzz::MemoryFile input(data + 1, size - 1);
   TableOptions table;
-  table.delimiter = knobs & 1 ? '\t' : ',';
+  table.delimiter = knobs & 1 ? '\t' : knobs & 64 ? ';' : ',';
+  table.tsv_escapes = (knobs & 1) && (knobs & 64);
   table.column = knobs & 2 ? "a" : "";
   if (knobs & 4) table.pair_column = "b";
   const ReaderOptions options = bkfuzz::reader_options(knobs, 3, 64);
@@ -37,7 +40,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(record.line >= 2);
       // TSV has no quoting, so a row that is one empty field is a blank line, which readers skip: it
       // cannot go round through TSV. No bertkit output is such a row, as every command adds columns.
-      const bool blank_in_tsv = table.delimiter == ',' && record.fields.size() == 1 && record.fields[0].empty();
+      const bool blank_in_tsv = table.delimiter != '\t' && record.fields.size() == 1 && record.fields[0].empty();
+      // Literal TSV: no field holds a tab or a line end, whatever its backslashes.
+      if (table.delimiter == '\t' && !table.tsv_escapes)
+        for (const std::string& field : record.fields) check(field.find_first_of("\t\n") == std::string::npos);
       if (!blank_in_tsv) good.push_back(record.fields);
     }
   } catch (const bertkit::Error&) {
@@ -45,13 +51,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   // A header that is one empty name is, written as TSV, a blank line: no table (see blank_in_tsv).
-  if (table.delimiter == ',' && header.size() == 1 && header[0].empty()) return 0;
+  if (table.delimiter != '\t' && header.size() == 1 && header[0].empty()) return 0;
 
   // Round trip through the writer, with the other delimiter so every field is quoted anew.
   bkfuzz::MemoryFile output(nullptr, 0);
   {
     bertkit::records::RecordWriter out(output.path());
-    TableWriter writer(out, table.delimiter == ',' ? '\t' : ',');
+    TableWriter writer(out, table.delimiter != '\t' ? '\t' : ',');
     writer.header(header);
     Record row;
     for (const auto& fields : good) {
@@ -61,7 +67,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   TableOptions again;
-  again.delimiter = table.delimiter == ',' ? '\t' : ',';
+  again.delimiter = table.delimiter != '\t' ? '\t' : ',';
+  again.tsv_escapes = true;  // what TableWriter escapes in TSV
   again.column = table.column;  // found in the same header the first time
   again.pair_column = table.pair_column;
   ReaderOptions lenient;

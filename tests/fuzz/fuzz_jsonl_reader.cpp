@@ -1,8 +1,10 @@
 // JSONL reader on arbitrary bytes. The first byte picks the options, the rest is the file. Beyond not
 // crashing: a good record's texts are valid UTF-8 and its object holds the field as a string; its
 // members, as the scanner found them in the line, are the object's items: each name and value text
-// parses to the item's name and value.
+// parses to the item's name and value (lone surrogate escapes read as U+FFFD, as the reader reads them).
+// Bit 6: the text is a nested path (a.b / text.b: records/field_path.h).
 #include "records/jsonl_reader.h"
+#include "records/json_surrogates.h"
 #include "core/error.h"
 #include "fuzz_check.h"
 #include "memory_file.h"
@@ -18,6 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bkfuzz::MemoryFile input(data + 1, size - 1);
   JsonlOptions jsonl;
   jsonl.field = knobs & 1 ? "a" : "text";
+  if (knobs & 64) jsonl.field += ".b";
   if (knobs & 2) jsonl.pair_field = "b";
   if (knobs & 4) jsonl.max_depth = 3;
   const ReaderOptions options = bkfuzz::reader_options(knobs, 3, 64);
@@ -27,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     while (reader.next(record)) {
       if (record.bad()) continue;
       check(record.object.is_object());
-      check(record.object.at(jsonl.field).get_ref<const std::string&>() == record.text);
+      const nlohmann::ordered_json* text = FieldPath("--field", jsonl.field).find(record.object);
+      check(text && text->get_ref<const std::string&>() == record.text);
       check(bertkit::tok::valid_utf8_prefix(record.text) == record.text.size());
       check(bertkit::tok::valid_utf8_prefix(record.text_pair) == record.text_pair.size());
       check(record.has_pair == !jsonl.pair_field.empty());
@@ -36,8 +40,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (const auto& item : record.object.items()) {
         const JsonMember& m = record.members[i++];
         const std::string_view raw = record.raw;
-        check(nlohmann::ordered_json::parse(raw.substr(m.name_begin, m.name_end - m.name_begin)) == item.key());
-        check(nlohmann::ordered_json::parse(raw.substr(m.value_begin, m.value_end - m.value_begin)) == item.value());
+        const auto parse = [](std::string_view text) {
+          std::string fixed;
+          return nlohmann::ordered_json::parse(replace_lone_surrogates(text, fixed).count ? fixed : std::string(text));
+        };
+        check(parse(raw.substr(m.name_begin, m.name_end - m.name_begin)) == item.key());
+        check(parse(raw.substr(m.value_begin, m.value_end - m.value_begin)) == item.value());
       }
     }
   } catch (const bertkit::Error&) {

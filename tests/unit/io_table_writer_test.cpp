@@ -17,6 +17,7 @@ using Strings = std::vector<std::string>;
 void score(const std::string& in, const std::string& out_path, char out_delimiter, char in_delimiter = ',') {
   TableOptions table;
   table.delimiter = in_delimiter;
+  table.tsv_escapes = in_delimiter == '\t';  // TSV read back is bertkit's own output: its escapes (--tsv-escapes)
   table.column = "text";
   CsvReader reader({in}, table);
   RecordWriter out(out_path);

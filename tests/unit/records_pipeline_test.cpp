@@ -73,7 +73,7 @@ TEST_CASE("open_reader: texts given as arguments, two of them as one pair, and w
   CHECK(error_kind(spec) == bertkit::ErrorKind::Usage);
 }
 
-TEST_CASE("run_records: echo names, the records before a bad one kept (fail) or the bad one left out (skip)") {
+TEST_CASE("run_records: echo names, the records before a bad one kept (fail) or the bad one written with its error (skip)") {
   bktest::TempDir dir;
   const bertkit::tok::Tokenizer tokenizer(bertkit::tok::build_tokenizer_spec(bertkit::tok::builtin_tokenizer_files()));
   PipelineOptions options;
@@ -99,5 +99,8 @@ TEST_CASE("run_records: echo names, the records before a bad one kept (fail) or 
   set_quiet(true);
   CHECK(run_records(options, tokenizer, task) == 0);
   set_quiet(false);
-  CHECK(bktest::count_lines(bktest::read_file(dir / "out.jsonl")) == 2);
+  const auto lines = bktest::split_lines(bktest::read_file(dir / "out.jsonl"));
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[1].starts_with("{\"question\":\"bad\",\"context\":\"shared\",\"error\":\""));
+  CHECK(lines[1].ends_with("in.txt:2: cannot shout that\"}"));
 }
