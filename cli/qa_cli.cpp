@@ -23,6 +23,8 @@ namespace bertkit::cli {
 
 namespace {
 
+constexpr std::int64_t kQaBatchTokens = 4096;  // qa's default --max-batch-tokens
+
 struct QaOptions {
   TaskFlags task;
   std::string question;
@@ -131,6 +133,9 @@ Action add_qa(CLI::App& sub, const GlobalOptions&) {
   auto o = std::make_shared<QaOptions>();
   o->task.field = "question";
   o->task.pair_field = cmd::kContextField;
+  // One question over a long document is tens of windows: a smaller budget per model call keeps its
+  // peak memory down at little cost in speed (the windows are all of one length).
+  o->task.max_batch_tokens = kQaBatchTokens;
   add_task_flags(sub, o->task,
                  {.texts_help = "Questions about --context or --context-file (default: records from -i files or "
                                 "stdin: question<TAB>context lines, or JSONL/CSV/TSV with question and context)",

@@ -92,7 +92,7 @@ int run_rerank(RerankOptions& o) {
     s.add("shape", shape == Shape::Lists
                        ? fmt::format("lists: a record per query, documents in field \"{}\"", o.documents_field)
                        : o.query ? "rows: every record a document of --query"
-                                 : "rows: a record per (query, document), consecutive equal queries one group");
+                                 : "rows: a record per (query, document), the rows of each query one group wherever they are");
     s.add("top-k", o.top_k ? std::to_string(*o.top_k) : "all");
     records::RecordWriter out("-");
     out.write(s.text());
@@ -101,7 +101,7 @@ int run_rerank(RerankOptions& o) {
 
   cmd::CrossEncoder scorer(config, model.weights, function);
   if (shape == Shape::Lists) {
-    cmd::RerankListTask task(scorer, *model.tokenizer, options.tokenize.encode, options.limits, std::move(settings));
+    cmd::RerankListTask task(scorer, options.limits, std::move(settings));
     return run_task(o.task, options, *model.tokenizer, task);
   }
   options.output.pairs = !o.query;

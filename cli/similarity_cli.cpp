@@ -1,6 +1,7 @@
 // `bertkit similarity`: a score per pair of texts, or the nearest corpus texts of each query.
 #include "cli/app.h"
 #include "cli/calibration.h"
+#include "cli/empty_values.h"
 #include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
@@ -29,7 +30,47 @@ struct SimilarityOptions {
   std::optional<std::int64_t> truncate_dim;
   std::string precision = "float32";
   std::string calibration;
+  // A search's prompts: the queries' and the corpus texts' own (e5's "query: " and "passage: ").
+  std::optional<std::string> query_prefix, query_prompt, corpus_prefix, corpus_prompt;
+  // A search's shape flags for one of its two files (else --column/--field name the text in both).
+  std::optional<std::string> queries_column, queries_field, corpus_column, corpus_field;
 };
+
+// --corpus-column/--corpus-field (or --queries-...): the text's column or field in that one file.
+void name_text(records::InputSpec& spec, const std::optional<std::string>& column, const std::optional<std::string>& field,
+               const std::string& flags) {
+  if (!column && !field) return;
+  const records::InputFormat format = records::resolve_format(spec.paths, spec.format);
+  const bool table = format == records::InputFormat::Csv || format == records::InputFormat::Tsv;
+  if (column && !table) usage_error("--{}-column names a column of a CSV/TSV file; {} is not one", flags, spec.paths.front());
+  if (field && format != records::InputFormat::Jsonl)
+    usage_error("--{}-field names a field of a JSONL file; {} is not one", flags, spec.paths.front());
+  if (column) {
+    spec.column = *column;
+    spec.given.column = true;
+  }
+  if (field) {
+    spec.field = *field;
+    spec.given.field = true;
+  }
+}
+
+// How a search embeds its queries and its corpus texts: each with its own prefix or prompt.
+void plan_search_prompts(const SimilarityOptions& o, const core::LoadedModel& loaded, cmd::EmbedOptions embed,
+                         cmd::Scorer& scorer) {
+  if (o.query_prefix && o.query_prompt) usage_error("give --query-prefix or --query-prompt, not both");
+  if (o.corpus_prefix && o.corpus_prompt) usage_error("give --corpus-prefix or --corpus-prompt, not both");
+  embed.prefix = o.corpus_prefix;
+  embed.prompt = o.corpus_prompt;
+  scorer.plan = cmd::plan_embedding(loaded, embed);
+  embed.prefix = o.query_prefix;
+  embed.prompt = o.query_prompt;
+  scorer.query_plan = cmd::plan_embedding(loaded, embed);
+}
+
+bool prompts_given(const SimilarityOptions& o) {
+  return o.query_prefix || o.query_prompt || o.corpus_prefix || o.corpus_prompt;
+}
 
 bool search_mode(const SimilarityOptions& o) { return !o.queries.empty() || !o.queries_file.empty() || !o.corpus.empty(); }
 
@@ -57,8 +98,33 @@ int run_search(const SimilarityOptions& o, cmd::Scorer& scorer, const tok::Token
     // The shape flags are checked against the corpus; a queries file of another kind reads them where they
     // apply (questions.txt with --corpus docs.jsonl --field body).
     search.queries.given = {};
+    name_text(search.queries, o.queries_column, o.queries_field, "queries");
   }
+  if (!o.queries.empty() && (o.queries_column || o.queries_field))
+    usage_error("--queries-column and --queries-field name the text in a --queries file; --query gives the text itself");
+  name_text(search.corpus, o.corpus_column, o.corpus_field, "corpus");
   return cmd::search(search, scorer, tokenizer, options);
+}
+
+// --dry-run: how a bi-encoder's embeddings are made and compared.
+void add_bi_encoder_settings(Settings& s, const SimilarityOptions& o, const cmd::Scorer& scorer, core::Precision precision,
+                             const std::string& metric_from) {
+  s.add("scoring", fmt::format("bi-encoder: {} of the two embeddings{}", core::metric_name(scorer.metric), metric_from));
+  s.add("pooling", scorer.plan->pooling_text);
+  s.add("normalization", scorer.plan->normalize_text);
+  if (scorer.plan->truncate_dim)
+    s.add("dimension", fmt::format("{} (the first of each embedding, {})", scorer.embedder->dimension(),
+                                   scorer.plan->truncate_from));
+  if (scorer.query_plan) {
+    s.add("query prompt", scorer.query_plan->prompt_text);
+    s.add("corpus prompt", scorer.plan->prompt_text);
+  } else {
+    s.add("prompt", scorer.plan->prompt_text);
+  }
+  if (precision != core::Precision::Float32)
+    s.add("precision", precision == core::Precision::Binary || precision == core::Precision::Ubinary
+                           ? fmt::format("{} (scored by the negated Hamming distance of the bits)", o.precision)
+                           : fmt::format("{} (ranges of {}; the metric over the integer values)", o.precision, o.calibration));
 }
 
 int run_similarity(SimilarityOptions& o) {
@@ -72,11 +138,17 @@ int run_similarity(SimilarityOptions& o) {
   const core::Precision precision = core::parse_precision(o.precision);
   if (precision != core::Precision::Float32 && !search_mode(o))
     usage_error("--precision applies to a search (--query or --queries with --corpus), where embeddings are stored quantised");
+  if (!search_mode(o) && (prompts_given(o) || o.queries_column || o.queries_field || o.corpus_column || o.corpus_field))
+    usage_error("--query-prefix, --corpus-prefix, --query-prompt, --corpus-prompt and the --queries-/--corpus- column "
+                "and field flags apply to a search (--query or --queries with --corpus)");
   if (cmd::is_cross_encoder(model.loaded.config)) {
     if (precision != core::Precision::Float32 || !o.calibration.empty())
       usage_error("--precision quantises embeddings; this model is a cross-encoder and scores pairs itself");
     if (o.truncate_dim) usage_error("--truncate-dim truncates embeddings; this model is a cross-encoder and scores pairs itself");
     if (!o.metric.empty()) usage_error("--metric compares embeddings; this model is a cross-encoder and scores pairs itself");
+    if (prompts_given(o))
+      usage_error("--query-prefix, --corpus-prefix, --query-prompt and --corpus-prompt shape the texts a bi-encoder "
+                  "embeds; this model is a cross-encoder and reads the pair itself");
     if (o.function != "auto" && o.function != "sigmoid" && o.function != "none")
       usage_error("unknown --function '{}' (expected auto, sigmoid or none)", o.function);
     function = o.function == "auto" ? cmd::cross_encoder_function(model.loaded.config)
@@ -91,9 +163,9 @@ int run_similarity(SimilarityOptions& o) {
     scorer.metric = core::parse_metric(!o.metric.empty() ? o.metric : named ? *st->similarity_fn_name : "cosine");
     cmd::EmbedOptions embed;
     embed.truncate_dim = o.truncate_dim;
-    scorer.plan = cmd::plan_embedding(model.loaded, embed);
+    if (search_mode(o)) plan_search_prompts(o, model.loaded, embed, scorer);
+    else scorer.plan = cmd::plan_embedding(model.loaded, embed);
     scorer.embedder = std::make_unique<cmd::Embedder>(model.loaded.config, model.weights, *scorer.plan);
-    options.separate_pairs = true;
     scorer.precision = precision;
     scorer.ranges = calibration_ranges(o.calibration, precision, scorer.embedder->dimension());
     if (!o.calibration.empty()) options.read_files.push_back({o.calibration, "the --calibration file"});
@@ -112,17 +184,7 @@ int run_similarity(SimilarityOptions& o) {
                                    : model.loaded.config.cross_encoder_activation.empty() ? " (sentence-transformers' default)"
                                    : fmt::format(" ({} of config.json)", model.loaded.config.cross_encoder_activation)));
     } else {
-      s.add("scoring", fmt::format("bi-encoder: {} of the two embeddings{}", core::metric_name(scorer.metric), metric_from));
-      s.add("pooling", scorer.plan->pooling_text);
-      s.add("normalization", scorer.plan->normalize_text);
-      if (scorer.plan->truncate_dim)
-        s.add("dimension", fmt::format("{} (the first of each embedding, {})", scorer.embedder->dimension(),
-                                       scorer.plan->truncate_from));
-      s.add("prompt", scorer.plan->prompt_text);
-      if (precision != core::Precision::Float32)
-        s.add("precision", precision == core::Precision::Binary || precision == core::Precision::Ubinary
-                               ? fmt::format("{} (scored by the negated Hamming distance of the bits)", o.precision)
-                               : fmt::format("{} (ranges of {}; the metric over the integer values)", o.precision, o.calibration));
+      add_bi_encoder_settings(s, o, scorer, precision, metric_from);
     }
     if (search_mode(o)) {
       s.set("input", o.queries.empty() ? fmt::format("queries from {}, corpus {}", o.queries_file, o.corpus)
@@ -159,6 +221,20 @@ Action add_similarity(CLI::App& sub, const GlobalOptions&) {
   sub.add_option("--query", o->queries, "A query to search the corpus for (repeatable)");
   sub.add_option("--queries", o->queries_file, "A file of queries, one per record");
   sub.add_option("--corpus", o->corpus, "The file to search: one text per record");
+  const auto optional_text = [&](const char* name, std::optional<std::string>& to, const char* help) {
+    return sub.add_option_function<std::string>(name, [&to](const std::string& v) { to = v; }, help);
+  };
+  // "" is no prefix, not the checkpoint's default prompt (as embed's --prefix "").
+  optional_text("--query-prefix", o->query_prefix, "A search: text put before every query (e.g. \"query: \")")
+      ->check(may_be_empty());
+  optional_text("--corpus-prefix", o->corpus_prefix, "A search: text put before every corpus text (e.g. \"passage: \")")
+      ->check(may_be_empty());
+  optional_text("--query-prompt", o->query_prompt, "A search: the queries' prompt, by name from config_sentence_transformers.json");
+  optional_text("--corpus-prompt", o->corpus_prompt, "A search: the corpus texts' prompt, by name from config_sentence_transformers.json");
+  optional_text("--queries-column", o->queries_column, "The text column of a CSV/TSV --queries file (default: --column)");
+  optional_text("--queries-field", o->queries_field, "The text field of a JSONL --queries file (default: --field)");
+  optional_text("--corpus-column", o->corpus_column, "The text column of a CSV/TSV --corpus file (default: --column)");
+  optional_text("--corpus-field", o->corpus_field, "The text field of a JSONL --corpus file (default: --field)");
   sub.add_option("--top-k", o->top_k, "Corpus texts per query")->check(whole_number(1, 1 << 20))->capture_default_str();
   // The upper bound is the model's dimension, checked once it is loaded.
   sub.add_option_function<std::int64_t>("--truncate-dim", [o](std::int64_t n) { o->truncate_dim = n; },

@@ -10,12 +10,6 @@ namespace bertkit::cmd {
 
 namespace {
 
-std::size_t token_count(const tok::Tokenizer& tokenizer, std::string_view text) {
-  tok::Encoding e;
-  tokenizer.encode_sequence(text, 0, e);
-  return e.size();
-}
-
 std::int32_t cls_id(const tok::Tokenizer& tokenizer) {
   auto id = tokenizer.token_id(tokenizer.spec().special.cls);
   if (!id) usage_error("the tokenizer has no {} token, which question answering needs", tokenizer.spec().special.cls);
@@ -32,10 +26,11 @@ std::size_t context_room(const tok::Tokenizer& tokenizer, std::size_t question_t
   return s.max_seq_len - taken;
 }
 
-void fast_windows(const tok::Tokenizer& tokenizer, QaExample& ex, const QaSettings& s) {
-  const std::size_t question_tokens = token_count(tokenizer, ex.question);
-  const std::size_t room = context_room(tokenizer, question_tokens, s);
-  const std::size_t context_tokens = token_count(tokenizer, ex.context);
+void fast_windows(const tok::Tokenizer& tokenizer, QaExample& ex, const QaContext& context, const QaSettings& s) {
+  tok::Encoding question;
+  tokenizer.encode_sequence(ex.question, 0, question);
+  const std::size_t room = context_room(tokenizer, question.size(), s);
+  const std::size_t context_tokens = context.tokens.size();
   if (context_tokens == 0) bad_input("the context has no tokens");
   if (context_tokens > room && s.doc_stride >= room)
     bad_input("the question leaves room for {} context tokens per window: --doc-stride {} must be smaller", room,
@@ -43,9 +38,8 @@ void fast_windows(const tok::Tokenizer& tokenizer, QaExample& ex, const QaSettin
   tok::EncodeOptions options;
   options.truncation = tok::TruncationParams{s.max_seq_len, tok::TruncationStrategy::OnlySecond, s.doc_stride,
                                              tok::Side::Right};
-  tok::Encoding first = tokenizer.encode(ex.question, ex.context, options);
   std::vector<tok::Encoding> encodings;
-  encodings.push_back(std::move(first));
+  encodings.push_back(tokenizer.encode_pair(question, context.tokens, options));
   for (tok::Encoding& o : encodings.front().overflowing) encodings.push_back(std::move(o));
   encodings.front().overflowing.clear();
 
@@ -70,34 +64,38 @@ void fast_windows(const tok::Tokenizer& tokenizer, QaExample& ex, const QaSettin
 // SquadExample's whitespace: only these five characters split the context into words.
 bool squad_whitespace(char32_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == 0x202F; }
 
-void python_windows(const tok::Tokenizer& tokenizer, QaExample& ex, const QaSettings& s) {
+// The slow path's words of the context, each tokenized on its own; the tokens remember their word.
+void python_words(const tok::Tokenizer& tokenizer, QaContext& context) {
   bool in_word = false;
   std::size_t chars = 0;
-  for (std::size_t at = 0; at < ex.context.size(); ++chars) {
+  const std::string_view text = context.text;
+  for (std::size_t at = 0; at < text.size(); ++chars) {
     std::size_t begin = at;
-    char32_t c = tok::next_code_point(ex.context, at);
+    char32_t c = tok::next_code_point(text, at);
     if (squad_whitespace(c)) {
       in_word = false;
       continue;
     }
-    if (!in_word) ex.words.push_back({begin, at, chars});
-    else ex.words.back().byte_end = at;
+    if (!in_word) context.words.push_back({begin, at, chars});
+    else context.words.back().byte_end = at;
     in_word = true;
   }
-  ex.context_chars = chars;
-
-  // Every word tokenized on its own; the tokens remember their word.
-  std::vector<std::int32_t> doc_ids, doc_word;
-  for (std::size_t w = 0; w < ex.words.size(); ++w) {
-    const QaExample::Word& word = ex.words[w];
+  context.chars = chars;
+  for (std::size_t w = 0; w < context.words.size(); ++w) {
+    const QaWord& word = context.words[w];
     tok::Encoding pieces;
-    tokenizer.encode_sequence(std::string_view(ex.context).substr(word.byte_begin, word.byte_end - word.byte_begin), 1,
-                              pieces);
+    tokenizer.encode_sequence(text.substr(word.byte_begin, word.byte_end - word.byte_begin), 1, pieces);
     for (std::int32_t id : pieces.ids) {
-      doc_ids.push_back(id);
-      doc_word.push_back(static_cast<std::int32_t>(w));
+      context.word_tokens.push_back(id);
+      context.token_word.push_back(static_cast<std::int32_t>(w));
     }
   }
+}
+
+void python_windows(const tok::Tokenizer& tokenizer, QaExample& ex, const QaContext& context, const QaSettings& s) {
+  ex.words = context.words;
+  ex.context_chars = context.chars;
+  const std::vector<std::int32_t>& doc_ids = context.word_tokens;
   tok::Encoding question_tokens;
   tokenizer.encode_sequence(ex.question, 0, question_tokens);
   std::vector<std::int32_t> question = std::move(question_tokens.ids);
@@ -124,7 +122,7 @@ void python_windows(const tok::Tokenizer& tokenizer, QaExample& ex, const QaSett
     push(sep, 0, 1, -1);
     // The slow path masks every special token of the context, [UNK] included.
     for (std::size_t i = start; i < start + length; ++i)
-      push(doc_ids[i], 1, tokenizer.is_special_id(doc_ids[i]) && doc_ids[i] != cls, doc_word[i]);
+      push(doc_ids[i], 1, tokenizer.is_special_id(doc_ids[i]) && doc_ids[i] != cls, context.token_word[i]);
     push(sep, 1, 1, -1);
     e.attention_mask.assign(e.ids.size(), 1);
     ex.windows.push_back(std::move(w));
@@ -134,16 +132,31 @@ void python_windows(const tok::Tokenizer& tokenizer, QaExample& ex, const QaSett
 
 }  // namespace
 
+QaContext make_qa_context(const tok::Tokenizer& tokenizer, std::string context, const QaSettings& settings) {
+  if (context.empty()) bad_input("the context is empty");
+  QaContext c;
+  c.text = std::move(context);
+  if (settings.python) python_words(tokenizer, c);
+  else tokenizer.encode_sequence(c.text, 1, c.tokens);
+  return c;
+}
+
+QaExample make_qa_example(const tok::Tokenizer& tokenizer, std::string question, const QaContext& context,
+                          const QaSettings& settings) {
+  if (question.empty()) bad_input("the question is empty");
+  QaExample ex;
+  ex.question = std::move(question);
+  ex.context = context.text;
+  if (settings.python) python_windows(tokenizer, ex, context, settings);
+  else fast_windows(tokenizer, ex, context, settings);
+  return ex;
+}
+
 QaExample make_qa_example(const tok::Tokenizer& tokenizer, std::string question, std::string context,
                           const QaSettings& settings) {
   if (question.empty()) bad_input("the question is empty");
-  if (context.empty()) bad_input("the context is empty");
-  QaExample ex;
-  ex.question = std::move(question);
-  ex.context = std::move(context);
-  if (settings.python) python_windows(tokenizer, ex, settings);
-  else fast_windows(tokenizer, ex, settings);
-  return ex;
+  return make_qa_example(tokenizer, std::move(question), make_qa_context(tokenizer, std::move(context), settings),
+                         settings);
 }
 
 }  // namespace bertkit::cmd

@@ -16,50 +16,38 @@ std::vector<std::size_t> rank_order(std::span<const float> scores, std::optional
   return order;
 }
 
-RerankListTask::RerankListTask(CrossEncoder& scorer, const tok::Tokenizer& tokenizer, tok::EncodeOptions encode,
-                               core::BatchLimits limits, RerankSettings settings)
-    : scorer_(scorer), tokenizer_(tokenizer), encode_(std::move(encode)), limits_(limits), settings_(std::move(settings)),
+RerankListTask::RerankListTask(CrossEncoder& scorer, core::BatchLimits limits, RerankSettings settings)
+    : scorer_(scorer), limits_(limits), settings_(std::move(settings)),
       documents_path_("--documents-field", settings_.documents_field) {}
 
-void RerankListTask::compute(const records::Batch& batch) {
-  documents_.assign(batch.size(), {});
-  scores_.assign(batch.size(), {});
-  std::vector<tok::Encoding> pairs;
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    const records::Record& r = batch.records[i];
-    std::string missing;
-    const nlohmann::ordered_json* field = documents_path_.find(r.object, &missing);
-    if (!field) bad_input("{} (the documents to rank; --documents-field names another)", missing);
-    if (!field->is_array())
-      bad_input("field \"{}\" must be a list of texts, not {}", settings_.documents_field, field->type_name());
-    for (const auto& d : *field) {
-      if (!d.is_string())
-        bad_input("field \"{}\" must be a list of texts; item {} is {}", settings_.documents_field,
-                  documents_[i].size(), d.type_name());
-      documents_[i].push_back(d.get<std::string>());
-    }
-    for (const std::string& d : documents_[i]) pairs.push_back(tokenizer_.encode(r.text, d, encode_));
-  }
-  std::vector<float> all;
-  scorer_.scores(pairs, limits_, all);
-  std::size_t at = 0;
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    scores_[i].assign(all.begin() + static_cast<std::ptrdiff_t>(at),
-                      all.begin() + static_cast<std::ptrdiff_t>(at + documents_[i].size()));
-    at += documents_[i].size();
+void RerankListTask::model_inputs(const records::Record& r, records::ModelInputs& inputs) {
+  std::string missing;
+  const nlohmann::ordered_json* field = documents_path_.find(r.object, &missing);
+  if (!field) bad_input("{} (the documents to rank; --documents-field names another)", missing);
+  if (!field->is_array())
+    bad_input("field \"{}\" must be a list of texts, not {}", settings_.documents_field, field->type_name());
+  for (const auto& d : *field) {
+    if (!d.is_string())
+      bad_input("field \"{}\" must be a list of texts; item {} is {}", settings_.documents_field, inputs.texts.size(),
+                d.type_name());
+    inputs.texts.push_back({r.text, std::optional<std::string_view>(d.get_ref<const std::string&>())});
   }
 }
 
+void RerankListTask::compute(const records::Batch& batch) { scorer_.scores(batch.encodings, limits_, scores_); }
+
 void RerankListTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
-  const std::vector<std::size_t> order = rank_order(scores_[i], settings_.top_k);
+  const std::span<const float> scores = std::span(scores_).subspan(batch.first_input[i], batch.inputs(i).size());
+  const std::vector<std::size_t> order = rank_order(scores, settings_.top_k);
+  const nlohmann::ordered_json& documents = *documents_path_.find(batch.records[i].object, nullptr);  // model_inputs checked it
   out.results()
       .begin(batch.records[i], batch.truncated[i])
       .nested("results",
               [&](records::JsonLine& j) {
                 j.begin_array();
                 for (std::size_t d : order) {
-                  j.begin_object().field("corpus_id", d).field("score", scores_[i][d]);
-                  if (settings_.return_documents) j.field("text", documents_[i][d]);
+                  j.begin_object().field("corpus_id", d).field("score", scores[d]);
+                  if (settings_.return_documents) j.field("text", documents[d].get_ref<const std::string&>());
                   j.end_object();
                 }
                 j.end_array();
@@ -69,6 +57,11 @@ void RerankListTask::write(const records::Batch& batch, std::size_t i, records::
 
 RerankRowTask::RerankRowTask(CrossEncoder& scorer, core::BatchLimits limits, RerankSettings settings)
     : scorer_(scorer), limits_(limits), settings_(std::move(settings)) {}
+
+std::vector<std::string> RerankRowTask::result_fields() const {
+  if (settings_.query) return {"index", "rank", "score"};
+  return {"rank", "score"};
+}
 
 const std::string& RerankRowTask::query_of(const records::Record& record) const {
   return settings_.query ? *settings_.query : record.text;
@@ -81,27 +74,30 @@ records::TextInput RerankRowTask::model_input(const records::Record& record, std
 
 void RerankRowTask::compute(const records::Batch& batch) { scorer_.scores(batch.encodings, limits_, scores_); }
 
-void RerankRowTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
-  if (!group_.empty() && query_of(group_.front().record) != query_of(batch.records[i])) write_group(out);
-  group_.push_back({batch.records[i], batch.truncated[i] != 0, scores_[i]});
+void RerankRowTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput&) {
+  const auto [at, added] = group_of_.try_emplace(query_of(batch.records[i]), groups_.size());
+  if (added) groups_.emplace_back();
+  groups_[at->second].push_back({batch.records[i], batch.ordinals[i], batch.truncated[i] != 0, scores_[i]});
 }
 
 void RerankRowTask::finish(records::RecordOutput& out) {
-  if (group_.empty() || records::interrupted()) return;
+  if (groups_.empty() || records::interrupted()) return;
   records::WritingScope writing;
-  write_group(out);
+  for (std::size_t g = 0; g < groups_.size(); ++g) write_group(g, out);
   out.end_batch();
 }
 
-void RerankRowTask::write_group(records::RecordOutput& out) {
+void RerankRowTask::write_group(std::size_t group, records::RecordOutput& out) {
+  const std::vector<Row>& rows = groups_[group];
   std::vector<float> scores;
-  for (const Row& row : group_) scores.push_back(row.score);
+  for (const Row& row : rows) scores.push_back(row.score);
   const std::vector<std::size_t> order = rank_order(scores, settings_.top_k);
   for (std::size_t r = 0; r < order.size(); ++r) {
-    const Row& row = group_[order[r]];
-    out.results().begin(row.record, row.truncated).field("rank", r + 1).field("score", row.score).end();
+    const Row& row = rows[order[r]];
+    records::ResultWriter& results = out.results().begin(row.record, row.truncated);
+    if (settings_.query) results.field("index", row.index);
+    results.field("rank", r + 1).field("score", row.score).end();
   }
-  group_.clear();
 }
 
 }  // namespace bertkit::cmd

@@ -5,8 +5,8 @@
 //   lists  one record per query holding its documents (JSONL {"query": ..., "documents": [...]}): the
 //          record comes back with `results`, [{corpus_id, score[, text]}] best first;
 //   rows   one record per (query, document) pair (CSV/TSV columns, JSONL fields, tab-separated lines,
-//          or documents under one --query): consecutive records with the same query are one group,
-//          written back as its rows sorted best first, each with its `rank` and `score`.
+//          or documents under one --query): the records with the same query are one group wherever
+//          they are, written back as its rows sorted best first, each with its `rank` and `score`.
 #include "commands/similarity.h"
 #include "records/field_path.h"
 #include "records/record_pipeline.h"
@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace bertkit::cmd {
@@ -30,44 +31,45 @@ struct RerankSettings {
   std::optional<std::string> query;  // rows: one query for every document (--query); else each record's text
 };
 
-// One record per query with its documents.
+// One record per query with its documents: each (query, document) pair is one model input of the record
+// (fan-out), so a long document marks its record truncated as a row would.
 class RerankListTask : public records::RecordTask {
  public:
-  // `encode`: how each (query, document) pair is tokenized (truncated to the model's limit).
-  RerankListTask(CrossEncoder& scorer, const tok::Tokenizer& tokenizer, tok::EncodeOptions encode,
-                 core::BatchLimits limits, RerankSettings settings);
+  RerankListTask(CrossEncoder& scorer, core::BatchLimits limits, RerankSettings settings);
 
   std::vector<std::string> result_fields() const override { return {"results"}; }
-  bool tokenizes() const override { return false; }
+  void model_inputs(const records::Record& record, records::ModelInputs& inputs) override;
   void compute(const records::Batch& batch) override;
   void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
 
  private:
   CrossEncoder& scorer_;
-  const tok::Tokenizer& tokenizer_;
-  tok::EncodeOptions encode_;
   core::BatchLimits limits_;
   RerankSettings settings_;
   records::FieldPath documents_path_;  // settings_.documents_field, a path (records/field_path.h)
-  std::vector<std::vector<std::string>> documents_;  // per record of the batch
-  std::vector<std::vector<float>> scores_;
+  std::vector<float> scores_;          // of every input of the batch
 };
 
-// One record per (query, document); groups written when the next query starts or the input ends.
+// One record per (query, document). The rows of one query are one group wherever they are in the
+// input: groups are written at the end, in the order of each query's first row, each sorted best first.
 class RerankRowTask : public records::RecordTask {
  public:
   RerankRowTask(CrossEncoder& scorer, core::BatchLimits limits, RerankSettings settings);
 
-  std::vector<std::string> result_fields() const override { return {"rank", "score"}; }
+  // --query: each row's `index` (its document's position among the records read) before its rank.
+  std::vector<std::string> result_fields() const override;
+  std::string whole_input_reason() const override {
+    return "a query's rows may be anywhere in the input, so its ranks are known only at the end";
+  }
   records::TextInput model_input(const records::Record& record, std::string& text, std::string& pair) override;
   void compute(const records::Batch& batch) override;
   void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
-  // The last group, unless Ctrl-C cut the input short: its ranks would be those of a part.
+  // Every group, unless Ctrl-C cut the input short: its ranks would be those of a part.
   void finish(records::RecordOutput& out) override;
 
  private:
   const std::string& query_of(const records::Record& record) const;
-  void write_group(records::RecordOutput& out);
+  void write_group(std::size_t group, records::RecordOutput& out);
 
   CrossEncoder& scorer_;
   core::BatchLimits limits_;
@@ -75,10 +77,12 @@ class RerankRowTask : public records::RecordTask {
   std::vector<float> scores_;  // of the batch
   struct Row {
     records::Record record;
+    std::uint64_t index = 0;
     bool truncated = false;
     float score = 0;
   };
-  std::vector<Row> group_;
+  std::vector<std::vector<Row>> groups_;                     // in the order of each query's first row
+  std::unordered_map<std::string, std::size_t> group_of_;  // query -> its group
 };
 
 }  // namespace bertkit::cmd

@@ -48,11 +48,11 @@ void CrossEncoder::scores(std::span<const tok::Encoding> pairs, const core::Batc
   });
 }
 
-void TopK::offer(std::uint64_t index, float score, std::string_view text) {
+void TopK::offer(std::uint64_t index, float score, const records::Record& record) {
   if (k_ == 0) return;
   Hit hit{index, {}, score};
   if (heap_.size() == k_ && !better(hit, heap_.front())) return;
-  hit.text = text;
+  hit.record = record;
   if (heap_.size() == k_) {
     std::pop_heap(heap_.begin(), heap_.end(), better);
     heap_.back() = std::move(hit);
@@ -68,12 +68,14 @@ std::vector<Hit> TopK::sorted() const {
   return hits;
 }
 
-records::TextInput PairTask::model_input(const records::Record& record, std::string& text, std::string& pair) {
-  if (!scorer_.plan) return RecordTask::model_input(record, text, pair);
-  text = model_text(*scorer_.plan, record.text);
-  if (!record.has_pair) return {text, std::nullopt};
-  pair = model_text(*scorer_.plan, record.text_pair);
-  return {text, std::optional<std::string_view>(pair)};
+void PairTask::model_inputs(const records::Record& record, records::ModelInputs& inputs) {
+  if (!scorer_.plan) return RecordTask::model_inputs(record, inputs);
+  // A bi-encoder embeds the two texts apart: two model inputs.
+  if (!record.has_pair) bad_input("expected a pair of texts");
+  inputs.text = model_text(*scorer_.plan, record.text);
+  inputs.pair = model_text(*scorer_.plan, record.text_pair);
+  inputs.texts.push_back({inputs.text, std::nullopt});
+  inputs.texts.push_back({inputs.pair, std::nullopt});
 }
 
 void PairTask::compute(const records::Batch& batch) {
@@ -82,8 +84,13 @@ void PairTask::compute(const records::Batch& batch) {
       if (!r.has_pair) bad_input("expected a pair of texts");
     return scorer_.cross->scores(batch.encodings, scorer_.limits, scores_);
   }
-  scorer_.embedder->sentence_embeddings(batch.encodings, scorer_.limits, a_);
-  scorer_.embedder->sentence_embeddings(batch.pair_encodings, scorer_.limits, b_);
+  // The first texts in one model call, the second texts in another: each text keeps its place among
+  // the batch's (the encoder's last bits can depend on it).
+  for (std::size_t side = 0; side < 2; ++side) {
+    side_.clear();
+    for (std::size_t i = 0; i < batch.size(); ++i) side_.push_back(batch.encodings[batch.first_input[i] + side]);
+    scorer_.embedder->sentence_embeddings(side_, scorer_.limits, side == 0 ? a_ : b_);
+  }
   const std::int64_t dim = scorer_.embedder->dimension();
   scores_.resize(batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i)

@@ -47,7 +47,7 @@ class CrossEncoder {
 
 struct Hit {
   std::uint64_t index = 0;  // position in the corpus
-  std::string text;
+  records::Record record;   // the corpus record, echoed with the hit
   float score = 0;
 };
 
@@ -55,8 +55,8 @@ struct Hit {
 class TopK {
  public:
   explicit TopK(std::size_t k) : k_(k) {}
-  // Copies the text only when the hit is kept.
-  void offer(std::uint64_t index, float score, std::string_view text);
+  // Copies the record only when the hit is kept.
+  void offer(std::uint64_t index, float score, const records::Record& record);
   std::vector<Hit> sorted() const;
 
  private:
@@ -69,7 +69,8 @@ std::span<const float> embedding_row(const std::vector<float>& rows, std::size_t
 
 // Bi-encoder or cross-encoder, whichever the model is.
 struct Scorer {
-  std::optional<EmbedPlan> plan;  // bi-encoder: how texts are embedded
+  std::optional<EmbedPlan> plan;  // bi-encoder: how texts are embedded (a search's corpus texts)
+  std::optional<EmbedPlan> query_plan;  // a search's queries, when their prompt differs from the corpus's
   std::unique_ptr<Embedder> embedder;
   std::unique_ptr<CrossEncoder> cross;
   core::Metric metric = core::Metric::Cosine;
@@ -86,12 +87,14 @@ class PairTask : public records::RecordTask {
   explicit PairTask(Scorer& scorer) : scorer_(scorer) {}
 
   std::vector<std::string> result_fields() const override { return {"score"}; }
-  records::TextInput model_input(const records::Record& record, std::string& text, std::string& pair) override;
+  // A bi-encoder's two texts are two inputs, embedded apart; a cross-encoder reads the pair.
+  void model_inputs(const records::Record& record, records::ModelInputs& inputs) override;
   void compute(const records::Batch& batch) override;
   void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
 
  private:
   Scorer& scorer_;
+  std::vector<tok::Encoding> side_;  // one text of each pair
   std::vector<float> a_, b_, scores_;
 };
 

@@ -41,22 +41,32 @@ void quantize_rows(const Scorer& scorer, std::int64_t dim, std::vector<float>& r
   }
 }
 
-// Runs over the corpus: each batch is embedded (or paired with every query) once and offered to every
-// query's TopK; nothing is written until the corpus is done.
+// What a hit's own fields are called (the corpus record's fields come between them).
+struct HitNames {
+  std::string index, score;
+  std::vector<std::string> all() const { return {index, score}; }
+};
+
+// Runs over the corpus: each batch is embedded once (or, for a cross-encoder, each corpus text paired
+// with every query: one model input per query) and offered to every query's TopK; nothing is written
+// until the corpus is done.
 class SearchTask : public records::RecordTask {
  public:
   SearchTask(Scorer& scorer, std::vector<Query>& queries, const std::vector<float>& query_rows,
-             const std::vector<std::uint8_t>& query_bits, const tok::Tokenizer& tokenizer,
-             const records::PipelineOptions& options)
-      : scorer_(scorer), queries_(queries), query_rows_(query_rows), query_bits_(query_bits), tokenizer_(tokenizer),
-        options_(options) {}
+             const std::vector<std::uint8_t>& query_bits, HitNames names)
+      : scorer_(scorer), queries_(queries), query_rows_(query_rows), query_bits_(query_bits), names_(std::move(names)) {}
 
   std::vector<std::string> result_fields() const override { return {"results"}; }
 
-  records::TextInput model_input(const records::Record& record, std::string& text, std::string& pair) override {
-    if (!scorer_.plan) return RecordTask::model_input(record, text, pair);
-    text = model_text(*scorer_.plan, record.text);
-    return {text, std::nullopt};
+  void model_inputs(const records::Record& record, records::ModelInputs& inputs) override {
+    // Each hit echoes its corpus record: a member named like a hit's own field would be written twice.
+    records::refuse_collisions(names_.all(), record);
+    if (scorer_.cross) {
+      for (const Query& q : queries_) inputs.texts.push_back({q.model_text, std::optional<std::string_view>(record.text)});
+      return;
+    }
+    inputs.text = model_text(*scorer_.plan, record.text);
+    inputs.texts.push_back({inputs.text, std::nullopt});
   }
 
   void compute(const records::Batch& batch) override {
@@ -77,7 +87,7 @@ class SearchTask : public records::RecordTask {
             hamming ? -static_cast<float>(core::hamming_distance(std::span(query_bits_).subspan(qi * width, width),
                                                                  std::span(bits_).subspan(i * width, width)))
                     : core::similarity(scorer_.metric, query, embedding_row(rows_, i, dim));
-        target.hits.offer(batch.ordinals[i], score, batch.records[i].text);
+        target.hits.offer(batch.ordinals[i], score, batch.records[i]);
       }
     }
   }
@@ -87,16 +97,13 @@ class SearchTask : public records::RecordTask {
   void write_failed(const records::Record&, const std::string&, records::RecordOutput&) override {}
 
  private:
+  // Input q of corpus record i is (query q, text i). One model call per query over the batch's texts.
   void compute_cross(const records::Batch& batch) {
-    for (Query& query : queries_) {
-      inputs_.clear();
-      for (const records::Record& r : batch.records)
-        inputs_.push_back({query.model_text, std::optional<std::string_view>(r.text)});
-      records::EncodedRecords encoded = records::encode_records(tokenizer_, options_.tokenize, inputs_);
-      for (const auto& error : encoded.errors)
-        if (error) bad_input("{}", error->what());
-      scorer_.cross->scores(encoded.encodings, scorer_.limits, scores_);
-      for (std::size_t i = 0; i < batch.size(); ++i) query.hits.offer(batch.ordinals[i], scores_[i], batch.records[i].text);
+    for (std::size_t q = 0; q < queries_.size(); ++q) {
+      pairs_.clear();
+      for (std::size_t i = 0; i < batch.size(); ++i) pairs_.push_back(batch.encodings[batch.first_input[i] + q]);
+      scorer_.cross->scores(pairs_, scorer_.limits, scores_);
+      for (std::size_t i = 0; i < batch.size(); ++i) queries_[q].hits.offer(batch.ordinals[i], scores_[i], batch.records[i]);
     }
   }
 
@@ -104,11 +111,10 @@ class SearchTask : public records::RecordTask {
   std::vector<Query>& queries_;
   const std::vector<float>& query_rows_;
   const std::vector<std::uint8_t>& query_bits_;
-  const tok::Tokenizer& tokenizer_;
-  const records::PipelineOptions& options_;
+  HitNames names_;
   std::vector<float> rows_, scores_;
   std::vector<std::uint8_t> bits_;
-  std::vector<records::TextInput> inputs_;
+  std::vector<tok::Encoding> pairs_;  // a cross-encoder's: one query with each text of the batch
 };
 
 // Every query, encoded (and embedded for a bi-encoder): they are few and held in memory.
@@ -125,7 +131,8 @@ std::vector<Query> read_queries(records::RecordReader& reader, const Scorer& sco
       continue;
     }
     Query q{std::move(record), {}, false, TopK(top_k)};
-    q.model_text = scorer.plan ? model_text(*scorer.plan, q.record.text) : q.record.text;
+    const std::optional<EmbedPlan>& plan = scorer.query_plan ? scorer.query_plan : scorer.plan;
+    q.model_text = plan ? model_text(*plan, q.record.text) : q.record.text;
     records::TextInput input{q.model_text, std::nullopt};
     records::EncodedRecords e = records::encode_records(tokenizer, options.tokenize, std::span(&input, 1));
     std::string error = e.errors[0] ? e.errors[0]->what()
@@ -143,6 +150,32 @@ std::vector<Query> read_queries(records::RecordReader& reader, const Scorer& sco
     queries.push_back(std::move(q));
   }
   return queries;
+}
+
+// Each query's record with its `results`: hits best first, each its corpus index, the corpus record's
+// fields as written (a line's `text`, a CSV/TSV row's columns, a JSONL record's members) and its score.
+// A skipped query keeps its row, in its place, with its error.
+void write_results(records::RecordOutput& out, const std::vector<Query>& queries, const std::vector<FailedQuery>& failed,
+                   const records::TableLayout* corpus, const HitNames& names) {
+  records::ResultWriter& results = out.results();
+  auto next_failed = failed.begin();
+  for (std::size_t k = 0; k <= queries.size(); ++k) {
+    for (; next_failed != failed.end() && next_failed->position == k; ++next_failed)
+      results.failed(next_failed->record, next_failed->error);
+    if (k == queries.size()) break;
+    const Query& q = queries[k];
+    results.begin(q.record, q.truncated).nested("results", [&](records::JsonLine& j) {
+      j.begin_array();
+      for (const Hit& hit : q.hits.sorted()) {
+        j.begin_object().field(names.index, hit.index);
+        records::write_input(j, hit.record, corpus);
+        j.field(names.score, hit.score).end_object();
+      }
+      j.end_array();
+    });
+    results.end();
+  }
+  out.writer().flush();
 }
 
 }  // namespace
@@ -172,27 +205,13 @@ int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& to
   options.output.settings.clear();
   options.output.pairs = false;
   options.output.error_field = options.on_error == records::OnError::Skip;
-  SearchTask task(scorer, queries, query_rows, query_bits, tokenizer, options);
+  const HitNames names{options.output.field_prefix + "index", options.output.field_prefix + "score"};
+  records::refuse_collisions(names.all(), corpus->table());
+  SearchTask task(scorer, queries, query_rows, query_bits, names);
   records::RecordOutput out(options.output, query_reader->table(), task.result_fields());
   options.batching = records::Batching::Full;
-  options.separate_pairs = false;  // corpus records are single texts
   if (int status = records::run_records(*corpus, out, tokenizer, options, task); status != 0) return status;
-  records::ResultWriter& results = out.results();
-  auto next_failed = failed.begin();
-  for (std::size_t k = 0; k <= queries.size(); ++k) {
-    for (; next_failed != failed.end() && next_failed->position == k; ++next_failed)
-      results.failed(next_failed->record, next_failed->error);
-    if (k == queries.size()) break;
-    const Query& q = queries[k];
-    results.begin(q.record, q.truncated).nested("results", [&](records::JsonLine& j) {
-      j.begin_array();
-      for (const Hit& hit : q.hits.sorted())
-        j.begin_object().field("index", hit.index).field("text", hit.text).field("score", hit.score).end_object();
-      j.end_array();
-    });
-    results.end();
-  }
-  out.writer().flush();
+  write_results(out, queries, failed, corpus->table(), names);
   return 0;
 }
 

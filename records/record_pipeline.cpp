@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <exception>
 #include <optional>
 
@@ -24,7 +25,16 @@ void RecordTask::write_failed(const Record& record, const std::string& error, Re
   out.failed(record, error);
 }
 
+void RecordTask::model_inputs(const Record& record, ModelInputs& inputs) {
+  inputs.texts.push_back(model_input(record, inputs.text, inputs.pair));
+}
+
 namespace {
+
+// A batch whose records fan out stops taking records once it holds this many model inputs per record
+// of --batch-size (at least one record): memory stays bounded for records of many inputs (the windows
+// of a long document), while a few inputs a record (pairs, a few documents) batch as records do.
+constexpr std::size_t kInputsPerRecord = 16;
 
 struct PipelineReport {
   std::uint64_t written = 0;
@@ -83,58 +93,65 @@ class Runner {
     if (finished) note("resuming {} after {} finished record{}", out_.writer().name(), finished, plural(finished));
   }
 
-  // Reads up to batch_size records into records[0..n), growing `records` as they come; false at the
-  // end of the input. Streamed input from a pipe or terminal ends the batch early when the next record
+  // Reads up to batch_size records (or records with kInputsPerRecord * batch_size model inputs) into
+  // records[0..n), gathering their inputs, growing `records` as they come; false at the end of the input. Streamed input from a pipe or terminal ends the batch early when the next record
   // has not come batch_wait_ms after the first: each record is answered soon after it arrives.
   bool read_batch(std::vector<Record>& records, std::size_t& n) {
     using Clock = std::chrono::steady_clock;
     const std::size_t batch_size = std::max<std::size_t>(options_.batch_size, 1);
     const bool stream = options_.batching == Batching::Stream && !reader_.total_bytes();
     Clock::time_point deadline;
-    while (n < batch_size) {
+    for (std::size_t inputs = 0; n < batch_size && inputs < kInputsPerRecord * batch_size;) {
       if (stream && n > 0) {
         const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
         if (reader_.stalls(static_cast<int>(std::max<decltype(left)>(left, 0)))) return true;
       }
-      if (n == records.size()) records.emplace_back();
+      if (n == records.size()) {
+        const bool moves = records.size() == records.capacity();
+        records.emplace_back();
+        // The records read so far moved: their inputs' texts view them, so they are gathered again
+        // (only while the first batches grow the vector: it keeps its size from then on).
+        if (moves)
+          for (std::size_t i = 0; i < n; ++i) gather_inputs(records[i], i);
+      }
       if (!reader_.next(records[n])) return false;
+      inputs += gather_inputs(records[n], n);
       if (n++ == 0) deadline = Clock::now() + std::chrono::milliseconds(options_.batch_wait_ms);
     }
     return true;
   }
 
+  // The model inputs of the batch's record `slot` (at least one counted); a record the task refuses
+  // becomes bad.
+  std::size_t gather_inputs(Record& record, std::size_t slot) {
+    // A deque: growing it leaves the slots filled so far where they are (their texts may view them).
+    if (slots_.size() <= slot) slots_.resize(slot + 1);
+    ModelInputs& inputs = slots_[slot];
+    inputs.clear();
+    inputs.ordinal = read_ + slot;
+    if (!task_.tokenizes() || record.bad()) return 1;
+    try {
+      task_.model_inputs(record, inputs);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::BadInput) throw;
+      record.error = fmt::format("{}: {}", record.where(), e.what());
+      inputs.clear();
+    }
+    return std::max<std::size_t>(inputs.size(), 1);
+  }
+
   // Tokenizes, sorts out bad records, computes and writes the first n records; returns the error that
   // must stop the run.
   std::optional<Error> run_batch(std::vector<Record>& records, std::size_t n) {
-    texts_.resize(n);
-    pairs_.resize(n);
-    inputs_.clear();
-    second_inputs_.clear();
-    for (std::size_t i = 0; i < n && task_.tokenizes(); ++i) {
-      TextInput input;
-      if (!records[i].bad()) input = task_.model_input(records[i], texts_[i], pairs_[i]);
-      if (options_.separate_pairs) {
-        if (!records[i].bad() && !input.pair) records[i].error = fmt::format("{}: expected a pair of texts", records[i].where());
-        second_inputs_.push_back({input.pair.value_or(std::string_view()), std::nullopt});
-        input.pair.reset();
-      }
-      inputs_.push_back(input);
-    }
-    const bool check = options_.mark_truncated;
-    EncodedRecords encoded;
+    EncodedInputs encoded;
     if (task_.tokenizes()) {
-      encoded = encode_records(tokenizer_, options_.tokenize, inputs_, check, std::move(spare_encodings_));
+      slot_of_.clear();
+      for (std::size_t i = 0; i < n; ++i) slot_of_.push_back(&slots_[i]);
+      encoded = encode_inputs(tokenizer_, options_.tokenize, slot_of_, options_.mark_truncated, std::move(spare_encodings_));
     } else {
       encoded.truncated.assign(n, 0);
       encoded.errors.resize(n);
-    }
-    EncodedRecords second;
-    if (options_.separate_pairs) {
-      second = encode_records(tokenizer_, options_.tokenize, second_inputs_, check);
-      for (std::size_t i = 0; i < n; ++i) {
-        if (!encoded.errors[i]) encoded.errors[i] = second.errors[i];
-        encoded.truncated[i] = encoded.truncated[i] || second.truncated[i];
-      }
+      encoded.first.assign(n + 1, 0);
     }
 
     keep_.assign(n, 0);
@@ -161,16 +178,16 @@ class Runner {
     if (whole) {
       batch.records.swap(records);
       batch.encodings = std::move(encoded.encodings);
-      batch.pair_encodings = std::move(second.encodings);
+      batch.first_input = std::move(encoded.first);
       batch.truncated = std::move(encoded.truncated);
       batch.ordinals.resize(n);
       for (std::size_t i = 0; i < n; ++i) batch.ordinals[i] = read_ + i;
     } else {
+      batch.first_input.push_back(0);
       for (std::size_t i = 0; i < checked; ++i) {
         if (!keep_[i]) continue;
         batch.records.push_back(std::move(records[i]));
-        if (task_.tokenizes()) batch.encodings.push_back(std::move(encoded.encodings[i]));
-        if (options_.separate_pairs) batch.pair_encodings.push_back(std::move(second.encodings[i]));
+        add_inputs(batch, std::span(encoded.encodings).subspan(encoded.first[i], encoded.first[i + 1] - encoded.first[i]));
         batch.truncated.push_back(encoded.truncated[i]);
         batch.ordinals.push_back(read_ + i);
       }
@@ -187,6 +204,12 @@ class Runner {
         records[static_cast<std::size_t>(batch.ordinals[k] - first)] = std::move(batch.records[k]);
     }
     return fatal;
+  }
+
+  // Moves a record's encodings to the end of `batch`.
+  static void add_inputs(Batch& batch, std::span<tok::Encoding> encodings) {
+    for (tok::Encoding& e : encodings) batch.encodings.push_back(std::move(e));
+    batch.first_input.push_back(batch.encodings.size());
   }
 
   // A bad record: the error that stops the run (fail), or a report on stderr (skip). Skipped, it still
@@ -223,8 +246,8 @@ class Runner {
       for (std::size_t i = 0; i < batch.size(); ++i) {
         Batch one;
         one.records.push_back(std::move(batch.records[i]));
-        if (task_.tokenizes()) one.encodings.push_back(std::move(batch.encodings[i]));
-        if (options_.separate_pairs) one.pair_encodings.push_back(std::move(batch.pair_encodings[i]));
+        one.first_input.push_back(0);
+        add_inputs(one, std::span(batch.encodings).subspan(batch.first_input[i], batch.first_input[i + 1] - batch.first_input[i]));
         one.truncated.push_back(batch.truncated[i]);
         one.ordinals.push_back(batch.ordinals[i]);
         if (auto fatal = compute_and_write(one)) return fatal;
@@ -279,8 +302,8 @@ class Runner {
   RecordOutput& out_;
   PipelineReport& report_;
   Progress progress_;
-  std::vector<std::string> texts_, pairs_;
-  std::vector<TextInput> inputs_, second_inputs_;
+  std::deque<ModelInputs> slots_;  // per record of the batch being read: its model inputs
+  std::vector<ModelInputs*> slot_of_;
   std::vector<std::uint8_t> keep_;  // per record of the batch: good
   std::vector<tok::Encoding> spare_encodings_;  // the last batch's, refilled by the next
   std::uint64_t read_ = 0;  // records read before this batch

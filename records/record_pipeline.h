@@ -12,6 +12,10 @@
 //   };
 //   return records::run_records(options, tokenizer, task);
 //
+// A task may give the model several inputs per record (fan-out, records/model_inputs.h): a batch then
+// holds batch_size records, fewer when their model inputs reach 16 per record of batch_size (at least
+// one record), and the task gets each record's encodings in order (Batch::inputs).
+//
 // Per batch: records the reader flags as bad, inputs the tokenizer refuses, and (--truncate error)
 // truncated inputs are bad records; a BadInput error thrown by compute() is pinned on its record by
 // computing the batch's records one at a time. With --on-error fail the good records before the
@@ -20,6 +24,7 @@
 // (RecordTask::write_failed), so output row N is still input record N.
 #include "core/model/batching.h"
 #include "records/encode_records.h"
+#include "records/model_inputs.h"
 #include "records/open_reader.h"
 #include "records/output_guard.h"
 #include "records/record.h"
@@ -29,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -57,9 +63,6 @@ struct PipelineOptions {
   OnError on_error = OnError::Fail;
   bool refuse_truncated = false;    // --truncate error
   bool mark_truncated = true;       // false where overflowing tokens are expected (QA windows, tokenize)
-  // Encode a record's two texts as two sequences (Batch::pair_encodings), not as one pair; a record
-  // without a second text is then bad. For bi-encoders comparing the two.
-  bool separate_pairs = false;
   const char* record_noun = "record";  // in the summary's counts ("line" for tokenize)
   bool progress = true;                // a progress bar on a terminal's stderr (tokenize: none)
 };
@@ -67,12 +70,18 @@ struct PipelineOptions {
 // The good records of one batch, in input order, with their encodings.
 struct Batch {
   std::vector<Record> records;
-  std::vector<tok::Encoding> encodings;       // empty when the task does not tokenize
-  std::vector<tok::Encoding> pair_encodings;  // separate_pairs: the second texts, encoded alone
-  std::vector<std::uint8_t> truncated;  // 1 where truncation cut the input (and it was kept)
+  // Every record's model inputs in record order (one each, unless the task fans out); empty when the
+  // task does not tokenize. Record i's are encodings[first_input[i] .. first_input[i + 1]).
+  std::vector<tok::Encoding> encodings;
+  std::vector<std::size_t> first_input;
+  std::vector<std::uint8_t> truncated;  // 1 where truncation cut an input (and it was kept)
   std::vector<std::uint64_t> ordinals;  // each record's 0-based position in the input, bad records counted
 
   std::size_t size() const { return records.size(); }
+  // Record i's encodings.
+  std::span<const tok::Encoding> inputs(std::size_t i) const {
+    return std::span(encodings).subspan(first_input[i], first_input[i + 1] - first_input[i]);
+  }
 };
 
 class RecordTask {
@@ -91,6 +100,9 @@ class RecordTask {
   // The text(s) the model sees for a record; default: as read. `text` and `pair` are storage the
   // task may fill (e.g. a prompt + the text) and return views of.
   virtual TextInput model_input(const Record& record, std::string& text, std::string& pair);
+  // Fan-out: every model input of a record (records/model_inputs.h); default: model_input()'s one.
+  // Throw a BadInput Error for a record the task cannot take: it is reported with its file and line.
+  virtual void model_inputs(const Record& record, ModelInputs& inputs);
   // Once the output is open, before the first record (e.g. a header of the task's own).
   virtual void start(RecordOutput&) {}
   // Computes the results of the batch (numerics are core/'s). Throw a BadInput Error for an input

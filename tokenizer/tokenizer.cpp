@@ -383,12 +383,17 @@ Encoding Tokenizer::encode(std::string_view a, std::optional<std::string_view> b
   return out;
 }
 
-void Tokenizer::encode(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options,
-                       Encoding& out) const {
-  const std::size_t added = options.add_special_tokens ? added_tokens(b.has_value()) : 0;
+std::size_t Tokenizer::special_tokens(bool pair, const EncodeOptions& options) const {
+  const std::size_t added = options.add_special_tokens ? added_tokens(pair) : 0;
   if (options.truncation && options.truncation->max_length < added)
     usage_error("a maximum length of {} leaves no room beside the {} special tokens", options.truncation->max_length,
                 added);
+  return added;
+}
+
+void Tokenizer::encode(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options,
+                       Encoding& out) const {
+  const std::size_t added = special_tokens(b.has_value(), options);
   if (options.truncation && !options.keep_overflow && options.truncation->side == Side::Right &&
       encode_truncated(a, b, options, out))
     return;
@@ -404,13 +409,33 @@ void Tokenizer::encode(std::string_view a, std::optional<std::string_view> b, co
   Encoding ea, eb;
   encode_sequence(a, 0, ea);
   if (b) encode_sequence(*b, 1, eb);
-  truncate(ea, b ? &eb : nullptr, *options.truncation, added);
+  truncate_and_process(ea, b ? &eb : nullptr, options, added, out);
+}
+
+void Tokenizer::truncate_and_process(Encoding& a, Encoding* b, const EncodeOptions& options, std::size_t added,
+                                     Encoding& out) const {
+  truncate(a, b, *options.truncation, added);
   if (!options.keep_overflow) {
-    ea.overflowing.clear();
-    eb.overflowing.clear();
+    a.overflowing.clear();
+    if (b) b->overflowing.clear();
   }
-  out = post_processor_.process(ea, b ? &eb : nullptr, options.add_special_tokens);
+  out = post_processor_.process(a, b, options.add_special_tokens);
   out.truncated = true;
+}
+
+Encoding Tokenizer::encode_pair(const Encoding& a, const Encoding& b, const EncodeOptions& options) const {
+  const std::size_t added = special_tokens(true, options);
+  Encoding out;
+  if (!options.truncation || a.size() + b.size() + added <= options.truncation->max_length) {
+    post_processor_.build(true, options.add_special_tokens, out, [&](int sequence, Encoding& dst) {
+      const Encoding& e = sequence == 0 ? a : b;
+      dst.append(e, 0, e.size());
+    });
+    return out;
+  }
+  Encoding ea = a, eb = b;
+  truncate_and_process(ea, &eb, options, added, out);
+  return out;
 }
 
 void Tokenizer::truncate(Encoding& a, Encoding* b, const TruncationParams& t, std::size_t added) const {

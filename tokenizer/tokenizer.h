@@ -78,6 +78,10 @@ class Tokenizer {
   // them, or only the first `limit`.
   void encode_sequence(std::string_view text, int sequence_id, Encoding& out,
                        std::size_t limit = std::numeric_limits<std::size_t>::max()) const;
+  // encode() of a pair whose texts are encoded already (encode_sequence's, sequence ids 0 and 1): the
+  // same encoding, overflowing windows included. For a text paired with many others (a question-answering
+  // context is tokenized once for all its questions).
+  Encoding encode_pair(const Encoding& a, const Encoding& b, const EncodeOptions& options) const;
   // The number of tokens encode() gives, special tokens included; without truncation no token is kept,
   // so memory stays that of a piece of the text however long it is.
   std::size_t count(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options) const;
@@ -120,6 +124,11 @@ class Tokenizer {
   bool encode_truncated(std::string_view a, std::optional<std::string_view> b, const EncodeOptions& options,
                         Encoding& out) const;
   void truncate(Encoding& a, Encoding* b, const TruncationParams& t, std::size_t added) const;
+  // The special tokens encode() adds; a usage error when options.truncation leaves them no room.
+  std::size_t special_tokens(bool pair, const EncodeOptions& options) const;
+  // A text (or pair) too long for options.truncation: truncated, through the template, marked.
+  void truncate_and_process(Encoding& a, Encoding* b, const EncodeOptions& options, std::size_t added,
+                            Encoding& out) const;
   // The post-processor's trim_offsets over the tokens of one text from `start` on.
   void trim_offsets(std::string_view text, Encoding& out, std::size_t start) const;
   // Fills added_past_vocab_; BadInput for a negative id, or one that leaves an id with no token.

@@ -4,34 +4,23 @@
 // it: a process started from this one would count this one's memory too (Linux keeps the high-water
 // mark of the memory a process had before exec). It is checked only outside the sanitizers, whose shadow
 // memory and quarantine would be measured too.
+#include "measured_run.h"
 #include "task_cli_helpers.h"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <sys/wait.h>
-
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 using bktest::run_bertkit;
 using nlohmann::json;
 
-namespace {
+using bktest::kMeasured;
+using bktest::run_measured;
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kMeasured = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kMeasured = false;
-#else
-constexpr bool kMeasured = true;
-#endif
-#else
-constexpr bool kMeasured = true;
-#endif
+namespace {
 
 // `bytes` of English-like words (some accented, some split by WordPiece), ending at a word.
 std::string long_line(std::size_t bytes) {
@@ -48,32 +37,6 @@ std::string long_line(std::size_t bytes) {
 }
 
 long mb(long kb) { return kb / 1024; }
-
-struct MeasuredRun {
-  int exit_code = -1;
-  std::string out, err;
-  long peak_rss_kb = 0;
-};
-
-MeasuredRun run_measured(const std::vector<std::string>& args, const bktest::TempDir& dir) {
-  auto quote = [](const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-  };
-  std::string command = "/usr/bin/time -f %M -o " + quote((dir / "rss.txt").string()) + " " + quote(BERTKIT_BINARY);
-  for (const auto& a : args) command += " " + quote(a);
-  command += " > " + quote((dir / "out.txt").string()) + " 2> " + quote((dir / "err.txt").string()) + " < /dev/null";
-  const int status = std::system(command.c_str());
-  MeasuredRun run;
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.out = bktest::read_file(dir / "out.txt");
-  run.err = bktest::read_file(dir / "err.txt");
-  // time adds "Command exited with non-zero status N" before the figure when the command fails.
-  const auto lines = bktest::split_lines(bktest::read_file(dir / "rss.txt"));
-  if (!lines.empty()) run.peak_rss_kb = std::stol(lines.back());
-  return run;
-}
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 // `bertkit qa` end to end: --question/--context, --context-file with a long document and several
 // windows, JSONL and CSV records, question<TAB>context lines, --top-k lists, --compat python, and
 // the errors. Expected answers are the QA fixture's pipeline goldens, loaded at run time.
+#include "cli/measured_run.h"
 #include "cli/task_cli_helpers.h"
 
 #include <doctest/doctest.h>
@@ -226,4 +227,38 @@ TEST_CASE("qa --dry-run: says that contexts are read in windows, not cut (issue 
   CHECK(r.out.find("truncation:          none (a context longer than max seq length is read in windows overlapping "
                    "by doc stride)\n") != std::string::npos);
   CHECK(r.out.find("right (longer inputs are cut") == std::string::npos);
+}
+
+TEST_CASE("qa: many questions about one long document hold a batch of windows, not every question's (issue 30)") {
+  // 42 KB of news, read in ~800 windows of 32 tokens per question: before, a batch of 24 questions held
+  // all their windows at once (~19,000); now a batch stops taking questions at 16 windows per question
+  // of --batch-size (1,024), and the document is tokenized once for all of them.
+  bktest::TempDir dir;
+  std::string context;
+  for (const std::string& line : bktest::read_lines(bktest::shared("corpora/en_agnews.txt"))) {
+    if (context.size() > 42000) break;
+    context += line + " ";
+  }
+  bktest::write_file(dir / "context.txt", context);
+  std::string questions;
+  for (int i = 0; i < 24; ++i) questions += "What happened in week " + std::to_string(i) + "?\n";
+  bktest::write_file(dir / "questions.txt", questions);
+  const std::vector<std::string> args{"qa", "-m", bktest::fixture_path(kFixture), "--context-file",
+                                      (dir / "context.txt").string(), "--max-seq-length", "32", "--doc-stride", "8"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> all = args;
+    all.insert(all.end(), extra.begin(), extra.end());
+    return all;
+  };
+  auto one = bktest::run_measured(with({"--question", "What happened in week 0?"}), dir);
+  auto many = bktest::run_measured(with({"-i", (dir / "questions.txt").string()}), dir);
+  INFO(one.err, many.err);
+  REQUIRE(one.exit_code == 0);
+  REQUIRE(many.exit_code == 0);
+  const auto lines = bktest::split_lines(many.out);
+  REQUIRE(lines.size() == 24);
+  CHECK(lines[0] + "\n" == one.out);
+  MESSAGE("qa, 42 KB context: 1 question " << one.peak_rss_kb / 1024 << " MB, 24 questions " << many.peak_rss_kb / 1024
+                                           << " MB");
+  if (bktest::kMeasured) CHECK(many.peak_rss_kb < one.peak_rss_kb + 12 * 1024);
 }

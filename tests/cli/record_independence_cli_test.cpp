@@ -27,8 +27,7 @@ std::string uneven_lines(bool masked) {
   return text;
 }
 
-void check_independent(std::vector<std::string> args, bool masked) {
-  const std::string input = uneven_lines(masked);
+void check_independent(const std::vector<std::string>& args, const std::string& input, std::size_t records = 48) {
   for (const char* dtype : {"f32", "bf16", "int8"}) {
     CAPTURE(dtype);
     std::vector<std::string> one = args, many = args;
@@ -39,9 +38,13 @@ void check_independent(std::vector<std::string> args, bool masked) {
     INFO(a.err, b.err);
     REQUIRE(a.exit_code == 0);
     REQUIRE(b.exit_code == 0);
-    CHECK(bktest::count_lines(a.out) >= 48);
+    CHECK(bktest::count_lines(a.out) >= records);
     CHECK(a.out == b.out);
   }
+}
+
+void check_independent(const std::vector<std::string>& args, bool masked) {
+  check_independent(args, uneven_lines(masked));
 }
 
 }  // namespace
@@ -60,4 +63,26 @@ TEST_CASE("record independence: fill-mask") {
 
 TEST_CASE("record independence: ner") {
   check_independent({"ner", "-m", bktest::models2_path("bert-cased-ner"), "--format", "jsonl"}, false);
+}
+
+// Records that fan out to several model inputs: batches fill with model inputs, so one record's inputs
+// share a batch with others' or (a batch of 1) run alone.
+TEST_CASE("record independence: fan-out (rerank's documents, qa's windows, a bi-encoder's two texts)") {
+  const auto lines = bktest::split_lines(uneven_lines(false));
+  std::string lists, pairs, questions, context;
+  for (std::size_t i = 0; i + 5 < lines.size(); ++i) {
+    const std::vector<std::string> documents(lines.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                                             lines.begin() + static_cast<std::ptrdiff_t>(i + 1 + i % 5));
+    lists += nlohmann::json{{"query", lines[i]}, {"documents", documents}}.dump() + "\n";
+    pairs += lines[i] + "\t" + lines[i + 1] + "\n";
+    if (i < 12) questions += "What about " + lines[i].substr(0, 30) + "?\n";
+    if (i < 10) context += lines[i] + " ";
+  }
+  check_independent({"rerank", "-m", bktest::fixture_path("bert-chinese-cross"), "--jsonl"}, lists, 40);
+  check_independent({"similarity", "-m", bktest::fixture_path("minilm-embed"), "--pairs"}, pairs, 40);
+  bktest::TempDir dir;
+  bktest::write_file(dir / "context.txt", context);
+  check_independent({"qa", "-m", bktest::fixture_path("bert-uncased-qa"), "--context-file", (dir / "context.txt").string(),
+                     "--max-seq-length", "48", "--doc-stride", "16"},
+                    questions, 12);
 }

@@ -90,7 +90,7 @@ TEST_CASE("rerank: JSONL lists come back with results sorted as CrossEncoder.ran
     }
 }
 
-TEST_CASE("rerank: CSV rows are grouped by consecutive query and written back sorted, every column kept") {
+TEST_CASE("rerank: CSV rows are grouped by query and written back sorted, every column kept") {
   bktest::TempDir dir;
   std::string csv = "doc_id,query,document\n";
   int id = 0;
@@ -157,4 +157,74 @@ TEST_CASE("rerank: --query ranks the texts given, and refusals name what is wron
                              "{\"query\":\"q\",\"documents\":[\"d\"]}\n");
   CHECK(missing.exit_code == 3);
   CHECK(missing.err.find("no field \"passages\" (fields: query, documents)") != std::string::npos);
+}
+
+TEST_CASE("rerank: the rows of one query are one group wherever they are in the input (issue 30)") {
+  // Two queries whose rows alternate: each query gets one rank 1, its rows written together, sorted,
+  // the groups in the order of each query's first row.
+  const Query& a = kQueries[0];
+  const Query& b = kQueries[1];
+  std::string csv = "query,document\n";
+  for (std::size_t k = 0; k < a.documents.size(); ++k) {
+    csv += a.text + "," + a.documents[k] + "\n";
+    if (k < b.documents.size()) csv += b.text + "," + b.documents[k] + "\n";
+  }
+  bktest::TempDir dir;
+  const auto path = (dir / "pairs.csv").string();
+  bktest::write_file(path, csv);
+  auto lines = bktest::run_jsonl({"rerank", "-m", kModel, "-i", path});
+  REQUIRE(lines.size() == a.documents.size() + b.documents.size());
+  std::size_t line = 0;
+  for (const Query* q : {&a, &b}) {
+    const std::vector<float> scores = pair_scores(q->text, q->documents);
+    const std::vector<std::size_t> order = expected_order(scores, 100);
+    for (std::size_t r = 0; r < order.size(); ++r, ++line) {
+      INFO(lines[line].dump());
+      CHECK(lines[line].at("query") == q->text);
+      CHECK(lines[line].at("document") == q->documents[order[r]]);
+      CHECK(lines[line].at("rank") == r + 1);
+      CHECK(lines[line].at("score").get<float>() == doctest::Approx(scores[order[r]]).epsilon(1e-6));
+    }
+  }
+  // Held until the end, rows cannot be resumed: said, not half done.
+  auto resume = run_bertkit({"rerank", "-m", kModel, "-i", path, "-o", (dir / "out.jsonl").string(), "--resume"});
+  CHECK(resume.exit_code == 2);
+  CHECK(resume.err.find("--resume: a query's rows may be anywhere in the input") != std::string::npos);
+}
+
+TEST_CASE("rerank --query: each row carries its document's index among the records read (issue 30)") {
+  const Query& q = kQueries[0];
+  std::vector<std::string> args{"rerank", "-m", kModel, "--query", q.text};
+  args.insert(args.end(), q.documents.begin(), q.documents.end());
+  auto lines = bktest::run_jsonl(args);
+  const std::vector<std::size_t> order = expected_order(pair_scores(q.text, q.documents), 100);
+  REQUIRE(lines.size() == order.size());
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    CHECK(lines[r].at("index") == order[r]);
+    CHECK(lines[r].at("text") == q.documents[order[r]]);
+    CHECK(lines[r].at("rank") == r + 1);
+  }
+}
+
+TEST_CASE("rerank lists: a document cut to the model's limit marks its record truncated, as a row is (issue 29)") {
+  std::string long_document;
+  for (int i = 0; i < 400; ++i) long_document += "Berlin has many museums. ";
+  std::string in = json{{"query", "Berlin?"}, {"documents", {"Berlin is big.", long_document}}}.dump() + "\n" +
+                   json{{"query", "Berlin?"}, {"documents", {"Berlin is big."}}}.dump() + "\n";
+  auto r = run_bertkit({"rerank", "-m", kModel, "--jsonl"}, in);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto lines = bktest::json_lines(r.out);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].at("truncated") == true);
+  CHECK_FALSE(lines[1].contains("truncated"));
+  CHECK(r.err.find("1 record longer than") != std::string::npos);
+  // The long document's score is that of its pair cut to the limit, as similarity scores the pair.
+  const std::vector<float> scores = pair_scores("Berlin?", {"Berlin is big.", long_document});
+  for (const json& result : lines[0].at("results"))
+    CHECK(result.at("score").get<float>() == doctest::Approx(scores[result.at("corpus_id").get<std::size_t>()]).epsilon(1e-6));
+
+  auto refused = run_bertkit({"rerank", "-m", kModel, "--jsonl", "--truncate", "error"}, in);
+  CHECK(refused.exit_code == 3);
+  CHECK(refused.err.starts_with("bertkit: error: <stdin>:1: longer than the model's maximum of"));
 }

@@ -22,8 +22,10 @@ const std::vector<std::pair<std::string, std::string>> kPairs = {
     {"a", "a"},
 };
 
-std::vector<float> embedding_of(const std::string& text) {
-  auto out = run_jsonl({"embed", "-m", bktest::fixture_path("minilm-embed"), text});
+std::vector<float> embedding_of(const std::string& text, const std::string& prefix = "") {
+  std::vector<std::string> args{"embed", "-m", bktest::fixture_path("minilm-embed"), text};
+  if (!prefix.empty()) args.insert(args.end(), {"--prefix", prefix});
+  auto out = run_jsonl(args);
   REQUIRE(out.size() == 1);
   return out[0]["embedding"].get<std::vector<float>>();
 }
@@ -181,4 +183,136 @@ TEST_CASE("similarity: similarity_fn_name of config_sentence_transformers.json i
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("config_sentence_transformers.json: similarity_fn_name \"jaccard\" is not one of cosine, dot, "
                    "euclidean, manhattan") != std::string::npos);
+}
+
+TEST_CASE("similarity --corpus: each hit carries its corpus record's fields as written (issue 30)") {
+  bktest::TempDir dir;
+  const std::string model = bktest::fixture_path("minilm-embed");
+  // JSONL: every member (a 23-digit id keeps its digits), between the hit's index and score.
+  const auto jsonl = (dir / "corpus.jsonl").string();
+  bktest::write_file(jsonl, R"({"id": 12345678901234567890123, "body": "A man is eating food.", "tags": ["x"]})"
+                            "\n" R"({"id": 7, "body": "A man is riding a horse."})" "\n");
+  auto r = run_bertkit({"similarity", "-m", model, "--query", "a man eats", "--corpus", jsonl, "--field", "body"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find(R"({"index":0,"id":12345678901234567890123,"body":"A man is eating food.","tags":["x"],"score":)") !=
+        std::string::npos);
+  const json hits = json::parse(r.out).at("results");
+  REQUIRE(hits.size() == 2);
+  for (const json& hit : hits) {
+    const std::size_t i = hit.at("index");
+    CHECK(hit.at("body") == (i == 0 ? "A man is eating food." : "A man is riding a horse."));
+    CHECK(hit.contains("score"));
+  }
+
+  // CSV: every column, as strings named by the header.
+  const auto csv = (dir / "corpus.csv").string();
+  bktest::write_file(csv, "id,text,lang\n17,A man is eating food.,en\n18,Ein Mann reitet.,de\n");
+  auto rows = run_jsonl({"similarity", "-m", model, "--query", "a man eats", "--corpus", csv, "--column", "text", "--top-k", "1"});
+  REQUIRE(rows.size() == 1);
+  const json& best = rows[0].at("results").at(0);
+  CHECK(best.at("id") == (best.at("index") == 0 ? "17" : "18"));
+  CHECK(best.at("lang") == (best.at("index") == 0 ? "en" : "de"));
+  CHECK(best.size() == 5);  // index, id, text, lang, score
+
+  // Lines: index, text and score, as before.
+  const auto txt = (dir / "corpus.txt").string();
+  bktest::write_file(txt, "A man is eating food.\n");
+  auto plain = run_jsonl({"similarity", "-m", model, "--query", "a man eats", "--corpus", txt});
+  REQUIRE(plain.size() == 1);
+  CHECK(plain[0].at("results").at(0).size() == 3);
+  CHECK(plain[0].at("results").at(0).at("text") == "A man is eating food.");
+
+  // A corpus field named like a hit's own is refused, naming it; --output-prefix renames the hit's.
+  bktest::write_file(jsonl, R"({"text": "a", "score": 5})" "\n");
+  auto clash = run_bertkit({"similarity", "-m", model, "--query", "q", "--corpus", jsonl});
+  CHECK(clash.exit_code == 2);
+  CHECK(clash.err.find(jsonl + ":1: the input field 'score' is also an output field") != std::string::npos);
+  auto renamed = run_jsonl({"similarity", "-m", model, "--query", "q", "--corpus", jsonl, "--output-prefix", "hit_"});
+  REQUIRE(renamed.size() == 1);
+  CHECK(renamed[0].at("hit_results").at(0).at("score") == 5);
+  CHECK(renamed[0].at("hit_results").at(0).contains("hit_score"));
+}
+
+TEST_CASE("similarity search: the queries and the corpus texts each get their own prefix or prompt (issue 30)") {
+  bktest::TempDir dir;
+  const std::string model = bktest::fixture_path("minilm-embed");
+  const std::vector<std::string> corpus = {"A man is eating food.", "A man is riding a horse.", "Stocks fell."};
+  const auto corpus_path = (dir / "corpus.txt").string();
+  bktest::write_file(corpus_path, corpus[0] + "\n" + corpus[1] + "\n" + corpus[2] + "\n");
+  const std::string query = "a man eats";
+  auto search = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args{"similarity", "-m", model, "--query", query, "--corpus", corpus_path};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto out = run_jsonl(args);
+    REQUIRE(out.size() == 1);
+    return out[0].at("results");
+  };
+  const json hits = search({"--query-prefix", "query: ", "--corpus-prefix", "passage: "});
+  REQUIRE(hits.size() == corpus.size());
+  const std::vector<float> q = embedding_of(query, "query: ");
+  for (const json& hit : hits) {
+    const std::size_t i = hit.at("index");
+    const std::vector<float> d = embedding_of(corpus[i], "passage: ");
+    double dot = 0, qq = 0, dd = 0;
+    for (std::size_t k = 0; k < q.size(); ++k) {
+      dot += double(q[k]) * d[k];
+      qq += double(q[k]) * q[k];
+      dd += double(d[k]) * d[k];
+    }
+    CHECK(std::abs(hit.at("score").get<double>() - dot / std::sqrt(qq * dd)) < 1e-5);
+    CHECK(hit.at("text") == corpus[i]);  // the hit echoes the corpus text as written, without its prefix
+  }
+  CHECK(search({}) != hits);
+
+  // Prompts by name from config_sentence_transformers.json: the same texts, so the same bytes.
+  const std::string prompted = bktest::fixture_with(dir, "minilm-embed", "config_sentence_transformers.json", "prompts",
+                                                    json{{"query", "query: "}, {"passage", "passage: "}});
+  auto by_name = run_bertkit({"similarity", "-m", prompted, "--query", query, "--corpus", corpus_path, "--query-prompt",
+                              "query", "--corpus-prompt", "passage"});
+  auto by_text = run_bertkit({"similarity", "-m", prompted, "--query", query, "--corpus", corpus_path, "--query-prefix",
+                              "query: ", "--corpus-prefix", "passage: "});
+  REQUIRE(by_name.exit_code == 0);
+  CHECK(by_name.out == by_text.out);
+  CHECK(json::parse(by_name.out).at("results") == hits);
+
+  auto both = run_bertkit({"similarity", "-m", prompted, "--query", query, "--corpus", corpus_path, "--query-prompt",
+                           "query", "--query-prefix", "q: "});
+  CHECK(both.exit_code == 2);
+  CHECK(both.err == "bertkit: error: give --query-prefix or --query-prompt, not both\n");
+  auto unknown = run_bertkit({"similarity", "-m", prompted, "--query", query, "--corpus", corpus_path, "--corpus-prompt", "doc"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("no prompt 'doc'") != std::string::npos);
+  auto pairs = run_bertkit({"similarity", "-m", model, "--query-prefix", "q: ", "a", "b"});
+  CHECK(pairs.exit_code == 2);
+  CHECK(pairs.err.find("apply to a search") != std::string::npos);
+}
+
+TEST_CASE("similarity search: the queries file and the corpus file each name their text (issue 30)") {
+  bktest::TempDir dir;
+  const std::string model = bktest::fixture_path("minilm-embed");
+  const auto queries = (dir / "queries.jsonl").string(), corpus = (dir / "corpus.jsonl").string();
+  bktest::write_file(queries, R"({"qid": 1, "q": "a man eats"})" "\n");
+  bktest::write_file(corpus, R"({"id": 3, "body": "A man is eating food."})" "\n" R"({"id": 4, "body": "Stocks fell."})" "\n");
+  auto out = run_jsonl({"similarity", "-m", model, "--queries", queries, "--queries-field", "q", "--corpus", corpus,
+                        "--corpus-field", "body"});
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].at("qid") == 1);
+  auto same = run_jsonl({"similarity", "-m", model, "--query", "a man eats", "--corpus", corpus, "--corpus-field", "body"});
+  CHECK(out[0].at("results") == same[0].at("results"));
+
+  // A CSV corpus with a JSONL queries file.
+  const auto csv = (dir / "corpus.csv").string();
+  bktest::write_file(csv, "id,passage\n3,A man is eating food.\n4,Stocks fell.\n");
+  auto mixed = run_jsonl({"similarity", "-m", model, "--queries", queries, "--queries-field", "q", "--corpus", csv,
+                          "--corpus-column", "passage"});
+  REQUIRE(mixed.size() == 1);
+  for (std::size_t k = 0; k < 2; ++k) {
+    CHECK(mixed[0].at("results")[k].at("score") == out[0].at("results")[k].at("score"));
+    CHECK(mixed[0].at("results")[k].at("passage") == out[0].at("results")[k].at("body"));
+  }
+
+  auto wrong = run_bertkit({"similarity", "-m", model, "--queries", queries, "--queries-column", "q", "--corpus", csv});
+  CHECK(wrong.exit_code == 2);
+  CHECK(wrong.err.find("--queries-column names a column of a CSV/TSV file; " + queries + " is not one") != std::string::npos);
 }
