@@ -12,6 +12,7 @@ Action add_fill_mask(CLI::App& sub, const GlobalOptions& global);
 Action add_qa(CLI::App& sub, const GlobalOptions& global);
 Action add_ner(CLI::App& sub, const GlobalOptions& global);
 Action add_rerank(CLI::App& sub, const GlobalOptions& global);
+Action add_zero_shot(CLI::App& sub, const GlobalOptions& global);
 Action add_bench(CLI::App& sub, const GlobalOptions& global);
 Action add_download(CLI::App& sub, const GlobalOptions& global);
 
@@ -25,6 +26,8 @@ const std::vector<Subcommand>& subcommands() {
       {"ner", "Named entities: the label of every token, or entities grouped from words (token classification)",
        add_ner, "token-classification"},
       {"rerank", "Each query's documents scored by a cross-encoder and sorted best first", add_rerank},
+      {"zero-shot", "Texts ranked against labels nobody trained the model on, by an NLI model (zero-shot classification)",
+       add_zero_shot, "zero-shot-classification"},
       {"qa", "Extractive question answering: the span of a context that answers a question", add_qa},
       {"convert", "Convert a checkpoint into one memory-mapped bertkit file (f32, f16, bf16 or int8)", add_convert},
       {"download", "Fetch a model from the Hugging Face Hub into the cache transformers uses (resumable, checked)",
