@@ -1,6 +1,7 @@
 // `bertkit similarity`: a score per pair of texts, or the nearest corpus texts of each query.
 #include "cli/app.h"
 #include "cli/calibration.h"
+#include "cli/embedding_flags.h"
 #include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
@@ -69,7 +70,7 @@ int run_similarity(SimilarityOptions& o) {
   scorer.limits = options.limits;
   core::ScoreFunction function = core::ScoreFunction::None;
   std::string metric_from;
-  const core::Precision precision = core::parse_precision(o.precision);
+  const core::Precision precision = precision_flag(o.precision);
   if (precision != core::Precision::Float32 && !search_mode(o))
     usage_error("--precision applies to a search (--query or --queries with --corpus), where embeddings are stored quantised");
   if (cmd::is_cross_encoder(model.loaded.config)) {
@@ -88,7 +89,7 @@ int run_similarity(SimilarityOptions& o) {
     const auto& st = model.loaded.sentence_transformer;
     const bool named = o.metric.empty() && st && st->similarity_fn_name;
     metric_from = !o.metric.empty() ? "" : named ? " (similarity_fn_name of config_sentence_transformers.json)" : " (the default)";
-    scorer.metric = core::parse_metric(!o.metric.empty() ? o.metric : named ? *st->similarity_fn_name : "cosine");
+    scorer.metric = metric_flag(!o.metric.empty() ? o.metric : named ? *st->similarity_fn_name : "cosine");
     cmd::EmbedOptions embed;
     embed.truncate_dim = o.truncate_dim;
     scorer.plan = cmd::plan_embedding(model.loaded, embed);

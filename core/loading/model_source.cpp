@@ -1,7 +1,7 @@
-#include "core/checkpoint/model_source.h"
+#include "core/loading/model_source.h"
 
-#include "core/checkpoint/converted_file.h"
-#include "core/checkpoint/load_weights.h"
+#include "core/loading/converted_file.h"
+#include "core/model/load_weights.h"
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/error.h"
 #include "core/files.h"
@@ -240,22 +240,6 @@ LoadedModel load_model(std::string_view spec) {
   if (fs::is_directory(location)) return load_folder(location, spec);
   if (is_converted_file(location)) return load_converted_file(location, spec);
   bad_input("model {}: {} is neither a model folder nor a file made by bertkit convert", spec, location.string());
-}
-
-std::string pooling_modes_name(const Pooling& p) {
-  std::string out;
-  auto add = [&](bool on, const char* name) {
-    if (!on) return;
-    if (!out.empty()) out += '+';
-    out += name;
-  };
-  add(p.cls, "cls");
-  add(p.max, "max");
-  add(p.mean, "mean");
-  add(p.mean_sqrt_len, "mean_sqrt_len");
-  add(p.weighted_mean, "weighted_mean");
-  add(p.last_token, "last_token");
-  return out;
 }
 
 }  // namespace bertkit::core
