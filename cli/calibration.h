@@ -1,7 +1,7 @@
 #pragma once
 // --calibration FILE.npy: the per-dimension ranges that --precision int8/uint8 quantise with, read from
 // float32 embeddings as sentence-transformers' quantize_embeddings(calibration_embeddings=...) does.
-#include "core/model/quantization.h"
+#include "core/model/embedding_precision.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,7 @@
 // `bertkit embed`: sentence embeddings (or per-token vectors) of every input record.
 #include "cli/app.h"
 #include "cli/calibration.h"
+#include "cli/embedding_flags.h"
 #include "cli/empty_values.h"
 #include "cli/number_flags.h"
 #include "records/record_writer.h"
@@ -9,7 +10,7 @@
 #include "cli/task_model.h"
 #include "commands/embed.h"
 #include "core/error.h"
-#include "core/model/quantization.h"
+#include "core/model/embedding_precision.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -56,7 +57,7 @@ int run_embed(const EmbedOptions& o) {
     usage_error("--token-embeddings gives a list of vectors per input: use --format jsonl, tsv or csv");
   if (vectors && o.task.output == "-" && format == records::ResultFormat::Npy)
     usage_error("--format npy needs an output file (-o FILE): its header is completed after the last row");
-  const core::Precision precision = core::parse_precision(o.precision);
+  const core::Precision precision = precision_flag(o.precision);
   if (precision != core::Precision::Float32) {
     if (format == records::ResultFormat::F32) usage_error("--format f32 holds float32: use --format npy with --precision {}", o.precision);
     // Integer rows have no NaN to hold the place of a skipped record.

@@ -1,6 +1,6 @@
 #include "cli/hub_download_cli.h"
 
-#include "core/checkpoint/model_source.h"
+#include "core/loading/model_source.h"
 #include "core/model/config.h"
 #include "records/log.h"
 

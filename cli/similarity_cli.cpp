@@ -1,6 +1,7 @@
 // `bertkit similarity`: a score per pair of texts, or the nearest corpus texts of each query.
 #include "cli/app.h"
 #include "cli/calibration.h"
+#include "cli/embedding_flags.h"
 #include "cli/empty_values.h"
 #include "cli/number_flags.h"
 #include "cli/task_flags.h"
@@ -135,7 +136,7 @@ int run_similarity(SimilarityOptions& o) {
   scorer.limits = options.limits;
   core::ScoreFunction function = core::ScoreFunction::None;
   std::string metric_from;
-  const core::Precision precision = core::parse_precision(o.precision);
+  const core::Precision precision = precision_flag(o.precision);
   if (precision != core::Precision::Float32 && !search_mode(o))
     usage_error("--precision applies to a search (--query or --queries with --corpus), where embeddings are stored quantised");
   if (!search_mode(o) && (prompts_given(o) || o.queries_column || o.queries_field || o.corpus_column || o.corpus_field))
@@ -160,7 +161,7 @@ int run_similarity(SimilarityOptions& o) {
     const auto& st = model.loaded.sentence_transformer;
     const bool named = o.metric.empty() && st && st->similarity_fn_name;
     metric_from = !o.metric.empty() ? "" : named ? " (similarity_fn_name of config_sentence_transformers.json)" : " (the default)";
-    scorer.metric = core::parse_metric(!o.metric.empty() ? o.metric : named ? *st->similarity_fn_name : "cosine");
+    scorer.metric = metric_flag(!o.metric.empty() ? o.metric : named ? *st->similarity_fn_name : "cosine");
     cmd::EmbedOptions embed;
     embed.truncate_dim = o.truncate_dim;
     if (search_mode(o)) plan_search_prompts(o, model.loaded, embed, scorer);

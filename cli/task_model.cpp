@@ -2,7 +2,7 @@
 
 #include "cli/app.h"
 #include "cli/tokenizer_flags.h"
-#include "core/checkpoint/converted_file.h"
+#include "core/loading/converted_file.h"
 #include "core/checkpoint/reduce_weights.h"
 #include "core/error.h"
 #include "core/ops/cpu_features.h"

@@ -3,7 +3,7 @@
 // and the settings --dry-run prints.
 #include "records/record_pipeline.h"
 #include "cli/task_flags.h"
-#include "core/checkpoint/model_source.h"
+#include "core/loading/model_source.h"
 #include "tokenizer/tokenizer.h"
 
 #include <memory>

@@ -2,7 +2,7 @@
 // The tokenizer flags every text command shares (-m, case and accent overrides, truncation, padding,
 // --compat), and the tokenizer they select.
 #include "records/encode_records.h"
-#include "core/checkpoint/model_source.h"
+#include "core/loading/model_source.h"
 #include "tokenizer/tokenizer.h"
 
 #include <CLI/CLI.hpp>

@@ -1,6 +1,6 @@
 #include "commands/convert.h"
 
-#include "core/checkpoint/model_source.h"
+#include "core/loading/model_source.h"
 #include "core/checkpoint/reduce_weights.h"
 #include "core/model/encoder.h"
 #include "core/ops/cpu_features.h"

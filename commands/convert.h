@@ -1,8 +1,8 @@
 #pragma once
 // `bertkit convert`: a model (folder, cached id or converted file) to one bertkit file, and the check of
 // such a file.
-#include "core/checkpoint/converted_file.h"
-#include "core/checkpoint/model_source.h"
+#include "core/loading/converted_file.h"
+#include "core/loading/model_source.h"
 
 #include <filesystem>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // `bertkit convert --verify`: what a reduced compute type costs on real text. The same inputs run
 // through the model in f32 and in the reduced type, and every output the model has is compared.
-#include "core/checkpoint/model_source.h"
+#include "core/loading/model_source.h"
 #include "core/model/batching.h"
 #include "tokenizer/encoding.h"
 

@@ -1,11 +1,11 @@
 #pragma once
 // `bertkit embed`: sentence embeddings the sentence-transformers way (prompt, strip, lower-case,
 // encoder, pooling, Dense, Normalize), or the encoder's per-token vectors.
-#include "core/checkpoint/model_source.h"
+#include "core/loading/model_source.h"
 #include "core/model/batching.h"
 #include "core/model/encoder.h"
 #include "core/model/pooling.h"
-#include "core/model/quantization.h"
+#include "core/model/embedding_precision.h"
 #include "records/record_pipeline.h"
 #include "tokenizer/encoding.h"
 

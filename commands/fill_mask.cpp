@@ -4,7 +4,7 @@
 #include "commands/fill_mask_output.h"
 #include "core/error.h"
 #include "core/model/family_spec.h"
-#include "core/model/rows.h"
+#include "core/model/gather_rows.h"
 #include "core/ops/softmax.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "commands/info.h"
 
-#include "core/checkpoint/converted_file.h"
+#include "core/loading/converted_file.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/model/family_spec.h"

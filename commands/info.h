@@ -1,6 +1,6 @@
 #pragma once
 // `bertkit info`: what was detected in a model and where each part came from.
-#include "core/checkpoint/model_source.h"
+#include "core/loading/model_source.h"
 
 #include <nlohmann/json.hpp>
 

@@ -7,7 +7,7 @@
 #include "core/model/config.h"
 #include "commands/embed.h"
 #include "core/model/encoder.h"
-#include "core/model/quantization.h"
+#include "core/model/embedding_precision.h"
 #include "core/model/similarity.h"
 #include "records/record_pipeline.h"
 #include "tokenizer/encoding.h"

@@ -1,7 +1,5 @@
 #include "tokenizer/encoding.h"
 
-#include <algorithm>
-
 namespace bertkit::tok {
 
 void Encoding::clear() {
@@ -54,7 +52,5 @@ void Encoding::append(const Encoding& other, std::size_t from, std::size_t to) {
   copy(special_mask, other.special_mask);
   copy(attention_mask, other.attention_mask);
 }
-
-void Encoding::set_type_ids(std::int32_t type_id) { std::fill(type_ids.begin(), type_ids.end(), type_id); }
 
 }  // namespace bertkit::tok

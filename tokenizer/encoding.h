@@ -38,7 +38,6 @@ struct Encoding {
   void finish_text_tokens(std::int8_t seq);
   // Appends tokens [from, to) of `other`.
   void append(const Encoding& other, std::size_t from, std::size_t to);
-  void set_type_ids(std::int32_t type_id);
 };
 
 }  // namespace bertkit::tok

@@ -58,8 +58,8 @@ std::unique_ptr<Normalizer> make_normalizer(std::span<const NormalizerStep> step
   if (profile == UnicodeProfile::Python) {
     const auto* bert = steps.size() == 1 ? std::get_if<NormalizerOptions>(&steps.front()) : nullptr;
     if (!bert)
-      bad_input("--compat python reproduces transformers' BertTokenizer, whose normalizer is one BertNormalizer; "
-                "this tokenizer's is not");
+      bad_input("the Python profile reproduces transformers' BertTokenizer, whose normalizer is one "
+                "BertNormalizer; this tokenizer's is not");
     return std::make_unique<PythonBertNormalizer>(*bert);
   }
   if (steps.size() == 1) return make_step(steps.front(), profile);

@@ -1,7 +1,7 @@
 #pragma once
 // What every checkpoint reader produces: the tensors of one or more weights files under the names the
 // file uses, with the dtypes it stores. Views point into memory maps (zero copy) or buffers, all kept
-// alive by `owners`. Name mapping and dtype conversion happen later (load_weights.h).
+// alive by `owners`. Name mapping and dtype conversion happen later (core/model/load_weights.h).
 #include "core/tensor.h"
 
 #include <filesystem>

@@ -1,6 +1,6 @@
 #pragma once
-// The tensors of one model under their canonical names (see name_map.h), whatever file they came
-// from. Views point into memory maps or buffers that the Weights keep alive.
+// The tensors of one model under their canonical names (see core/model/name_map.h), whatever file
+// they came from. Views point into memory maps or buffers that the Weights keep alive.
 //
 // Dtypes: weights read from a Hugging Face checkpoint are always F32 (f16/bf16 files are converted at
 // load). A converted bertkit file hands each tensor out as stored: with `convert --dtype f16|bf16` the

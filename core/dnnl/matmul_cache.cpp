@@ -74,7 +74,7 @@ struct Cache {
   std::map<std::tuple<MatmulKind, std::int64_t, int>, dnnl::matmul> primitives;
   std::map<std::tuple<MatmulKind, std::int64_t, int>, dnnl::binary> epilogues;
   // Keyed by (kind, m, ldc, the weights' two strides).
-  std::map<std::tuple<MatmulKind, std::int64_t, std::int64_t, std::int64_t, std::int64_t>, dnnl::matmul> blocks;
+  std::map<std::tuple<MatmulKind, std::int64_t, std::int64_t, std::int64_t, std::int64_t>, BlockPrimitive> blocks;
 };
 
 Cache& cache() {
@@ -116,8 +116,8 @@ dnnl::matmul matmul_primitive(const MatmulKind& kind, std::int64_t m) {
   return cached_locked(c.primitives, kind, m, [&] { return dnnl::matmul(make_desc(kind, m, layout_locked(c, kind), kind.n)); });
 }
 
-dnnl::matmul matmul_block_primitive(const MatmulKind& kind, std::int64_t m, std::int64_t ldc,
-                                    const dnnl::memory::desc& weights) {
+BlockPrimitive matmul_block_primitive(const MatmulKind& kind, std::int64_t m, std::int64_t ldc,
+                                      const dnnl::memory::desc& weights) {
   Cache& c = cache();
   std::lock_guard lock(c.mutex);
   const auto strides = weights.data.format_desc.blocking.strides;
@@ -134,7 +134,7 @@ dnnl::matmul matmul_block_primitive(const MatmulKind& kind, std::int64_t m, std:
       kind.bias ? dnnl::matmul::primitive_desc(
                       dnnl::matmul::desc(src, weights, dnnl::memory::desc({1, kind.n}, dt::f32, tag::ab), dst), attr, engine)
                 : dnnl::matmul::primitive_desc(dnnl::matmul::desc(src, weights, dst), attr, engine);
-  return c.blocks.emplace(key, dnnl::matmul(user)).first->second;
+  return c.blocks.emplace(key, BlockPrimitive{dnnl::matmul(user), user.scratchpad_desc()}).first->second;
 }
 
 dnnl::binary int8_epilogue(const MatmulKind& kind, std::int64_t m) {

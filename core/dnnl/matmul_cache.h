@@ -36,11 +36,19 @@ constexpr int kInt8BiasArg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1;
 // The primitive for `m` rows, created once per (kind, m, omp_get_max_threads()) and reused.
 dnnl::matmul matmul_primitive(const MatmulKind& kind, std::int64_t m);
 
-// The primitive for `m` rows of plain f32 weights `weights` (a [k, n] block, strided within the whole
-// matrix), writing rows `ldc` floats apart: one block of core/ops/linear_row_blocks.h's matmul. The row
-// counts it is asked for are few (multiples of 6 up to 48).
-dnnl::matmul matmul_block_primitive(const MatmulKind& kind, std::int64_t m, std::int64_t ldc,
-                                    const dnnl::memory::desc& weights);
+// One block of core/ops/linear_row_blocks.h's matmul: its primitive, and the scratchpad it must be
+// handed (blocks run on several threads at once, each with a scratchpad of its own).
+struct BlockPrimitive {
+  dnnl::matmul matmul;
+  dnnl::memory::desc scratchpad;
+};
+
+// The block primitive for `m` rows of plain f32 weights `weights` (a [k, n] block, strided within the
+// whole matrix), writing rows `ldc` floats apart, made once per shape. The shapes are few (multiples of
+// 6 up to 48 rows, two column widths per layer): a caller fetches those it needs before running its
+// blocks, so the blocks themselves take no lock.
+BlockPrimitive matmul_block_primitive(const MatmulKind& kind, std::int64_t m, std::int64_t ldc,
+                                      const dnnl::memory::desc& weights);
 
 // The s8 kind's epilogue for `m` rows, cached as the matmuls are: y = act(x_r · scale_r + bias), or
 // y += x_r · scale_r + bias, with x, y [m, n] (the same memory when overwriting), the row scales

@@ -1,7 +1,7 @@
 #include "core/model/bert_pooler.h"
 #include "core/model/linear_weights.h"
 
-#include "core/model/rows.h"
+#include "core/model/gather_rows.h"
 
 namespace bertkit::core {
 

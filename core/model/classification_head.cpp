@@ -2,7 +2,7 @@
 #include "core/model/family_spec.h"
 #include "core/model/linear_weights.h"
 
-#include "core/model/rows.h"
+#include "core/model/gather_rows.h"
 #include "core/ops/softmax.h"
 
 #include <cmath>

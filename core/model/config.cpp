@@ -166,7 +166,6 @@ void parse_settings(const ConfigReader& r, const ConfigKeys& keys, ModelConfig& 
       r.refuse(fmt::format("unsupported {} \"{}\" (only \"absolute\")", keys.position_embedding_type, position));
   }
   c.embedding_size = keys.embedding_size ? r.size(keys.embedding_size, keys.default_embedding_size) : c.hidden_size;
-  c.sinusoidal_pos_embds = keys.sinusoidal_positions && r.flag(keys.sinusoidal_positions, false);
   if (keys.relative_attention_buckets) {
     c.relative_attention_buckets = r.size(keys.relative_attention_buckets, kRelativePositionBuckets);
     // transformers buckets into 32 whatever the config says: a smaller table fails there too.
@@ -177,6 +176,16 @@ void parse_settings(const ConfigReader& r, const ConfigKeys& keys, ModelConfig& 
 }
 
 }  // namespace
+
+Eltwise eltwise_for(Activation activation) {
+  switch (activation) {
+    case Activation::Gelu: return Eltwise::Gelu;
+    case Activation::GeluTanh: return Eltwise::GeluTanh;
+    case Activation::Relu: return Eltwise::Relu;
+    case Activation::Silu: return Eltwise::Silu;
+  }
+  return Eltwise::Identity;
+}
 
 std::string_view family_name(const FamilySpec* family) { return family ? family->model_type : "?"; }
 

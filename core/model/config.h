@@ -1,6 +1,8 @@
 #pragma once
 // Everything in config.json that changes the computation, in canonical fields whatever the family
 // calls them (core/model/family_spec.h says where each family keeps them).
+#include "core/ops/eltwise.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -53,7 +55,6 @@ struct ModelConfig {
   std::size_t usable_positions() const { return static_cast<std::size_t>(max_position_embeddings - position_offset); }
   Activation hidden_act = Activation::Gelu;
   double layer_norm_eps = 1e-12;
-  bool sinusoidal_pos_embds = false;  // DistilBERT
   // MPNet: rows of the relative position bias table (core/model/relative_position_bias.h); 0: none.
   int relative_attention_buckets = 0;
   int pad_token_id = 0;
@@ -71,6 +72,9 @@ struct ModelConfig {
 ModelConfig read_model_config(const std::filesystem::path& config_json);
 // The same from the text of a config.json; `source` names it in errors (a path, or a converted file).
 ModelConfig parse_model_config(std::string_view json_text, std::string_view source);
+
+// The element-wise op (core/ops/eltwise.h) that computes the function config.json's hidden_act names.
+Eltwise eltwise_for(Activation activation);
 
 // Names for messages and `bertkit info`.
 std::string_view family_name(const FamilySpec* family);  // model_type: "bert", "distilbert", "electra"

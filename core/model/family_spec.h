@@ -36,7 +36,7 @@
 namespace bertkit::core {
 
 // A module path (a tensor name without ".weight"/".bias") as the checkpoint spells it, and its
-// canonical name (see core/checkpoint/name_map.h); `only` limits the row to one parameter ("bias").
+// canonical name (see core/model/name_map.h); `only` limits the row to one parameter ("bias").
 struct ModuleName {
   std::string_view checkpoint;
   std::string_view canonical;
@@ -56,7 +56,6 @@ struct ConfigKeys {
   const char* position_embedding_type = "position_embedding_type";  // only "absolute" is supported
   const char* embedding_size = nullptr;                             // nullptr: embeddings are hidden_size wide
   int default_embedding_size = 0;                                   // when embedding_size is absent
-  const char* sinusoidal_positions = nullptr;                       // nullptr: learned positions
   const char* relative_attention_buckets = nullptr;                 // nullptr: no relative position bias
 };
 

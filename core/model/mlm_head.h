@@ -6,7 +6,7 @@
 #include "core/model/config.h"
 #include "core/model/tensor_decls.h"
 #include "core/model/layer_norm_weights.h"
-#include "core/model/rows.h"
+#include "core/model/gather_rows.h"
 #include "core/ops/buffer.h"
 #include "core/ops/linear.h"
 

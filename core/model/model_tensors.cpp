@@ -1,12 +1,12 @@
 #include "core/model/model_tensors.h"
 
-#include "core/checkpoint/name_map.h"
 #include "core/model/bert_pooler.h"
 #include "core/model/blocks/block.h"
 #include "core/model/classification_head.h"
 #include "core/model/embeddings.h"
 #include "core/model/family_spec.h"
 #include "core/model/mlm_head.h"
+#include "core/model/name_map.h"
 #include "core/model/qa_head.h"
 #include "core/model/relative_position_bias.h"
 #include "core/model/token_classification_head.h"

@@ -2,7 +2,7 @@
 // Sentence embeddings the sentence-transformers way: Pooling (modes concatenated in its order: cls,
 // max, mean, mean_sqrt_len, weighted_mean, last_token), then its Dense modules, then Normalize (L2).
 // Sequences are unpadded here, so "masked" pooling is over exactly the sequence's tokens.
-#include "core/checkpoint/model_source.h"
+#include "core/model/sentence_transformer_config.h"
 #include "core/checkpoint/weights.h"
 #include "core/model/encoder.h"
 #include "core/ops/buffer.h"

@@ -1,19 +1,9 @@
 #include "core/model/similarity.h"
 
-#include "core/error.h"
-
 #include <algorithm>
 #include <cmath>
 
 namespace bertkit::core {
-
-Metric parse_metric(std::string_view name) {
-  if (name == "cosine") return Metric::Cosine;
-  if (name == "dot") return Metric::Dot;
-  if (name == "euclidean") return Metric::Euclidean;
-  if (name == "manhattan") return Metric::Manhattan;
-  usage_error("--metric must be cosine, dot, euclidean or manhattan, not '{}'", name);
-}
 
 std::string_view metric_name(Metric metric) {
   switch (metric) {
@@ -23,6 +13,14 @@ std::string_view metric_name(Metric metric) {
     case Metric::Manhattan: return "manhattan";
   }
   return "";
+}
+
+std::optional<Metric> parse_metric(std::string_view name) {
+  if (name == "cosine") return Metric::Cosine;
+  if (name == "dot") return Metric::Dot;
+  if (name == "euclidean") return Metric::Euclidean;
+  if (name == "manhattan") return Metric::Manhattan;
+  return std::nullopt;
 }
 
 float similarity(Metric metric, std::span<const float> a, std::span<const float> b) {

@@ -1,6 +1,7 @@
 #pragma once
 // How alike two embeddings are, as sentence-transformers' similarity functions define it: higher is
 // more similar, so distances are negated.
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -13,7 +14,8 @@ enum class Metric {
   Manhattan,  // -sum |a_i - b_i|
 };
 
-Metric parse_metric(std::string_view name);  // cosine, dot, euclidean, manhattan; Usage error otherwise
+// cosine, dot, euclidean or manhattan; nullopt for any other name (the caller says where it came from).
+std::optional<Metric> parse_metric(std::string_view name);
 std::string_view metric_name(Metric metric);
 
 // a and b have the same size. Sums in double.

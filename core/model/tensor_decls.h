@@ -13,7 +13,7 @@
 namespace bertkit::core {
 
 struct TensorDecl {
-  std::string name;  // canonical (core/checkpoint/name_map.h)
+  std::string name;  // canonical (core/model/name_map.h)
   Shape shape;
   bool optional = false;  // the model runs without it (a bare BertModel without its pooler)
 };

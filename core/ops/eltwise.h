@@ -1,6 +1,5 @@
 #pragma once
 // The element-wise functions a linear layer can apply to its output (fused into the matmul).
-#include "core/model/config.h"
 
 namespace bertkit::core {
 
@@ -12,7 +11,5 @@ enum class Eltwise {
   Silu,      // x·sigmoid(x), also "swish"
   Tanh,
 };
-
-Eltwise eltwise_for(Activation activation);  // the function config.json's hidden_act names
 
 }  // namespace bertkit::core

@@ -108,6 +108,7 @@ Linear::Linear(const LinearWeight& weight, std::span<const float> bias, std::int
   if (kind_.weights == dt::s8) std::memset(weights_.get_data_handle(), 0, weights_.get_desc().get_size());
   dnnl::reorder(source, weights_).execute(ctx.stream, source, weights_);
   ctx.stream.wait();
+  row_blocks_ = uses_row_blocks(kind_, weights_.get_desc());
 }
 
 std::optional<Linear> Linear::from_packed(const PackedWeights& packed, std::span<const float> bias, std::int64_t out,
@@ -127,6 +128,7 @@ std::optional<Linear> Linear::from_packed(const PackedWeights& packed, std::span
     layer.column_scales_ = row_memory(packed.scales);
   }
   layer.weights_ = dnnl::memory(wanted, dnnl_context().engine, const_cast<std::byte*>(packed.bytes.data()));
+  layer.row_blocks_ = uses_row_blocks(layer.kind_, wanted);
   return layer;
 }
 
@@ -138,7 +140,7 @@ std::span<const std::byte> Linear::packed_bytes() const {
 
 void Linear::forward(const float* x, std::int64_t rows, float* y) const {
   if (rows <= 0) return;
-  if (uses_row_blocks(kind_, weights_.get_desc())) {
+  if (row_blocks_) {
     row_blocked_matmul(kind_, x, rows, static_cast<const float*>(weights_.get_data_handle()), weights_.get_desc(),
                        kind_.bias ? static_cast<const float*>(bias_.get_data_handle()) : nullptr, y);
     return;

@@ -76,6 +76,9 @@ class Linear {
 
   MatmulKind kind_;
   dnnl::memory weights_;
+  // Whether forward() takes the row-blocked path (core/ops/linear_row_blocks.h): fixed by the kind, the
+  // weights' layout and the process's CPU path, so decided once, when the weights are set.
+  bool row_blocks_ = false;
   dnnl::memory bias_;
   dnnl::memory column_scales_;  // int8: the weights' scale per output channel
 };

@@ -6,7 +6,7 @@
 // quote the medians (of the whole table: a busy machine inflates every row alike).
 //
 //   build/tests/bertkit_load_bench [--runs 15] [--dir /tmp/somewhere] [--shape bert-base|minilm-l6]
-#include "core/checkpoint/model_source.h"
+#include "core/loading/model_source.h"
 #include "core/error.h"
 
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
 // `bertkit convert` and `bertkit info` end to end.
-#include "core/checkpoint/converted_file.h"
+#include "core/loading/converted_file.h"
 #include "support.h"
 #include "unit/checkpoint_builders.h"
 

@@ -17,6 +17,7 @@ namespace fs = std::filesystem;
 using bktest::HubEnvironment;
 using bktest::HubStandIn;
 using bktest::files_under;
+using bktest::mentions;
 using bktest::run_bertkit;
 using bktest::trimmed;
 
@@ -26,8 +27,6 @@ const std::string kRepo = "test-org/minilm";
 const std::string kRepoFolder = "models--test-org--minilm";
 
 std::string served(const std::string& fixture) { return kRepo + "=" + bktest::fixture_path(fixture); }
-
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 int requests_to(const nlohmann::json& stats, const std::string& prefix) {
   int n = 0;
@@ -94,7 +93,7 @@ TEST_CASE("download: a fresh download is laid out as huggingface_hub lays it out
   r = run_bertkit({"download", kRepo});
   CHECK(r.exit_code == 0);
   CHECK(trimmed(r.out) == snapshot.string());
-  CHECK(has(r.err, "up to date"));
+  CHECK(mentions(r.err, "up to date"));
   stats = hub.stats();
   CHECK(stats["body_bytes"].get<std::uint64_t>() < 1000);  // the revision API's answer only
   CHECK(stats["requests"].size() == 1);
@@ -106,8 +105,8 @@ TEST_CASE("download: -m ORG/NAME of a model not in the cache downloads it first,
   auto r = run_bertkit({"embed", "-m", kRepo, "A man is eating food."});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(has(r.err, kRepo + " is not in the Hugging Face cache: downloading"));
-  CHECK(has(r.err, env.hub().string()));
+  CHECK(mentions(r.err, kRepo + " is not in the Hugging Face cache: downloading"));
+  CHECK(mentions(r.err, env.hub().string()));
   CHECK(bktest::json_lines(r.out).size() == 1);
   r = run_bertkit({"-q", "info", kRepo});  // now cached: no note, no request
   CHECK(r.exit_code == 0);
@@ -135,8 +134,8 @@ TEST_CASE("download: a dropped connection resumes where it stopped") {
   hub.set("drop_after=" + std::to_string(size / 2));
   auto r = run_bertkit({"download", kRepo});
   CHECK(r.exit_code == 1);
-  CHECK(has(r.err, "the download of model.safetensors stopped after"));
-  CHECK(has(r.err, "run the command again to resume"));
+  CHECK(mentions(r.err, "the download of model.safetensors stopped after"));
+  CHECK(mentions(r.err, "run the command again to resume"));
   const std::string sha = bertkit::core::sha256_file(bktest::shared("fixtures/models/minilm-embed/model.safetensors"));
   const fs::path incomplete = env.repo(kRepoFolder) / "blobs" / (sha + ".incomplete");
   REQUIRE(fs::exists(incomplete));
@@ -170,7 +169,7 @@ TEST_CASE("download: -m ORG/NAME after an auto-download stopped finishes it befo
   hub.set("drop_after=" + std::to_string(weights_size() / 2));
   auto r = run_bertkit({"embed", "-m", kRepo, text});
   CHECK(r.exit_code == 1);
-  CHECK(has(r.err, "run the command again to resume"));
+  CHECK(mentions(r.err, "run the command again to resume"));
   // The snapshot holds the files that came before the weights, and no ref names it yet.
   REQUIRE(fs::exists(env.repo(kRepoFolder) / "snapshots" / hub.commit(kRepo) / "config.json"));
   CHECK_FALSE(fs::exists(env.repo(kRepoFolder) / "refs" / "main"));
@@ -182,7 +181,7 @@ TEST_CASE("download: -m ORG/NAME after an auto-download stopped finishes it befo
   r = run_bertkit({"embed", "-m", kRepo, text});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(has(r.err, kRepo + " is in the Hugging Face cache only in part (a download stopped): downloading"));
+  CHECK(mentions(r.err, kRepo + " is in the Hugging Face cache only in part (a download stopped): downloading"));
   CHECK(r.out == expected.out);
   CHECK(fs::exists(env.repo(kRepoFolder) / "refs" / "main"));
 }
@@ -206,7 +205,7 @@ TEST_CASE("download: -m ORG/NAME after an auto-download stopped between two file
   r = run_bertkit({"embed", "-m", kRepo, text});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(has(r.err, kRepo + " is in the Hugging Face cache only in part (a download stopped): downloading"));
+  CHECK(mentions(r.err, kRepo + " is in the Hugging Face cache only in part (a download stopped): downloading"));
   CHECK(r.out == expected.out);
   CHECK(fs::exists(snapshot / "sentence_bert_config.json"));
   CHECK_FALSE(fs::exists(snapshot / ".bertkit-download-incomplete"));  // the mark is gone once it is whole
@@ -224,8 +223,8 @@ TEST_CASE("download: a corrupted payload is refused and not left in the cache") 
   hub.set("corrupt=1");
   auto r = run_bertkit({"download", kRepo});
   CHECK(r.exit_code == 1);
-  CHECK(has(r.err, "model.safetensors is corrupt (sha256"));
-  CHECK(has(r.err, "it was not kept"));
+  CHECK(mentions(r.err, "model.safetensors is corrupt (sha256"));
+  CHECK(mentions(r.err, "it was not kept"));
   const fs::path repo = env.repo(kRepoFolder);
   for (const auto& blob : fs::directory_iterator(repo / "blobs")) {
     CAPTURE(blob.path());
@@ -244,26 +243,26 @@ TEST_CASE("download: 401, 403, 404 and 500 are one line each saying what to do")
   CHECK(r.err == "bertkit: error: model test-org/absent: not found on " + hub.endpoint() + " (404): check the name\n");
   r = run_bertkit({"download", kRepo + "@no-such-branch"});
   CHECK(r.exit_code == 1);
-  CHECK(has(r.err, "no revision \"no-such-branch\""));
+  CHECK(mentions(r.err, "no revision \"no-such-branch\""));
 
   hub.set("status=401");
   r = run_bertkit({"download", kRepo});
   CHECK(r.exit_code == 1);
-  CHECK(has(r.err, "(401)"));
-  CHECK(has(r.err, "set HF_TOKEN"));
+  CHECK(mentions(r.err, "(401)"));
+  CHECK(mentions(r.err, "set HF_TOKEN"));
   CHECK(bktest::count_lines(r.err) == 1);
   hub.set("status=500");
   r = run_bertkit({"download", kRepo});
   CHECK(r.exit_code == 1);
-  CHECK(has(r.err, "answered 500"));
+  CHECK(mentions(r.err, "answered 500"));
 
   // A gated model: refused without its token, fetched with it (HF_TOKEN, or $HF_HOME/token); the token
   // goes to the Hub only, never to the host large files are redirected to.
   hub.set("status=&token=secret-token&error_code=GatedRepo");
   r = run_bertkit({"download", kRepo});
   CHECK(r.exit_code == 1);
-  CHECK(has(r.err, "gated or private; accept its licence at " + hub.endpoint() + "/" + kRepo));
-  CHECK(has(r.err, "(no token is set)"));
+  CHECK(mentions(r.err, "gated or private; accept its licence at " + hub.endpoint() + "/" + kRepo));
+  CHECK(mentions(r.err, "(no token is set)"));
   {
     bktest::ScopedEnv token("HF_TOKEN", "secret-token");
     r = run_bertkit({"download", kRepo});
@@ -277,7 +276,7 @@ TEST_CASE("download: 401, 403, 404 and 500 are one line each saying what to do")
 
   r = run_bertkit({"download", "../etc"});
   CHECK(r.exit_code == 3);
-  CHECK(has(r.err, "is not a Hugging Face model id"));
+  CHECK(mentions(r.err, "is not a Hugging Face model id"));
 }
 
 TEST_CASE("download: offline, a cached model is used without a request and a missing one is refused") {
@@ -287,15 +286,15 @@ TEST_CASE("download: offline, a cached model is used without a request and a mis
     bktest::ScopedEnv offline("HF_HUB_OFFLINE", "1");
     auto r = run_bertkit({"download", kRepo});
     CHECK(r.exit_code == 1);
-    CHECK(has(r.err, "not in the Hugging Face cache"));
-    CHECK(has(r.err, "HF_HUB_OFFLINE forbids downloading it"));
+    CHECK(mentions(r.err, "not in the Hugging Face cache"));
+    CHECK(mentions(r.err, "HF_HUB_OFFLINE forbids downloading it"));
     r = run_bertkit({"embed", "-m", kRepo, "text"});
     CHECK(r.exit_code == 1);
-    CHECK(has(r.err, "HF_HUB_OFFLINE"));
+    CHECK(mentions(r.err, "HF_HUB_OFFLINE"));
   }
   auto r = run_bertkit({"download", "--offline", kRepo});
   CHECK(r.exit_code == 1);
-  CHECK(has(r.err, "--offline forbids"));
+  CHECK(mentions(r.err, "--offline forbids"));
   CHECK(hub.stats()["requests"].empty());
 
   REQUIRE(run_bertkit({"download", kRepo}).exit_code == 0);
@@ -314,11 +313,11 @@ TEST_CASE("download: offline, a cached model is used without a request and a mis
   bktest::ScopedEnv nowhere("HF_ENDPOINT", "http://127.0.0.1:1");
   r = run_bertkit({"download", kRepo});
   CHECK(r.exit_code == 0);
-  CHECK(has(r.err, "cannot reach http://127.0.0.1:1"));
+  CHECK(mentions(r.err, "cannot reach http://127.0.0.1:1"));
   CHECK(trimmed(r.out) == snapshot.string());
   r = run_bertkit({"download", "test-org/other"});
   CHECK(r.exit_code == 1);
-  CHECK(has(r.err, "cannot reach http://127.0.0.1:1"));
+  CHECK(mentions(r.err, "cannot reach http://127.0.0.1:1"));
 }
 
 TEST_CASE("download: a revision by branch and by commit") {
@@ -344,10 +343,10 @@ TEST_CASE("download: a revision by branch and by commit") {
   // -m takes the revision too, from the cache.
   r = run_bertkit({"info", "--json", kRepo + "@v2"});
   CHECK(r.exit_code == 0);
-  CHECK(has(r.out, "BertForMaskedLM"));
+  CHECK(mentions(r.out, "BertForMaskedLM"));
   r = run_bertkit({"info", "--json", kRepo + "@" + main});
   CHECK(r.exit_code == 0);
-  CHECK(has(r.out, "BertModel"));
+  CHECK(mentions(r.out, "BertModel"));
 }
 
 TEST_CASE("download: two downloads of one model at once share the blobs and both succeed") {
@@ -372,8 +371,8 @@ TEST_CASE("download: an architecture bertkit does not run is refused from config
   HubEnvironment env(hub.endpoint());
   auto r = run_bertkit({"download", kRepo});
   CHECK(r.exit_code == 3);
-  CHECK(has(r.err, "nothing else was downloaded"));
-  CHECK(has(r.err, "gpt2"));
+  CHECK(mentions(r.err, "nothing else was downloaded"));
+  CHECK(mentions(r.err, "gpt2"));
   CHECK(requests_to(hub.stats(), "/lfs/") == 0);
 }
 
@@ -385,7 +384,7 @@ TEST_CASE("download: a server that stops sending fails after HF_HUB_DOWNLOAD_TIM
   const auto start = std::chrono::steady_clock::now();
   auto r = run_bertkit({"download", kRepo});
   CHECK(r.exit_code == 1);
-  CHECK(has(r.err, "stopped after 0 of"));
+  CHECK(mentions(r.err, "stopped after 0 of"));
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(15));
   hub.set("delay=");
   CHECK(run_bertkit({"download", kRepo}).exit_code == 0);
@@ -396,12 +395,12 @@ TEST_CASE("download: a progress bar per file on a terminal or with --progress, n
   HubEnvironment env(hub.endpoint());
   auto r = run_bertkit({"download", kRepo});
   REQUIRE(r.exit_code == 0);
-  CHECK_FALSE(has(r.err, "%"));  // stderr is a pipe: the summary line only
+  CHECK_FALSE(mentions(r.err, "%"));  // stderr is a pipe: the summary line only
   fs::remove_all(env.hub());
   r = run_bertkit({"download", "--progress", kRepo});
   REQUIRE(r.exit_code == 0);
-  CHECK(has(r.err, "model.safetensors  100%  4.1/4.1 MB"));
-  CHECK(has(r.err, "1_Pooling/config.json  100%"));
+  CHECK(mentions(r.err, "model.safetensors  100%  4.1/4.1 MB"));
+  CHECK(mentions(r.err, "1_Pooling/config.json  100%"));
   fs::remove_all(env.hub());
   r = run_bertkit({"-q", "download", "--progress", kRepo});
   CHECK(r.err.empty());
@@ -410,5 +409,5 @@ TEST_CASE("download: a progress bar per file on a terminal or with --progress, n
   bktest::PtyChild child({"download", kRepo});  // a terminal: the bar without asking
   CHECK(child.wait_for("files fetched"));
   CHECK(child.exit_code() == 0);
-  CHECK(has(child.seen(), "model.safetensors  100%"));
+  CHECK(mentions(child.seen(), "model.safetensors  100%"));
 }

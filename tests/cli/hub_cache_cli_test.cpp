@@ -13,6 +13,7 @@ namespace fs = std::filesystem;
 using bktest::HubEnvironment;
 using bktest::HubStandIn;
 using bktest::files_under;
+using bktest::mentions;
 using bktest::run_bertkit;
 using bktest::trimmed;
 
@@ -21,8 +22,6 @@ namespace {
 const std::string kMiniLm = "test-org/minilm";
 const std::string kMiniLmFolder = "models--test-org--minilm";
 const std::string kSentence = "A man is eating food.";
-
-bool mentions(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // The paths of the files the stand-in served (GET), resolve requests only.
 std::multiset<std::string> files_served(const nlohmann::json& stats) {

@@ -110,6 +110,9 @@ inline std::string trimmed(std::string s) {
   return s;
 }
 
+// Whether a command's output or message `text` contains `part`.
+inline bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 // The files under `dir`, relative, symlinks included (not followed).
 inline std::set<std::string> files_under(const std::filesystem::path& dir) {
   std::set<std::string> out;

@@ -1,7 +1,7 @@
-// bertkit's converted-file loader (core/checkpoint/converted_file.h) on arbitrary bytes: the header,
+// bertkit's converted-file loader (core/loading/converted_file.h) on arbitrary bytes: the header,
 // its embedded config.json and tokenizer files, the tensor table and the trailer. The first byte picks
 // loading (header checks only) or `convert --check` (also the checksum); the rest is the file.
-#include "core/checkpoint/converted_file.h"
+#include "core/loading/converted_file.h"
 #include "core/error.h"
 #include "memory_file.h"
 

@@ -3,8 +3,8 @@
 #include "support.h"
 #include "unit/same_weights.h"
 
-#include "core/checkpoint/load_weights.h"
-#include "core/checkpoint/model_source.h"
+#include "core/model/load_weights.h"
+#include "core/loading/model_source.h"
 #include "core/model/model_tensors.h"
 #include "core/checkpoint/raw_checkpoint.h"
 

@@ -3,8 +3,8 @@
 #include "support.h"
 #include "unit/same_weights.h"
 
-#include "core/checkpoint/converted_file.h"
-#include "core/checkpoint/model_source.h"
+#include "core/loading/converted_file.h"
+#include "core/loading/model_source.h"
 #include "core/checkpoint/reduce_weights.h"
 #include "core/model/encoder.h"
 

@@ -3,8 +3,8 @@
 // library); and the writer stores what with_store_type makes, whether or not it was reduced before.
 #include "support.h"
 
-#include "core/checkpoint/converted_file.h"
-#include "core/checkpoint/model_source.h"
+#include "core/loading/converted_file.h"
+#include "core/loading/model_source.h"
 #include "core/checkpoint/reduce_weights.h"
 #include "core/hash64.h"
 

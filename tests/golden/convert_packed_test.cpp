@@ -5,7 +5,7 @@
 #include "support.h"
 
 #include "commands/convert.h"
-#include "core/checkpoint/converted_file.h"
+#include "core/loading/converted_file.h"
 #include "core/checkpoint/reduce_weights.h"
 #include "core/dnnl/layout_names.h"
 #include "core/model/encoder.h"

@@ -1,7 +1,7 @@
 #pragma once
 // The model fixtures of ../shared/fixtures/models loaded for the encoder parity tests, and comparison
 // helpers that report the worst difference.
-#include "core/checkpoint/model_source.h"
+#include "core/loading/model_source.h"
 #include "core/model/encoder.h"
 
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 #include "support.h"
 #include "unit/checkpoint_builders.h"
 
-#include "core/checkpoint/model_source.h"
+#include "core/loading/model_source.h"
 #include "core/model/model_tensors.h"
 #include "core/error.h"
 

@@ -3,7 +3,7 @@
 #include "support.h"
 #include "unit/checkpoint_builders.h"
 
-#include "core/checkpoint/converted_file.h"
+#include "core/loading/converted_file.h"
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/error.h"
 

@@ -1,5 +1,5 @@
 // The name table: every Hugging Face spelling the issue lists lands on its canonical name.
-#include "core/checkpoint/name_map.h"
+#include "core/model/name_map.h"
 #include "core/model/model_tensors.h"
 #include "core/model/family_spec.h"
 

@@ -89,6 +89,5 @@ TEST_CASE("config: defaults and the three families") {
   ModelConfig d = read_model_config(dir / "config.json");
   CHECK(d.architecture == "DistilBertModel");
   CHECK(d.type_vocab_size == 0);
-  CHECK(d.sinusoidal_pos_embds);
   CHECK(d.hidden_act == Activation::Relu);
 }

@@ -6,7 +6,7 @@
 
 #include "commands/convert.h"
 #include "core/ops/cpu_features.h"
-#include "core/checkpoint/converted_file.h"
+#include "core/loading/converted_file.h"
 #include "core/error.h"
 #include "core/hash64.h"
 

@@ -1,6 +1,6 @@
 // The record pipeline without a model: texts given as arguments, echo names, and what --on-error keeps.
 #include "core/error.h"
-#include "io_helpers.h"
+#include "records_helpers.h"
 #include "records/log.h"
 #include "records/open_reader.h"
 #include "records/record_pipeline.h"

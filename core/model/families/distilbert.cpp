@@ -39,8 +39,7 @@ const FamilySpec& distilbert_family() {
                .activation = "activation",
                .layer_norm_eps = nullptr,  // hard-coded 1e-12 in DistilBERT's modelling code
                .type_vocab_size = nullptr,
-               .position_embedding_type = nullptr,
-               .sinusoidal_positions = "sinusoidal_pos_embds"},
+               .position_embedding_type = nullptr},
       .checkpoint_prefix = "distilbert.",
       .layer_prefix = "transformer.layer.",
       // The embedding names are BERT's (a DistilBERT checkpoint has no token_type_embeddings).

@@ -1,6 +1,4 @@
-#include "core/model/quantization.h"
-
-#include "core/error.h"
+#include "core/model/embedding_precision.h"
 
 #include <algorithm>
 #include <bit>
@@ -23,10 +21,10 @@ std::uint8_t numpy_byte_cast(float v) {
 
 }  // namespace
 
-Precision parse_precision(std::string_view name) {
+std::optional<Precision> parse_precision(std::string_view name) {
   for (Precision p : {Precision::Float32, Precision::Int8, Precision::Uint8, Precision::Binary, Precision::Ubinary})
     if (name == precision_name(p)) return p;
-  usage_error("--precision must be float32, int8, uint8, binary or ubinary, not '{}'", name);
+  return std::nullopt;
 }
 
 std::string_view precision_name(Precision p) {

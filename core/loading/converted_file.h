@@ -6,7 +6,7 @@
 // Loading validates the header against the file before any tensor is touched. The checksum is verified
 // by check_converted_file (`convert --check`), not at load: hashing a BERT-base file would cost more
 // than the whole load.
-#include "core/checkpoint/model_source.h"
+#include "core/loading/model_source.h"
 #include "core/checkpoint/store_type.h"
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "core/model/rows.h"
+#include "core/model/gather_rows.h"
 
 #include "core/error.h"
 

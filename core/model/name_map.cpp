@@ -1,4 +1,4 @@
-#include "core/checkpoint/name_map.h"
+#include "core/model/name_map.h"
 
 #include <fmt/format.h>
 

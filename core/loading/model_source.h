@@ -5,56 +5,16 @@
 #include "core/checkpoint/weights.h"
 #include "core/hub/hub_cache.h"
 #include "core/model/config.h"
+#include "core/model/sentence_transformer_config.h"
 
-#include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace bertkit::core {
-
-// sentence-transformers' Pooling module (1_Pooling/config.json); several modes are concatenated in
-// this order: cls, max, mean, mean_sqrt_len, weighted_mean, last_token.
-struct Pooling {
-  bool cls = false;
-  bool max = false;
-  bool mean = false;
-  bool mean_sqrt_len = false;
-  bool weighted_mean = false;
-  bool last_token = false;
-  bool include_prompt = true;
-};
-// The modes in that order, joined by "+" ("mean", "cls+mean"), for messages and `info`.
-std::string pooling_modes_name(const Pooling& pooling);
-
-enum class DenseActivation { Identity, Tanh };
-
-// A sentence-transformers Dense module; its weights are in Weights as dense.K.weight / dense.K.bias
-// ([out_features, in_features] / [out_features]) where K is its position in `dense`.
-struct DenseLayer {
-  int in_features = 0;
-  int out_features = 0;
-  bool bias = true;
-  DenseActivation activation = DenseActivation::Tanh;
-};
-
-struct SentenceTransformerConfig {
-  Pooling pooling;
-  std::vector<DenseLayer> dense;
-  bool normalize = false;                    // a Normalize module in modules.json (it has no folder)
-  std::optional<int> max_seq_length;         // sentence_bert_config.json
-  std::optional<bool> do_lower_case;         // sentence_bert_config.json
-  std::map<std::string, std::string> prompts;  // config_sentence_transformers.json
-  std::optional<std::string> default_prompt_name;
-  // similarity_fn_name of config_sentence_transformers.json: cosine, dot, euclidean or manhattan.
-  std::optional<std::string> similarity_fn_name;
-  // truncate_dim of config_sentence_transformers.json: the Matryoshka dimensions kept (positive).
-  std::optional<std::int64_t> truncate_dim;
-};
 
 struct LoadedModel {
   std::string name;                 // as given to -m

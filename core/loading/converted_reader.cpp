@@ -1,4 +1,4 @@
-#include "core/checkpoint/converted_file.h"
+#include "core/loading/converted_file.h"
 #include "core/checkpoint/converted_format.h"
 #include "core/model/model_tensors.h"
 #include "core/checkpoint/raw_checkpoint.h"

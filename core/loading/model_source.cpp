@@ -1,7 +1,7 @@
-#include "core/checkpoint/model_source.h"
+#include "core/loading/model_source.h"
 
-#include "core/checkpoint/converted_file.h"
-#include "core/checkpoint/load_weights.h"
+#include "core/loading/converted_file.h"
+#include "core/model/load_weights.h"
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/error.h"
 #include "core/files.h"
@@ -82,12 +82,13 @@ DenseLayer read_dense(const fs::path& folder, int index, Weights& weights, std::
   return d;
 }
 
-// Reads modules.json and the files it points to; returns the folder of the Transformer module.
+// The sources of the model's settings, for `info`: (what, file).
+using Origins = std::vector<std::pair<std::string, std::string>>;
+
+// modules.json: the Transformer module's folder (returned), the Pooling and Normalize modules into `st`;
 // Dense modules are read later, into the model's Weights: their folders go to `dense_folders`.
-fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConfig& st,
-                                   std::vector<fs::path>& dense_folders,
-                                   std::vector<std::pair<std::string, std::string>>& origins,
-                                   std::vector<fs::path>& files) {
+fs::path read_modules(const fs::path& root, SentenceTransformerConfig& st, std::vector<fs::path>& dense_folders,
+                      Origins& origins, std::vector<fs::path>& files) {
   const fs::path modules_path = root / kModulesJson;
   const std::string where = modules_path.string();
   json modules = read_json_file(modules_path);
@@ -123,53 +124,71 @@ fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConf
   }
   if (!transformer) bad_input("{}: no sentence_transformers.models.Transformer module", where);
   if (!have_pooling) st.pooling.mean = true;  // what sentence-transformers adds to a bare transformer
+  return *transformer;
+}
 
-  const fs::path sbert = *transformer / kSentenceBertConfig;
-  if (fs::exists(sbert)) {
-    json j = read_json_file(sbert);
-    if (!j.is_object()) bad_input("{}: not a JSON object", sbert.string());
-    if (j.contains("max_seq_length") && !j["max_seq_length"].is_null()) {
-      int n = json_field(j, "max_seq_length", 0, sbert.string());
-      if (n <= 0) bad_input("{}: max_seq_length must be positive", sbert.string());
-      st.max_seq_length = n;
+// sentence_bert_config.json beside the transformer: max_seq_length and do_lower_case.
+void read_sentence_bert_config(const fs::path& sbert, SentenceTransformerConfig& st) {
+  json j = read_json_file(sbert);
+  if (!j.is_object()) bad_input("{}: not a JSON object", sbert.string());
+  if (j.contains("max_seq_length") && !j["max_seq_length"].is_null()) {
+    int n = json_field(j, "max_seq_length", 0, sbert.string());
+    if (n <= 0) bad_input("{}: max_seq_length must be positive", sbert.string());
+    st.max_seq_length = n;
+  }
+  if (j.contains("do_lower_case") && !j["do_lower_case"].is_null())
+    st.do_lower_case = json_field(j, "do_lower_case", false, sbert.string());
+}
+
+// config_sentence_transformers.json: prompts, default_prompt_name, similarity_fn_name and truncate_dim.
+void read_sentence_transformers_config(const fs::path& prompts, SentenceTransformerConfig& st) {
+  json j = read_json_file(prompts);
+  if (!j.is_object()) bad_input("{}: not a JSON object", prompts.string());
+  if (auto it = j.find("prompts"); it != j.end() && !it->is_null()) {
+    if (!it->is_object()) bad_input("{}: \"prompts\" is not an object", prompts.string());
+    for (const auto& [name, text] : it->items()) {
+      if (!text.is_string()) bad_input("{}: prompt \"{}\" is not a string", prompts.string(), name);
+      st.prompts[name] = text.get<std::string>();
     }
-    if (j.contains("do_lower_case") && !j["do_lower_case"].is_null())
-      st.do_lower_case = json_field(j, "do_lower_case", false, sbert.string());
+  }
+  if (auto it = j.find("default_prompt_name"); it != j.end() && !it->is_null()) {
+    if (!it->is_string()) bad_input("{}: \"default_prompt_name\" is not a string", prompts.string());
+    st.default_prompt_name = it->get<std::string>();
+    if (!st.prompts.count(*st.default_prompt_name))
+      bad_input("{}: default_prompt_name \"{}\" is not one of the prompts", prompts.string(), *st.default_prompt_name);
+  }
+  if (auto it = j.find("similarity_fn_name"); it != j.end() && !it->is_null()) {
+    static constexpr std::string_view kNames[] = {"cosine", "dot", "euclidean", "manhattan"};
+    if (!it->is_string() || std::find(std::begin(kNames), std::end(kNames), it->get<std::string>()) == std::end(kNames))
+      bad_input("{}: similarity_fn_name {} is not one of cosine, dot, euclidean, manhattan", prompts.string(), it->dump());
+    st.similarity_fn_name = it->get<std::string>();
+  }
+  if (auto it = j.find("truncate_dim"); it != j.end() && !it->is_null()) {
+    if (!it->is_number_integer() || it->get<std::int64_t>() <= 0)
+      bad_input("{}: truncate_dim {} is not a positive integer", prompts.string(), it->dump());
+    st.truncate_dim = it->get<std::int64_t>();
+  }
+}
+
+// modules.json and the files it points to, then the two settings files when present; returns the folder
+// of the Transformer module.
+fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConfig& st,
+                                   std::vector<fs::path>& dense_folders, Origins& origins,
+                                   std::vector<fs::path>& files) {
+  const fs::path transformer = read_modules(root, st, dense_folders, origins, files);
+  const fs::path sbert = transformer / kSentenceBertConfig;
+  if (fs::exists(sbert)) {
+    read_sentence_bert_config(sbert, st);
     origins.emplace_back("sentence-transformers settings", sbert.string());
     files.push_back(sbert);
   }
   const fs::path prompts = root / kSentenceTransformersConfig;
   if (fs::exists(prompts)) {
-    json j = read_json_file(prompts);
-    if (!j.is_object()) bad_input("{}: not a JSON object", prompts.string());
-    if (auto it = j.find("prompts"); it != j.end() && !it->is_null()) {
-      if (!it->is_object()) bad_input("{}: \"prompts\" is not an object", prompts.string());
-      for (const auto& [name, text] : it->items()) {
-        if (!text.is_string()) bad_input("{}: prompt \"{}\" is not a string", prompts.string(), name);
-        st.prompts[name] = text.get<std::string>();
-      }
-    }
-    if (auto it = j.find("default_prompt_name"); it != j.end() && !it->is_null()) {
-      if (!it->is_string()) bad_input("{}: \"default_prompt_name\" is not a string", prompts.string());
-      st.default_prompt_name = it->get<std::string>();
-      if (!st.prompts.count(*st.default_prompt_name))
-        bad_input("{}: default_prompt_name \"{}\" is not one of the prompts", prompts.string(), *st.default_prompt_name);
-    }
-    if (auto it = j.find("similarity_fn_name"); it != j.end() && !it->is_null()) {
-      static constexpr std::string_view kNames[] = {"cosine", "dot", "euclidean", "manhattan"};
-      if (!it->is_string() || std::find(std::begin(kNames), std::end(kNames), it->get<std::string>()) == std::end(kNames))
-        bad_input("{}: similarity_fn_name {} is not one of cosine, dot, euclidean, manhattan", prompts.string(), it->dump());
-      st.similarity_fn_name = it->get<std::string>();
-    }
-    if (auto it = j.find("truncate_dim"); it != j.end() && !it->is_null()) {
-      if (!it->is_number_integer() || it->get<std::int64_t>() <= 0)
-        bad_input("{}: truncate_dim {} is not a positive integer", prompts.string(), it->dump());
-      st.truncate_dim = it->get<std::int64_t>();
-    }
+    read_sentence_transformers_config(prompts, st);
     origins.emplace_back("sentence-transformers config", prompts.string());
     files.push_back(prompts);
   }
-  return *transformer;
+  return transformer;
 }
 
 LoadedModel load_folder(const fs::path& root, std::string_view spec) {
@@ -240,22 +259,6 @@ LoadedModel load_model(std::string_view spec) {
   if (fs::is_directory(location)) return load_folder(location, spec);
   if (is_converted_file(location)) return load_converted_file(location, spec);
   bad_input("model {}: {} is neither a model folder nor a file made by bertkit convert", spec, location.string());
-}
-
-std::string pooling_modes_name(const Pooling& p) {
-  std::string out;
-  auto add = [&](bool on, const char* name) {
-    if (!on) return;
-    if (!out.empty()) out += '+';
-    out += name;
-  };
-  add(p.cls, "cls");
-  add(p.max, "max");
-  add(p.mean, "mean");
-  add(p.mean_sqrt_len, "mean_sqrt_len");
-  add(p.weighted_mean, "weighted_mean");
-  add(p.last_token, "last_token");
-  return out;
 }
 
 }  // namespace bertkit::core

@@ -1,6 +1,6 @@
-#include "core/checkpoint/load_weights.h"
+#include "core/model/load_weights.h"
 
-#include "core/checkpoint/name_map.h"
+#include "core/model/name_map.h"
 #include "core/error.h"
 #include "core/model/model_tensors.h"
 

@@ -1,6 +1,6 @@
 #include "records/line_reader.h"
 #include "core/error.h"
-#include "io_helpers.h"
+#include "records_helpers.h"
 #include "support.h"
 
 #include <doctest/doctest.h>

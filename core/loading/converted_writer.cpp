@@ -1,4 +1,4 @@
-#include "core/checkpoint/converted_file.h"
+#include "core/loading/converted_file.h"
 #include "core/checkpoint/converted_format.h"
 #include "core/checkpoint/reduce_weights.h"
 #include "core/dnnl/layout_names.h"

@@ -3,6 +3,7 @@
 // range [min, max] onto 256 buckets; binary/ubinary keep the sign bit (x > 0), eight dimensions a byte.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -11,8 +12,8 @@ namespace bertkit::core {
 
 enum class Precision { Float32, Int8, Uint8, Binary, Ubinary };
 
-// float32, int8, uint8, binary or ubinary; a usage error naming --precision otherwise.
-Precision parse_precision(std::string_view name);
+// float32, int8, uint8, binary or ubinary; nullopt for any other name (the caller says where it came from).
+std::optional<Precision> parse_precision(std::string_view name);
 std::string_view precision_name(Precision p);
 bool is_signed(Precision p);  // int8 and binary hold signed bytes
 

@@ -4,7 +4,7 @@
 #include "records/open_reader.h"
 #include "core/error.h"
 #include "fuzz/gzip_bytes.h"
-#include "io_helpers.h"
+#include "records_helpers.h"
 #include "support.h"
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
 // Embedding quantisation against small hand-computed cases of sentence-transformers'
 // quantize_embeddings (numpy float32 arithmetic, C casts, packbits).
-#include "core/model/quantization.h"
+#include "core/model/embedding_precision.h"
 
 #include <doctest/doctest.h>
 
