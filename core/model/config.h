@@ -25,6 +25,24 @@ enum class HeadKind {
   NextSentencePrediction,
 };
 enum class ProblemType { Auto, SingleLabel, MultiLabel, Regression };
+// What a sequence classifier reads: the first token's row, or the mean of the sequence's rows
+// (ModernBERT's classifier_pooling).
+enum class ClassifierPooling { Cls, Mean };
+
+// How one encoder layer attends, where layers differ (ModernBERT's global and sliding layers).
+struct LayerAttention {
+  double rope_theta = 0;      // the rotary positions' base
+  std::int64_t window = -1;   // keys within this many tokens of the query; -1: every key (global)
+};
+
+// Which modules have a bias (ModernBERT's config turns each off; every BERT-family module has one).
+struct ModuleBiases {
+  bool attention = true;  // the attention projections (attention_bias)
+  bool mlp = true;        // the feed-forward (mlp_bias)
+  bool norm = true;       // every LayerNorm (norm_bias)
+  bool head = true;       // the prediction head's dense (classifier_bias)
+  bool decoder = true;    // the MLM decoder (decoder_bias)
+};
 
 // The head config.json names when the checkpoint holds none of its tensors (all-mpnet-base-v2's
 // config names MPNetForMaskedLM over MPNetModel's weights): the model is then its encoder alone, as
@@ -58,6 +76,13 @@ struct ModelConfig {
   int relative_attention_buckets = 0;
   int pad_token_id = 0;
   bool tie_word_embeddings = true;  // the MLM decoder is the word embedding matrix unless the file has one
+
+  // One per layer where the family's layers attend differently (ModernBERT); empty otherwise.
+  std::vector<LayerAttention> layer_attention;
+  ModuleBiases biases;
+  // The prediction head's activation (ModernBERT's classifier_activation); nullopt: the family's.
+  std::optional<Activation> head_activation;
+  ClassifierPooling classifier_pooling = ClassifierPooling::Cls;
 
   std::vector<std::string> id2label;  // index = class id; empty when the model has no classifier
   ProblemType problem_type = ProblemType::Auto;

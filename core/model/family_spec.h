@@ -62,7 +62,10 @@ struct ConfigKeys {
 
 // The computation of one layer (core/model/blocks/block.h); BERT's is every family's so far.
 struct BlockRecipe;
-extern const BlockRecipe bert_block_recipe;  // core/model/blocks/bert_block.cpp
+extern const BlockRecipe bert_block_recipe;        // core/model/blocks/bert_block.cpp
+extern const BlockRecipe modernbert_block_recipe;  // core/model/blocks/modernbert_block.cpp
+
+class ConfigReader;  // core/model/config_reader.h
 
 enum class PoolerUse { None, Optional, Required };
 
@@ -113,15 +116,24 @@ struct FamilySpec {
 
   // The layer's computation and the tensors it reads, under the canonical names layer_modules map to.
   const BlockRecipe* block = &bert_block_recipe;
+  // The family's own config.json settings (per-layer attention, biases, head pooling), read after the
+  // common ones; nullptr: none.
+  void (*read_settings)(const ConfigReader& reader, ModelConfig& config) = nullptr;
+  // A LayerNorm (canonical final_norm) over the last layer's output (ModernBERT), else none.
+  bool final_norm = false;
 
   // Embeddings.
   bool positions_after_padding = false;  // position ids start at pad_token_id + 1 (RoBERTa), else at 0
   bool embedding_projection = false;     // embeddings_project from embedding_size to hidden_size (ELECTRA)
+  bool position_embeddings = true;       // a learned position table; false: positions are the layers' (rotary)
 
   // Heads.
   std::span<const ArchitectureSpec> architectures = {};  // the first is the base model (no architectures key)
   MlmHeadSpec mlm = {};
   ClassifierSpec classifier = {};
+  // ModernBERT's prediction head (canonical head.dense -> activation -> head.norm) between the encoder and
+  // the sequence, token and span classifiers (the pooled row for sequences, every token otherwise).
+  bool prediction_head = false;
 
   SpecialTokenNames special_tokens = {};
 
