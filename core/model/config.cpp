@@ -168,6 +168,8 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view sour
   if (!c.family)
     r.refuse(fmt::format("unsupported model_type \"{}\" (supported: {})", *model_type, supported_model_types()));
   const FamilySpec& family = *c.family;
+  for (const ConfigKeyAlias& a : family.key_aliases)
+    if ((!root.contains(a.key) || root[a.key].is_null()) && root.contains(a.alias)) root[a.key] = root[a.alias];
 
   auto arch = root.find("architectures");
   if (arch != root.end() && !arch->is_null()) {

@@ -39,6 +39,7 @@ struct LayerAttention {
 struct ModuleBiases {
   bool attention = true;  // the attention projections (attention_bias)
   bool mlp = true;        // the feed-forward (mlp_bias)
+  bool mlp_out = true;    // NomicBERT's feed-forward output (mlp_fc2_bias; its input's is `mlp`)
   bool norm = true;       // every LayerNorm (norm_bias)
   bool head = true;       // the prediction head's dense (classifier_bias)
   bool decoder = true;    // the MLM decoder (decoder_bias)
@@ -50,6 +51,12 @@ struct ModuleBiases {
 struct AbsentHead {
   HeadKind head = HeadKind::None;
   std::vector<std::string> tensors;  // the head's tensors as the checkpoint would spell them
+};
+
+// Rotary positions where the family's layers have them (their base is LayerAttention::rope_theta).
+struct RotarySettings {
+  double fraction = 1.0;     // of each head's values rotated (NomicBERT's rotary_emb_fraction)
+  bool interleaved = false;  // pairs (2i, 2i+1) instead of NeoX's halves (i, i + d/2)
 };
 
 struct ModelConfig {
@@ -80,6 +87,7 @@ struct ModelConfig {
   // One per layer where the family's layers attend differently (ModernBERT); empty otherwise.
   std::vector<LayerAttention> layer_attention;
   ModuleBiases biases;
+  RotarySettings rotary;
   // The prediction head's activation (ModernBERT's classifier_activation); nullopt: the family's.
   std::optional<Activation> head_activation;
   ClassifierPooling classifier_pooling = ClassifierPooling::Cls;

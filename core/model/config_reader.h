@@ -62,6 +62,15 @@ class ConfigReader {
     return v;
   }
 
+  // A positive number at `key` of `object` (the root or a nested object), `where` naming it in messages.
+  double positive(const json& object, const char* key, double fallback, const std::string& where) const {
+    auto it = object.find(key);
+    if (it == object.end() || it->is_null()) return fallback;
+    if (!it->is_number() || !(it->get<double>() > 0))
+      refuse(fmt::format("field \"{}\" must be a positive number, got {}", where, it->dump()));
+    return it->get<double>();
+  }
+
   const json& root() const { return root_; }
 
  private:

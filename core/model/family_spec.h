@@ -60,10 +60,18 @@ struct ConfigKeys {
   const char* relative_attention_buckets = nullptr;                 // nullptr: no relative position bias
 };
 
+// Another spelling of a config.json key, read where the key itself is absent (NomicBERT's remote-code
+// configs say n_embd for hidden_size): one spec reads both layouts.
+struct ConfigKeyAlias {
+  const char* alias;
+  const char* key;
+};
+
 // The computation of one layer (core/model/blocks/block.h); BERT's is every family's so far.
 struct BlockRecipe;
 extern const BlockRecipe bert_block_recipe;        // core/model/blocks/bert_block.cpp
 extern const BlockRecipe modernbert_block_recipe;  // core/model/blocks/modernbert_block.cpp
+extern const BlockRecipe nomic_block_recipe;       // core/model/blocks/nomic_block.cpp
 
 class ConfigReader;  // core/model/config_reader.h
 
@@ -105,10 +113,12 @@ struct SpecialTokenNames {
 struct FamilySpec {
   std::string_view model_type = {};  // config.json's model_type, also the name in messages and `info`
   ConfigKeys keys = {};
+  std::span<const ConfigKeyAlias> key_aliases = {};
 
   // Tensor names. The checkpoint of a model with a head prefixes the base model's tensors with
   // `checkpoint_prefix`; encoder layer N is `layer_prefix` + "N." + a row of layer_modules.
   std::string_view checkpoint_prefix = {};
+  std::string_view other_checkpoint_prefix = {};  // another layout's (NomicBERT: "nomic_bert." and remote code's "bert.")
   std::string_view layer_prefix = {};
   std::span<const ModuleName> embedding_modules = {};
   std::span<const ModuleName> layer_modules = {};

@@ -8,6 +8,7 @@
 #include "core/model/mlm_head.h"
 #include "core/model/token_classification_head.h"
 #include "golden/encoder_fixtures.h"
+#include "golden/w3_encoder_checks.h"
 #include "support.h"
 
 #include <doctest/doctest.h>
@@ -32,63 +33,6 @@ constexpr double kHidden = 1e-5;
 
 const char* const kTaskFixtures[] = {"modernbert-mlm", "modernbert-cls", "modernbert-ner"};
 
-std::span<const float> rows_of(const EncoderOutput& out, const std::vector<float>& layer, std::size_t s) {
-  return {layer.data() + out.offsets[s] * out.hidden_size, static_cast<std::size_t>(out.length(s) * out.hidden_size)};
-}
-
-std::vector<bktest::Tokens> case_tokens(const json& goldens) {
-  std::vector<bktest::Tokens> tokens;
-  for (const json& c : goldens.at("cases")) tokens.push_back(bktest::tokens_of(c));
-  return tokens;
-}
-
-// Every case alone, all layers kept: the sums of each layer's output and the whole last hidden state.
-void check_cases_alone(core::Encoder& encoder, const json& goldens) {
-  for (const json& c : goldens.at("cases")) {
-    INFO("case " << c.at("id").get<std::string>());
-    const bktest::Tokens t = bktest::tokens_of(c);
-    const core::TokenSequence seq = t.sequence();
-    EncoderOutput out;
-    encoder.forward({&seq, 1}, out, true);
-    const json& sums = c.at("hidden_states_sums");
-    REQUIRE(sums.size() == out.layers.size());
-    for (std::size_t l = 0; l < out.layers.size(); ++l) {
-      INFO("hidden_states[" << l << "]");
-      double sum = 0, abs_sum = 0;
-      for (float v : rows_of(out, out.layers[l], 0)) {
-        sum += v;
-        abs_sum += std::abs(v);
-      }
-      const double bound = kHidden * static_cast<double>(out.tokens() * out.hidden_size);
-      CHECK(std::abs(sum - sums[l][0].get<double>()) <= bound);
-      CHECK(std::abs(abs_sum - sums[l][1].get<double>()) <= bound);
-    }
-    CHECK(bktest::max_abs_diff(out.last(), bktest::flatten(c.at("last_hidden_state"))) <= kHidden);
-  }
-}
-
-// All cases as one packed batch give each case's own bytes; the padded batch's masked sums agree.
-void check_batch(core::Encoder& encoder, const json& goldens) {
-  const auto tokens = case_tokens(goldens);
-  const auto batch = bktest::sequences_of(tokens);
-  EncoderOutput together;
-  encoder.forward(batch, together);
-  const json& masked = goldens.at("batch").at("last_hidden_state_masked_sums");
-  for (std::size_t s = 0; s < batch.size(); ++s) {
-    INFO("case " << s);
-    EncoderOutput alone;
-    encoder.forward({&batch[s], 1}, alone);
-    const auto got = rows_of(together, together.last(), s);
-    REQUIRE(got.size() == alone.last().size());
-    CHECK(std::memcmp(got.data(), alone.last().data(), got.size_bytes()) == 0);
-    CHECK(std::none_of(got.begin(), got.end(), [](float v) { return std::isnan(v); }));
-    // The padded batch (the single texts, pairs excluded): the sum over the case's real rows.
-    if (s >= masked.size()) continue;
-    const double sum = std::accumulate(got.begin(), got.end(), 0.0);
-    CHECK(std::abs(sum - masked[s].get<double>()) <= kHidden * static_cast<double>(got.size()));
-  }
-}
-
 }  // namespace
 
 TEST_CASE("modernbert: hidden states of every case and layer, alone and batched (fixtures/models3)") {
@@ -96,8 +40,8 @@ TEST_CASE("modernbert: hidden states of every case and layer, alone and batched 
     INFO(name);
     const bktest::Fixture f = bktest::load_fixture(name, "models3");
     core::Encoder encoder(f.model.config, f.weights);
-    check_cases_alone(encoder, f.goldens);
-    check_batch(encoder, f.goldens);
+    bktest::check_cases_alone(encoder, f.goldens, kHidden);
+    bktest::check_batch(encoder, f.goldens, kHidden);
   }
 }
 
@@ -174,7 +118,7 @@ std::string edited_fixture(const bktest::TempDir& dir, const std::string& name, 
 std::vector<float> last_states(core::LoadedModel model, const json& goldens) {
   auto weights = std::make_shared<const core::Weights>(std::move(model.weights));
   core::Encoder encoder(model.config, weights);
-  const auto tokens = case_tokens(goldens);
+  const auto tokens = bktest::case_tokens(goldens, model.config);
   EncoderOutput out;
   encoder.forward(bktest::sequences_of(tokens), out);
   return out.last();

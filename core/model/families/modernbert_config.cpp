@@ -35,17 +35,9 @@ std::vector<bool> global_layers(const ConfigReader& r, int layers) {
   return global;
 }
 
-double positive(const ConfigReader& r, const json& object, const char* key, double fallback, const std::string& where) {
-  auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return fallback;
-  if (!it->is_number() || !(it->get<double>() > 0))
-    r.refuse(fmt::format("field \"{}\" must be a positive number, got {}", where, it->dump()));
-  return it->get<double>();
-}
-
 // The rotary theta of a layer type: rope_parameters[type].rope_theta, else the 4.48 key.
 double rope_theta(const ConfigReader& r, const char* type, const char* legacy_key, double fallback) {
-  const double legacy = positive(r, r.root(), legacy_key, fallback, legacy_key);
+  const double legacy = r.positive(r.root(), legacy_key, fallback, legacy_key);
   auto params = r.root().find("rope_parameters");
   if (params == r.root().end() || params->is_null()) return legacy;
   const std::string where = fmt::format("rope_parameters.{}", type);
@@ -57,7 +49,7 @@ double rope_theta(const ConfigReader& r, const char* type, const char* legacy_ke
   auto kind = of_type->find("rope_type");
   if (kind != of_type->end() && !kind->is_null() && *kind != "default")
     r.refuse(fmt::format("unsupported {}.rope_type {} (only \"default\")", where, kind->dump()));
-  return positive(r, *of_type, "rope_theta", legacy, where + ".rope_theta");
+  return r.positive(*of_type, "rope_theta", legacy, where + ".rope_theta");
 }
 
 ClassifierPooling classifier_pooling(const ConfigReader& r) {
