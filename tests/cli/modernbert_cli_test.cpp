@@ -64,15 +64,20 @@ void check_embeddings(const std::string& model) {
   check(bktest::run_jsonl(bktest::with({"embed", "-m", model, "--prompt", "query"}, first)), g.at("encode_query_prompt"));
 }
 
+// The fixture converted to an f32 file in `dir`.
+std::string converted(const bktest::TempDir& dir, const std::string& name) {
+  const auto file = (dir / (name + ".bk")).string();
+  const auto r = bktest::run_bertkit({"-q", "convert", models3(name), file});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  return file;
+}
+
 }  // namespace
 
 TEST_CASE("modernbert fill-mask: transformers' pipeline, from the folder and from its f32 file") {
   check_fill_mask(models3("modernbert-mlm"));
   const bktest::TempDir dir;
-  const auto file = (dir / "mlm.bk").string();
-  const auto r = bktest::run_bertkit({"-q", "convert", models3("modernbert-mlm"), file});
-  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  check_fill_mask(file);
+  check_fill_mask(converted(dir, "modernbert-mlm"));
 }
 
 TEST_CASE("modernbert classify: the text-classification pipeline's every label (mean pooling)") {
@@ -116,10 +121,7 @@ TEST_CASE("modernbert ner: the token-classification pipeline with each of the fi
 TEST_CASE("modernbert embed: sentence-transformers 6's encode, with and without the query prompt") {
   check_embeddings(models3("modernbert-embed"));
   const bktest::TempDir dir;
-  const auto file = (dir / "embed.bk").string();
-  const auto r = bktest::run_bertkit({"-q", "convert", models3("modernbert-embed"), file});
-  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  check_embeddings(file);
+  check_embeddings(converted(dir, "modernbert-embed"));
 }
 
 TEST_CASE("modernbert convert --verify: bf16 and int8 keep the embeddings' direction") {

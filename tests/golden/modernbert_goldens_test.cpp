@@ -42,14 +42,20 @@ std::vector<bktest::Tokens> case_tokens(const json& goldens) {
   return tokens;
 }
 
+// Case `c` alone through the encoder.
+EncoderOutput encode_case(core::Encoder& encoder, const json& c, bool all_layers = false) {
+  const bktest::Tokens t = bktest::tokens_of(c);
+  const core::TokenSequence seq = t.sequence();
+  EncoderOutput out;
+  encoder.forward({&seq, 1}, out, all_layers);
+  return out;
+}
+
 // Every case alone, all layers kept: the sums of each layer's output and the whole last hidden state.
 void check_cases_alone(core::Encoder& encoder, const json& goldens) {
   for (const json& c : goldens.at("cases")) {
     INFO("case " << c.at("id").get<std::string>());
-    const bktest::Tokens t = bktest::tokens_of(c);
-    const core::TokenSequence seq = t.sequence();
-    EncoderOutput out;
-    encoder.forward({&seq, 1}, out, true);
+    const EncoderOutput out = encode_case(encoder, c, true);
     const json& sums = c.at("hidden_states_sums");
     REQUIRE(sums.size() == out.layers.size());
     for (std::size_t l = 0; l < out.layers.size(); ++l) {
@@ -108,10 +114,7 @@ TEST_CASE("modernbert: the MLM head's top-10 ids, logits and logsumexp at each m
   std::size_t masks = 0;
   for (const json& c : f.goldens.at("cases")) {
     INFO("case " << c.at("id").get<std::string>());
-    const bktest::Tokens t = bktest::tokens_of(c);
-    const core::TokenSequence seq = t.sequence();
-    EncoderOutput out;
-    encoder.forward({&seq, 1}, out);
+    const EncoderOutput out = encode_case(encoder, c);
     for (const json& m : c.at("mlm")) {
       const core::TokenPosition at{0, m.at("position").get<std::int64_t>()};
       std::vector<float> logits;
@@ -145,10 +148,7 @@ TEST_CASE("modernbert: sequence (mean pooling, pairs) and token classification l
     REQUIRE(f.model.config.head != core::HeadKind::None);
     for (const json& c : f.goldens.at("cases")) {
       INFO("case " << c.at("id").get<std::string>());
-      const bktest::Tokens t = bktest::tokens_of(c);
-      const core::TokenSequence seq = t.sequence();
-      EncoderOutput out;
-      encoder.forward({&seq, 1}, out);
+      const EncoderOutput out = encode_case(encoder, c);
       std::vector<float> logits;
       if (sequence_head) sequence_head->forward(out, logits);
       else token_head->forward(out, logits);
