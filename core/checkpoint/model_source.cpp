@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 namespace bertkit::core {
@@ -120,6 +121,19 @@ DenseLayer read_dense(const fs::path& folder, int index, Weights& weights, std::
   return d;
 }
 
+// Whether config_sentence_transformers.json's __version__ says sentence-transformers 6 or later saved
+// the folder: its Transformer module tokenizes texts as they are, where 5 and earlier strip them.
+bool saved_by_version_6(const json& config) {
+  auto version = config.find("__version__");
+  if (version == config.end() || !version->is_object()) return false;
+  auto st = version->find("sentence_transformers");
+  if (st == version->end() || !st->is_string()) return false;
+  const std::string v = st->get<std::string>();
+  int major = 0;
+  std::from_chars(v.data(), v.data() + v.size(), major);
+  return major >= 6;
+}
+
 // Reads modules.json and the files it points to; returns the folder of the Transformer module.
 // Dense modules are read later, into the model's Weights: their folders go to `dense_folders`.
 fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConfig& st,
@@ -204,6 +218,7 @@ fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConf
         bad_input("{}: truncate_dim {} is not a positive integer", prompts.string(), it->dump());
       st.truncate_dim = it->get<std::int64_t>();
     }
+    st.strip_texts = !saved_by_version_6(j);
     origins.emplace_back("sentence-transformers config", prompts.string());
     files.push_back(prompts);
   }

@@ -33,6 +33,15 @@ constexpr double kHidden = 1e-5;
 
 const char* const kTaskFixtures[] = {"modernbert-mlm", "modernbert-cls", "modernbert-ner"};
 
+// Case `c` alone through the encoder.
+EncoderOutput encode_case(core::Encoder& encoder, const json& c) {
+  const bktest::Tokens t = bktest::tokens_of(c);
+  const core::TokenSequence seq = t.sequence();
+  EncoderOutput out;
+  encoder.forward({&seq, 1}, out);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("modernbert: hidden states of every case and layer, alone and batched (fixtures/models3)") {
@@ -52,10 +61,7 @@ TEST_CASE("modernbert: the MLM head's top-10 ids, logits and logsumexp at each m
   std::size_t masks = 0;
   for (const json& c : f.goldens.at("cases")) {
     INFO("case " << c.at("id").get<std::string>());
-    const bktest::Tokens t = bktest::tokens_of(c);
-    const core::TokenSequence seq = t.sequence();
-    EncoderOutput out;
-    encoder.forward({&seq, 1}, out);
+    const EncoderOutput out = encode_case(encoder, c);
     for (const json& m : c.at("mlm")) {
       const core::TokenPosition at{0, m.at("position").get<std::int64_t>()};
       std::vector<float> logits;
@@ -89,10 +95,7 @@ TEST_CASE("modernbert: sequence (mean pooling, pairs) and token classification l
     REQUIRE(f.model.config.head != core::HeadKind::None);
     for (const json& c : f.goldens.at("cases")) {
       INFO("case " << c.at("id").get<std::string>());
-      const bktest::Tokens t = bktest::tokens_of(c);
-      const core::TokenSequence seq = t.sequence();
-      EncoderOutput out;
-      encoder.forward({&seq, 1}, out);
+      const EncoderOutput out = encode_case(encoder, c);
       std::vector<float> logits;
       if (sequence_head) sequence_head->forward(out, logits);
       else token_head->forward(out, logits);
