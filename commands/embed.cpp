@@ -122,7 +122,7 @@ EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& opt
 std::string model_text(const EmbedPlan& plan, std::string_view text) {
   std::string joined = plan.prefix;
   joined += text;
-  std::string_view stripped = python_strip(joined);
+  std::string_view stripped = plan.modules.strip_texts ? python_strip(joined) : std::string_view(joined);
   return plan.lower_case ? lower_case(stripped) : std::string(stripped);
 }
 

@@ -1,15 +1,32 @@
 #include "core/bench/encoder_timing.h"
 
 #include "core/bench/run_timer.h"
+#include "core/model/family_spec.h"
 
 #include <random>
 #include <vector>
 
 namespace bertkit::core {
 
+double attended_pairs(std::int64_t length, std::int64_t window) {
+  const auto n = static_cast<double>(length);
+  if (window < 0 || 2 * window + 1 >= length) return n * n;
+  // Every query sees 2·window + 1 keys, less those past either end: w·(w+1)/2 at each.
+  const auto w = static_cast<double>(window);
+  return n * (2 * w + 1) - w * (w + 1);
+}
+
 double encoder_flops_per_sequence(const ModelConfig& c, std::int64_t length) {
-  const double L = c.num_layers, s = static_cast<double>(length), h = c.hidden_size, i = c.intermediate_size;
-  return 2 * L * (4 * s * h * h + 2 * s * h * i) + 4 * L * s * s * h;
+  const double s = static_cast<double>(length), h = c.hidden_size, i = c.intermediate_size;
+  // A gated feed-forward (ModernBERT's GeGLU) projects to 2·i and back from i.
+  const double ffn = c.family && c.family->block == &modernbert_block_recipe ? 3 * s * h * i : 2 * s * h * i;
+  double flops = 0;
+  for (int l = 0; l < c.num_layers; ++l) {
+    const std::int64_t window =
+        c.layer_attention.empty() ? -1 : c.layer_attention[static_cast<std::size_t>(l)].window;
+    flops += 2 * (4 * s * h * h + ffn) + 4 * h * attended_pairs(length, window);
+  }
+  return flops;
 }
 
 EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t length, int min_runs, double min_seconds,

@@ -7,8 +7,12 @@
 
 namespace bertkit::core {
 
-// Matmul flops of one sequence: 2·L·(4·s·h² + 2·s·h·i) for the projections and the feed-forward,
-// 4·L·s²·h for attention's two products.
+// The (query, key) pairs attention computes in a sequence of `length`: all of them, or with a sliding
+// window (ModernBERT's local layers, window ≥ 0) those within it.
+double attended_pairs(std::int64_t length, std::int64_t window);
+
+// Matmul flops of one sequence: 2·(4·s·h² + 2·s·h·i) per layer for the projections and the
+// feed-forward (3·s·h·i for a gated one), 4·h per attended pair for attention's two products.
 double encoder_flops_per_sequence(const ModelConfig& config, std::int64_t length);
 
 struct EncoderTiming {

@@ -12,12 +12,14 @@
 namespace bertkit::core {
 
 std::span<const ModelShape> model_shapes() {
-  static constexpr std::array<ModelShape, 5> shapes{{
+  static constexpr std::array<ModelShape, 7> shapes{{
       {"bert-base", 12, 768, 12, 3072},
       {"bert-large", 24, 1024, 16, 4096},
       {"minilm-l6", 6, 384, 12, 1536},
       {"minilm-l12", 12, 384, 12, 1536},
       {"mpnet-base", 12, 768, 12, 3072, "mpnet"},
+      {"modernbert-base", 22, 768, 12, 1152, "modernbert"},
+      {"modernbert-large", 28, 1024, 16, 2624, "modernbert"},
   }};
   return shapes;
 }
@@ -32,6 +34,25 @@ const ModelShape& find_model_shape(std::string_view name) {
 }
 
 std::string config_json(const ModelShape& shape) {
+  if (shape.model_type == "modernbert") {
+    // answerdotai/ModernBERT-base's (-large's) config.json, in the layout the Hub has (transformers 4.48).
+    nlohmann::ordered_json j = {{"architectures", {"ModernBertModel"}},
+                                {"model_type", "modernbert"},
+                                {"vocab_size", 50368},
+                                {"hidden_size", shape.hidden},
+                                {"num_hidden_layers", shape.layers},
+                                {"num_attention_heads", shape.heads},
+                                {"intermediate_size", shape.intermediate},
+                                {"hidden_activation", "gelu"},
+                                {"max_position_embeddings", 8192},
+                                {"global_attn_every_n_layers", 3},
+                                {"local_attention", 128},
+                                {"global_rope_theta", 160000.0},
+                                {"local_rope_theta", 10000.0},
+                                {"norm_eps", 1e-5},
+                                {"pad_token_id", 50283}};
+    return j.dump(2) + "\n";
+  }
   if (shape.model_type == "mpnet") {
     // all-mpnet-base-v2's: positions after padding id 1 (514 of them), 32 relative position buckets.
     nlohmann::ordered_json j = {{"architectures", {"MPNetModel"}},
@@ -75,7 +96,7 @@ Weights random_weights(const ModelConfig& config, std::uint64_t seed) {
   for (const auto& t : model_tensors(config)) {
     const auto n = static_cast<std::size_t>(shape_numel(t.shape));
     // LayerNorm gains near 1, everything else small, like a trained model (keeps activations in range).
-    const bool gain = t.name.ends_with("LayerNorm.weight");
+    const bool gain = t.name.ends_with("LayerNorm.weight") || t.name.ends_with("norm.weight");  // ModernBERT's *_norm
     std::vector<std::byte> bytes(n * sizeof(float));
     for (std::size_t i = 0; i < n; ++i) {
       float v = gain ? 1.0f + 0.1f * next() : 0.08f * next();

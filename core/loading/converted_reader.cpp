@@ -70,6 +70,7 @@ SentenceTransformerConfig st_from_json(const json& j, const HeaderReader& r) {
   st.prompts = r.get<std::map<std::string, std::string>>(j, "prompts");
   st.default_prompt_name = r.optional<std::string>(j, "default_prompt_name");
   st.similarity_fn_name = r.optional<std::string>(j, "similarity_fn_name");
+  st.strip_texts = r.optional<bool>(j, "strip_texts").value_or(true);
   return st;
 }
 

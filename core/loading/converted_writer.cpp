@@ -36,6 +36,7 @@ json st_to_json(const SentenceTransformerConfig& st) {
              {"default_prompt_name", st.default_prompt_name ? json(*st.default_prompt_name) : json()}};
   // Only when the model names one: files of the models without it keep their bytes.
   if (st.similarity_fn_name) out["similarity_fn_name"] = *st.similarity_fn_name;
+  if (!st.strip_texts) out["strip_texts"] = false;
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 namespace bertkit::core {
@@ -30,17 +31,55 @@ T json_field(const json& object, const char* key, T fallback, const std::string&
   }
 }
 
+// sentence-transformers 6's compact Pooling config: "pooling_mode" is one mode's name or a list of them.
+void read_pooling_modes(const json& modes, const std::string& where, Pooling& p) {
+  const std::pair<const char*, bool Pooling::*> names[] = {
+      {"cls", &Pooling::cls},
+      {"max", &Pooling::max},
+      {"mean", &Pooling::mean},
+      {"mean_sqrt_len_tokens", &Pooling::mean_sqrt_len},
+      {"weightedmean", &Pooling::weighted_mean},
+      {"lasttoken", &Pooling::last_token},
+  };
+  const json list = modes.is_array() ? modes : json::array({modes});
+  for (const json& mode : list) {
+    bool known = false;
+    for (const auto& [name, field] : names)
+      if (mode == name) {
+        p.*field = true;
+        known = true;
+      }
+    if (!known)
+      bad_input("{}: unsupported pooling_mode {} (supported: cls, max, mean, mean_sqrt_len_tokens, weightedmean, "
+                "lasttoken)",
+                where, mode.dump());
+  }
+}
+
+// A module type by its class: sentence-transformers 5 names sentence_transformers.models.Pooling,
+// 6 sentence_transformers.sentence_transformer.modules.pooling.Pooling (and base.modules.* for the
+// Transformer and Normalize); the class name after the last dot is the same.
+bool is_module(const std::string& type, std::string_view cls) {
+  return type.starts_with("sentence_transformers.") && type.size() > cls.size() &&
+         type.ends_with(cls) && type[type.size() - cls.size() - 1] == '.' &&
+         (type.starts_with("sentence_transformers.models.") || type.find(".modules.") != std::string::npos);
+}
+
 Pooling read_pooling(const fs::path& config_path) {
   const std::string where = config_path.string();
   json j = read_json_file(config_path);
   if (!j.is_object()) bad_input("{}: not a JSON object", where);
   Pooling p;
-  p.cls = json_field(j, "pooling_mode_cls_token", false, where);
+  if (j.contains("pooling_mode")) {
+    read_pooling_modes(j["pooling_mode"], where, p);
+  } else {
+    p.cls = json_field(j, "pooling_mode_cls_token", false, where);
   p.max = json_field(j, "pooling_mode_max_tokens", false, where);
   p.mean = json_field(j, "pooling_mode_mean_tokens", false, where);
   p.mean_sqrt_len = json_field(j, "pooling_mode_mean_sqrt_len_tokens", false, where);
   p.weighted_mean = json_field(j, "pooling_mode_weightedmean_tokens", false, where);
   p.last_token = json_field(j, "pooling_mode_lasttoken", false, where);
+  }
   p.include_prompt = json_field(j, "include_prompt", true, where);
   if (!(p.cls || p.max || p.mean || p.mean_sqrt_len || p.weighted_mean || p.last_token))
     bad_input("{}: no pooling mode is enabled", where);
@@ -82,6 +121,19 @@ DenseLayer read_dense(const fs::path& folder, int index, Weights& weights, std::
   return d;
 }
 
+// Whether config_sentence_transformers.json's __version__ says sentence-transformers 6 or later saved
+// the folder: its Transformer module tokenizes texts as they are, where 5 and earlier strip them.
+bool saved_by_version_6(const json& config) {
+  auto version = config.find("__version__");
+  if (version == config.end() || !version->is_object()) return false;
+  auto st = version->find("sentence_transformers");
+  if (st == version->end() || !st->is_string()) return false;
+  const std::string v = st->get<std::string>();
+  int major = 0;
+  std::from_chars(v.data(), v.data() + v.size(), major);
+  return major >= 6;
+}
+
 // The sources of the model's settings, for `info`: (what, file).
 using Origins = std::vector<std::pair<std::string, std::string>>;
 
@@ -105,18 +157,18 @@ fs::path read_modules(const fs::path& root, SentenceTransformerConfig& st, std::
     if (rel_path.is_absolute() || rel.find("..") != std::string::npos)
       bad_input("{}: module path \"{}\" leaves the model folder", where, rel);
     fs::path folder = rel.empty() ? root : root / rel_path;
-    if (type == "sentence_transformers.models.Transformer") {
+    if (is_module(type, "Transformer")) {
       if (transformer) bad_input("{}: more than one Transformer module", where);
       transformer = folder;
-    } else if (type == "sentence_transformers.models.Pooling") {
+    } else if (is_module(type, "Pooling")) {
       st.pooling = read_pooling(folder / kConfig);
       have_pooling = true;
       origins.emplace_back("pooling", (folder / kConfig).string());
       files.push_back(folder / kConfig);
-    } else if (type == "sentence_transformers.models.Dense") {
+    } else if (is_module(type, "Dense")) {
       dense_folders.push_back(folder);
       origins.emplace_back("dense", folder.string());
-    } else if (type == "sentence_transformers.models.Normalize") {
+    } else if (is_module(type, "Normalize")) {
       st.normalize = true;
     } else {
       bad_input("{}: unsupported module type \"{}\"", where, type);
@@ -168,6 +220,7 @@ void read_sentence_transformers_config(const fs::path& prompts, SentenceTransfor
       bad_input("{}: truncate_dim {} is not a positive integer", prompts.string(), it->dump());
     st.truncate_dim = it->get<std::int64_t>();
   }
+  st.strip_texts = !saved_by_version_6(j);
 }
 
 // modules.json and the files it points to, then the two settings files when present; returns the folder

@@ -3,6 +3,7 @@
 #include "core/model/linear_weights.h"
 
 #include "core/model/gather_rows.h"
+#include "core/model/pooling.h"
 #include "core/ops/softmax.h"
 
 #include <cmath>
@@ -48,6 +49,7 @@ ClassifierTensors ClassificationHead::declare(const ModelConfig& config, TensorD
   const std::int64_t h = config.hidden_size;
   if (next_sentence_head(config)) return {std::nullopt, decls.linear("nsp", 2, h)};
   ClassifierTensors t;
+  PredictionHead::declare(config, decls);
   if (config.family->classifier.dense) t.dense = decls.linear("classifier.dense", h, h);
   t.out = decls.linear("classifier.out", config.num_labels, h);
   return t;
@@ -59,17 +61,28 @@ ClassificationHead::ClassificationHead(const ModelConfig& config, const Weights&
   const ClassifierTensors t = declare(config, decls);
   if (t.dense) dense_.emplace(linear_layer(weights, *t.dense, *config.family->classifier.dense));
   classifier_ = linear_layer(weights, t.out);
+  prediction_head_ = PredictionHead::build(config, weights);
+  mean_pooled_ = config.classifier_pooling == ClassifierPooling::Mean;
+}
+
+const float* ClassificationHead::pooled_rows(const EncoderOutput& out) {
+  if (pooler_) {
+    pooler_->forward(out, pooled_);
+    return pooled_.data();
+  }
+  if (!mean_pooled_) return gather_first_rows(out, rows_);
+  // The mean over the attention mask: the sequence's tokens, [CLS] and [SEP] included.
+  const std::int64_t h = out.hidden_size;
+  float* rows = rows_.reserve(out.size() * static_cast<std::size_t>(h));
+  for (std::size_t s = 0; s < out.size(); ++s)
+    pool_sequence(Pooling{.mean = true}, out.row(s, 0), out.length(s), h, rows + static_cast<std::int64_t>(s) * h);
+  return rows;
 }
 
 void ClassificationHead::forward(const EncoderOutput& out, std::vector<float>& logits) {
   const auto batch = static_cast<std::int64_t>(out.size());
-  const float* features;
-  if (pooler_) {
-    pooler_->forward(out, pooled_);
-    features = pooled_.data();
-  } else {
-    features = gather_first_rows(out, rows_);
-  }
+  const float* features = pooled_rows(out);
+  if (prediction_head_) features = prediction_head_->forward(features, batch);
   if (dense_) {
     float* hidden = hidden_.reserve(static_cast<std::size_t>(batch * dense_->out_features()));
     dense_->forward(features, batch, hidden);

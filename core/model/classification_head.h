@@ -1,6 +1,7 @@
 #pragma once
-// Sequence classification on [CLS], as the family's ClassifierSpec builds it: through BERT's pooler
-// when the architecture has one, then an optional dense + activation (DistilBERT's pre_classifier +
+// Sequence classification on [CLS] (or the mean of the tokens: ModernBERT's classifier_pooling), as the
+// family's ClassifierSpec builds it: through BERT's pooler when the architecture has one, or
+// ModernBERT's prediction head, then an optional dense + activation (DistilBERT's pre_classifier +
 // ReLU, ELECTRA's dense + GELU), then the output projection. BERT's next-sentence head (BertOnlyNSPHead,
 // also in BertForPreTraining) is the same computation: the pooler, then nsp onto its two labels. Plus
 // the score function transformers' pipeline applies.
@@ -8,6 +9,7 @@
 #include "core/model/bert_pooler.h"
 #include "core/model/config.h"
 #include "core/model/encoder.h"
+#include "core/model/prediction_head.h"
 #include "core/ops/buffer.h"
 #include "core/ops/linear.h"
 
@@ -53,7 +55,12 @@ class ClassificationHead {
   std::int64_t num_labels() const { return classifier_.out_features(); }
 
  private:
+  // The row the classifier reads per sequence: the pooler's output, [CLS]'s row, or the mean of the rows.
+  const float* pooled_rows(const EncoderOutput& out);
+
   std::optional<BertPooler> pooler_;
+  bool mean_pooled_ = false;                      // ModernBERT's classifier_pooling "mean"
+  std::optional<PredictionHead> prediction_head_;  // ModernBERT's, on the pooled row
   std::optional<Linear> dense_;  // activation fused
   Linear classifier_;
   FloatBuffer rows_, hidden_;

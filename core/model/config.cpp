@@ -1,4 +1,5 @@
 #include "core/model/config.h"
+#include "core/model/config_reader.h"
 
 #include "core/model/family_spec.h"
 #include "core/model/relative_position_bias.h"
@@ -18,80 +19,6 @@ namespace bertkit::core {
 namespace {
 
 using nlohmann::json;
-
-// Upper bound for every size: far above any real model, low enough that products of two sizes fit
-// in int64 and a hostile config cannot make later code allocate absurd buffers.
-constexpr std::int64_t kMaxDim = std::int64_t{1} << 24;
-
-class ConfigReader {
- public:
-  ConfigReader(const json& root, std::string_view source) : root_(root), source_(source) {}
-
-  [[noreturn]] void refuse(std::string_view what) const { bad_input("{}: {}", source_, what); }
-
-  int size(const char* key, std::optional<int> fallback = std::nullopt, std::int64_t min = 1) const {
-    auto it = root_.find(key);
-    if (it == root_.end() || it->is_null()) {
-      if (!fallback) refuse(fmt::format("missing field \"{}\"", key));
-      return *fallback;
-    }
-    if (!it->is_number_integer())
-      refuse(fmt::format("field \"{}\" must be an integer, got {}", key, it->dump()));
-    auto v = it->get<std::int64_t>();
-    if (v < min || v > kMaxDim)
-      refuse(fmt::format("field \"{}\" = {} is out of range [{}, {}]", key, v, min, kMaxDim));
-    return static_cast<int>(v);
-  }
-
-  std::optional<std::string> text(const char* key) const {
-    auto it = root_.find(key);
-    if (it == root_.end() || it->is_null()) return std::nullopt;
-    if (!it->is_string()) refuse(fmt::format("field \"{}\" must be a string, got {}", key, it->dump()));
-    return it->get<std::string>();
-  }
-
-  bool flag(const char* key, bool fallback) const {
-    auto it = root_.find(key);
-    if (it == root_.end() || it->is_null()) return fallback;
-    if (!it->is_boolean()) refuse(fmt::format("field \"{}\" must be true or false, got {}", key, it->dump()));
-    return it->get<bool>();
-  }
-
-  double number(const char* key, double fallback) const {
-    auto it = root_.find(key);
-    if (it == root_.end() || it->is_null()) return fallback;
-    if (!it->is_number()) refuse(fmt::format("field \"{}\" must be a number, got {}", key, it->dump()));
-    double v = it->get<double>();
-    if (!(v > 0 && v < 1)) refuse(fmt::format("field \"{}\" = {} is out of range (0, 1)", key, v));
-    return v;
-  }
-
-  const json& root() const { return root_; }
-
- private:
-  const json& root_;
-  std::string source_;
-};
-
-Activation parse_activation(const ConfigReader& r, const char* key) {
-  std::string name = r.text(key).value_or("gelu");
-  // gelu_fast is the same tanh formula as gelu_new, written differently in transformers.
-  static const std::array<std::pair<std::string_view, Activation>, 7> known = {{
-      {"gelu", Activation::Gelu},
-      {"gelu_python", Activation::Gelu},
-      {"gelu_new", Activation::GeluTanh},
-      {"gelu_pytorch_tanh", Activation::GeluTanh},
-      {"gelu_fast", Activation::GeluTanh},
-      {"relu", Activation::Relu},
-      {"silu", Activation::Silu},
-  }};
-  for (const auto& [n, act] : known)
-    if (n == name) return act;
-  if (name == "swish") return Activation::Silu;
-  r.refuse(fmt::format("unsupported activation \"{}\" = \"{}\" (supported: gelu, gelu_new, "
-                       "gelu_pytorch_tanh, gelu_fast, relu, silu)",
-                       key, name));
-}
 
 HeadKind parse_head(const ConfigReader& r, const FamilySpec& family, const std::string& architecture) {
   if (const ArchitectureSpec* a = family.architecture(std::string_view(architecture))) return a->head;
@@ -250,6 +177,8 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view sour
   if (!c.family)
     r.refuse(fmt::format("unsupported model_type \"{}\" (supported: {})", *model_type, supported_model_types()));
   const FamilySpec& family = *c.family;
+  for (const ConfigKeyAlias& a : family.key_aliases)
+    if ((!root.contains(a.key) || root[a.key].is_null()) && root.contains(a.alias)) root[a.key] = root[a.alias];
 
   auto arch = root.find("architectures");
   if (arch != root.end() && !arch->is_null()) {
@@ -275,6 +204,7 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view sour
                            c.max_position_embeddings));
   }
   parse_labels(r, c);
+  if (family.read_settings) family.read_settings(r, c);
   return c;
 }
 

@@ -27,6 +27,25 @@ enum class HeadKind {
   NextSentencePrediction,
 };
 enum class ProblemType { Auto, SingleLabel, MultiLabel, Regression };
+// What a sequence classifier reads: the first token's row, or the mean of the sequence's rows
+// (ModernBERT's classifier_pooling).
+enum class ClassifierPooling { Cls, Mean };
+
+// How one encoder layer attends, where layers differ (ModernBERT's global and sliding layers).
+struct LayerAttention {
+  double rope_theta = 0;      // the rotary positions' base
+  std::int64_t window = -1;   // keys within this many tokens of the query; -1: every key (global)
+};
+
+// Which modules have a bias (ModernBERT's config turns each off; every BERT-family module has one).
+struct ModuleBiases {
+  bool attention = true;  // the attention projections (attention_bias)
+  bool mlp = true;        // the feed-forward (mlp_bias)
+  bool mlp_out = true;    // NomicBERT's feed-forward output (mlp_fc2_bias; its input's is `mlp`)
+  bool norm = true;       // every LayerNorm (norm_bias)
+  bool head = true;       // the prediction head's dense (classifier_bias)
+  bool decoder = true;    // the MLM decoder (decoder_bias)
+};
 
 // The head config.json names when the checkpoint holds none of its tensors (all-mpnet-base-v2's
 // config names MPNetForMaskedLM over MPNetModel's weights): the model is then its encoder alone, as
@@ -34,6 +53,12 @@ enum class ProblemType { Auto, SingleLabel, MultiLabel, Regression };
 struct AbsentHead {
   HeadKind head = HeadKind::None;
   std::vector<std::string> tensors;  // the head's tensors as the checkpoint would spell them
+};
+
+// Rotary positions where the family's layers have them (their base is LayerAttention::rope_theta).
+struct RotarySettings {
+  double fraction = 1.0;     // of each head's values rotated (NomicBERT's rotary_emb_fraction)
+  bool interleaved = false;  // pairs (2i, 2i+1) instead of NeoX's halves (i, i + d/2)
 };
 
 struct ModelConfig {
@@ -59,6 +84,14 @@ struct ModelConfig {
   int relative_attention_buckets = 0;
   int pad_token_id = 0;
   bool tie_word_embeddings = true;  // the MLM decoder is the word embedding matrix unless the file has one
+
+  // One per layer where the family's layers attend differently (ModernBERT); empty otherwise.
+  std::vector<LayerAttention> layer_attention;
+  ModuleBiases biases;
+  RotarySettings rotary;
+  // The prediction head's activation (ModernBERT's classifier_activation); nullopt: the family's.
+  std::optional<Activation> head_activation;
+  ClassifierPooling classifier_pooling = ClassifierPooling::Cls;
 
   std::vector<std::string> id2label;  // index = class id; empty when the model has no classifier
   ProblemType problem_type = ProblemType::Auto;

@@ -17,10 +17,11 @@ EmbeddingTensors Embeddings::declare(const ModelConfig& config, TensorDecls& dec
   const std::int64_t width = embedding_width(config), hidden = config.hidden_size;
   EmbeddingTensors t;
   t.word = decls.tensor("embeddings.word_embeddings.weight", {config.vocab_size, width});
-  t.position = decls.tensor("embeddings.position_embeddings.weight", {config.max_position_embeddings, width});
+  if (config.family->position_embeddings)
+    t.position = decls.tensor("embeddings.position_embeddings.weight", {config.max_position_embeddings, width});
   if (config.type_vocab_size > 0)
     t.token_type = decls.tensor("embeddings.token_type_embeddings.weight", {config.type_vocab_size, width});
-  t.norm = decls.layer_norm("embeddings.LayerNorm", width);
+  t.norm = decls.layer_norm("embeddings.LayerNorm", width, config.biases.norm);
   if (config.family->embedding_projection && width != hidden) t.project = decls.linear("embeddings_project", hidden, width);
   return t;
 }
@@ -33,9 +34,10 @@ Embeddings::Embeddings(const ModelConfig& config, const Weights& weights)
   TensorDecls decls;
   const EmbeddingTensors t = declare(config, decls);
   // Row 0 of position_ is the position of a sequence's first token.
-  position_ = weights.require(t.position.name, t.position.shape).f32().data() + config.position_offset * width_;
+  if (t.position)
+    position_ = weights.require(t.position->name, t.position->shape).f32().data() + config.position_offset * width_;
   norm_ = LayerNormWeights(weights, t.norm, config.layer_norm_eps);
-  if (config.family->positions_after_padding) {
+  if (position_ && config.family->positions_after_padding) {
     pad_id_ = config.pad_token_id;
     pad_position_ = position_ + (config.pad_token_id - config.position_offset) * width_;
   }
@@ -85,11 +87,14 @@ void Embeddings::forward(std::span<const TokenSequence> batch, std::span<const s
     std::int64_t next_position = 0;
     for (std::size_t p = 0; p < seq.ids.size(); ++p) {
       float* row = sums + (offsets[s] + static_cast<std::int64_t>(p)) * w;
-      const float* position = seq.ids[p] == pad_id_ ? pad_position_ : position_ + next_position++ * w;
+      const float* position =
+          !position_ ? nullptr : seq.ids[p] == pad_id_ ? pad_position_ : position_ + next_position++ * w;
       const float* type = token_type_ ? token_type_ + (seq.type_ids.empty() ? 0 : seq.type_ids[p]) * w : nullptr;
       // Summed in transformers' order: (word + token type) + position.
       auto sum = [&](auto word_at) {
-        if (type)
+        if (!position)
+          for (std::int64_t j = 0; j < w; ++j) row[j] = type ? word_at(j) + type[j] : word_at(j);
+        else if (type)
           for (std::int64_t j = 0; j < w; ++j) row[j] = (word_at(j) + type[j]) + position[j];
         else
           for (std::int64_t j = 0; j < w; ++j) row[j] = word_at(j) + position[j];

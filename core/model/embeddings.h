@@ -1,5 +1,5 @@
 #pragma once
-// The embedding layer: word + position (+ token type) embeddings, LayerNorm, and ELECTRA's projection
+// The embedding layer: word (+ position) (+ token type) embeddings, LayerNorm, and ELECTRA's projection
 // from embedding_size to hidden_size.
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
@@ -18,7 +18,8 @@ namespace bertkit::core {
 
 // The tables [rows, embedding_size], their LayerNorm, and ELECTRA's projection.
 struct EmbeddingTensors {
-  TensorDecl word, position;
+  TensorDecl word;
+  std::optional<TensorDecl> position;  // none where the layers place tokens themselves (rotary)
   std::optional<TensorDecl> token_type;
   NormDecl norm;
   std::optional<LinearDecl> project;
@@ -41,7 +42,7 @@ class Embeddings {
   std::int64_t vocab_size_, max_positions_, type_vocab_size_;
   const float* word_ = nullptr;
   const std::uint16_t* word_bf16_ = nullptr;  // the table of a bf16 file, widened row by row
-  const float* position_ = nullptr;  // the row of a sequence's first token
+  const float* position_ = nullptr;  // the row of a sequence's first token; null: no position table
   std::int64_t pad_id_ = -1;  // positions_after_padding: the padding token, which takes pad_position_
   const float* pad_position_ = nullptr;
   const float* token_type_ = nullptr;

@@ -33,11 +33,18 @@ double layer_work(const ModelConfig& c, const EncoderOutput& out) {
 
 }  // namespace
 
+std::optional<NormDecl> declare_final_norm(const ModelConfig& config, TensorDecls& decls) {
+  if (!config.family->final_norm) return std::nullopt;
+  return decls.layer_norm("final_norm", config.hidden_size, config.biases.norm);
+}
+
 Encoder::Encoder(const ModelConfig& config, std::shared_ptr<const Weights> weights)
     : config_(config), weights_(std::move(weights)), embeddings_(config_, *weights_) {
   layers_.reserve(static_cast<std::size_t>(config_.num_layers));
   for (int l = 0; l < config_.num_layers; ++l) layers_.push_back(config_.family->block->build(config_, *weights_, l));
   if (config_.relative_attention_buckets > 0) relative_bias_.emplace(config_, *weights_);
+  TensorDecls decls;
+  if (auto norm = declare_final_norm(config_, decls)) final_norm_.emplace(*weights_, *norm, config_.layer_norm_eps);
 }
 
 void Encoder::forward(std::span<const TokenSequence> batch, EncoderOutput& out, bool all_layers) {
@@ -76,6 +83,8 @@ void Encoder::run_layers(std::span<const TokenSequence> batch, EncoderOutput& ou
     const LayerContext context{.index = static_cast<int>(l), .score_bias = bias ? &*bias : nullptr};
     layers_[l]->forward(hidden, out.offsets, scratch_, context);
   }
+  // In place of the last layer's raw output, as transformers 5 reports hidden_states.
+  if (final_norm_) final_norm_->apply(out.layers.back().data(), out.tokens());
 }
 
 void Encoder::add_packed_to(Weights& weights) const {

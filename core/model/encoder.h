@@ -10,6 +10,7 @@
 #include "core/model/config.h"
 #include "core/model/blocks/block.h"
 #include "core/model/embeddings.h"
+#include "core/model/layer_norm_weights.h"
 #include "core/model/relative_position_bias.h"
 #include "core/model/token_sequence.h"
 
@@ -39,6 +40,9 @@ struct EncoderOutput {
   }
 };
 
+// The LayerNorm over the last layer's output of a family that has one (ModernBERT's final_norm).
+std::optional<NormDecl> declare_final_norm(const ModelConfig& config, TensorDecls& decls);
+
 class Encoder {
  public:
   Encoder(const ModelConfig& config, std::shared_ptr<const Weights> weights);
@@ -63,6 +67,7 @@ class Encoder {
   Embeddings embeddings_;
   std::vector<std::unique_ptr<Block>> layers_;
   std::optional<RelativePositionBias> relative_bias_;
+  std::optional<LayerNormWeights> final_norm_;
   LayerScratch scratch_;
   AdaptiveThreads threads_;
   int last_threads_ = 0;

@@ -59,9 +59,20 @@ struct ConfigKeys {
   const char* relative_attention_buckets = nullptr;                 // nullptr: no relative position bias
 };
 
+// Another spelling of a config.json key, read where the key itself is absent (NomicBERT's remote-code
+// configs say n_embd for hidden_size): one spec reads both layouts.
+struct ConfigKeyAlias {
+  const char* alias;
+  const char* key;
+};
+
 // The computation of one layer (core/model/blocks/block.h); BERT's is every family's so far.
 struct BlockRecipe;
-extern const BlockRecipe bert_block_recipe;  // core/model/blocks/bert_block.cpp
+extern const BlockRecipe bert_block_recipe;        // core/model/blocks/bert_block.cpp
+extern const BlockRecipe modernbert_block_recipe;  // core/model/blocks/modernbert_block.cpp
+extern const BlockRecipe nomic_block_recipe;       // core/model/blocks/nomic_block.cpp
+
+class ConfigReader;  // core/model/config_reader.h
 
 enum class PoolerUse { None, Optional, Required };
 
@@ -101,10 +112,12 @@ struct SpecialTokenNames {
 struct FamilySpec {
   std::string_view model_type = {};  // config.json's model_type, also the name in messages and `info`
   ConfigKeys keys = {};
+  std::span<const ConfigKeyAlias> key_aliases = {};
 
   // Tensor names. The checkpoint of a model with a head prefixes the base model's tensors with
   // `checkpoint_prefix`; encoder layer N is `layer_prefix` + "N." + a row of layer_modules.
   std::string_view checkpoint_prefix = {};
+  std::string_view other_checkpoint_prefix = {};  // another layout's (NomicBERT: "nomic_bert." and remote code's "bert.")
   std::string_view layer_prefix = {};
   std::span<const ModuleName> embedding_modules = {};
   std::span<const ModuleName> layer_modules = {};
@@ -112,15 +125,24 @@ struct FamilySpec {
 
   // The layer's computation and the tensors it reads, under the canonical names layer_modules map to.
   const BlockRecipe* block = &bert_block_recipe;
+  // The family's own config.json settings (per-layer attention, biases, head pooling), read after the
+  // common ones; nullptr: none.
+  void (*read_settings)(const ConfigReader& reader, ModelConfig& config) = nullptr;
+  // A LayerNorm (canonical final_norm) over the last layer's output (ModernBERT), else none.
+  bool final_norm = false;
 
   // Embeddings.
   bool positions_after_padding = false;  // position ids start at pad_token_id + 1 (RoBERTa), else at 0
   bool embedding_projection = false;     // embeddings_project from embedding_size to hidden_size (ELECTRA)
+  bool position_embeddings = true;       // a learned position table; false: positions are the layers' (rotary)
 
   // Heads.
   std::span<const ArchitectureSpec> architectures = {};  // the first is the base model (no architectures key)
   MlmHeadSpec mlm = {};
   ClassifierSpec classifier = {};
+  // ModernBERT's prediction head (canonical head.dense -> activation -> head.norm) between the encoder and
+  // the sequence, token and span classifiers (the pooled row for sequences, every token otherwise).
+  bool prediction_head = false;
 
   SpecialTokenNames special_tokens = {};
 

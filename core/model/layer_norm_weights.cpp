@@ -7,13 +7,14 @@ namespace bertkit::core {
 LayerNormWeights::LayerNormWeights(const Weights& weights, const NormDecl& decl, double eps)
     : eps_(static_cast<float>(eps)) {
   auto gamma = weights.require(decl.module + ".weight", {decl.width}).f32();
-  auto beta = weights.require(decl.module + ".bias", {decl.width}).f32();
   gamma_.assign(gamma.begin(), gamma.end());
+  if (!decl.has_bias) return;
+  auto beta = weights.require(decl.module + ".bias", {decl.width}).f32();
   beta_.assign(beta.begin(), beta.end());
 }
 
 void LayerNormWeights::apply(float* x, std::int64_t rows) const {
-  layer_norm(x, rows, width(), gamma_.data(), beta_.data(), eps_);
+  layer_norm(x, rows, width(), gamma_.data(), beta_.empty() ? nullptr : beta_.data(), eps_);
 }
 
 }  // namespace bertkit::core

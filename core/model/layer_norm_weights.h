@@ -1,5 +1,5 @@
 #pragma once
-// A LayerNorm module of a checkpoint: its gain and bias (copied: they are small) and eps.
+// A LayerNorm module of a checkpoint: its gain and bias if any (copied: they are small) and eps.
 #include "core/checkpoint/weights.h"
 #include "core/model/tensor_decls.h"
 
@@ -12,7 +12,7 @@ namespace bertkit::core {
 class LayerNormWeights {
  public:
   LayerNormWeights() = default;
-  // Reads the module's weight and bias, both [width].
+  // Reads the module's weight and its bias where it has one, both [width].
   LayerNormWeights(const Weights& weights, const NormDecl& decl, double eps);
 
   // In place over x: [rows, width].
@@ -20,7 +20,7 @@ class LayerNormWeights {
   std::int64_t width() const { return static_cast<std::int64_t>(gamma_.size()); }
 
  private:
-  std::vector<float> gamma_, beta_;
+  std::vector<float> gamma_, beta_;  // beta_ empty: the module has no bias
   float eps_ = 0;
 };
 

@@ -16,9 +16,14 @@ LinearWeight linear_weight(const Weights& weights, const std::string& name, std:
   return w;
 }
 
+std::span<const float> linear_bias(const Weights& weights, const LinearDecl& decl) {
+  if (!decl.has_bias) return {};
+  return weights.require(decl.bias(), {decl.out}).f32();
+}
+
 Linear linear_layer(const Weights& weights, const LinearDecl& decl, Eltwise activation, LinearOutput output) {
-  return Linear(linear_weight(weights, decl.weight(), decl.out, decl.in), weights.require(decl.bias(), {decl.out}).f32(),
-                decl.out, decl.in, activation, output);
+  return Linear(linear_weight(weights, decl.weight(), decl.out, decl.in), linear_bias(weights, decl), decl.out, decl.in,
+                activation, output);
 }
 
 StackedWeight::StackedWeight(const Weights& weights, std::span<const std::string> names, std::int64_t rows_each,

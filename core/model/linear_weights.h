@@ -16,6 +16,9 @@ namespace bertkit::core {
 // A view into `weights`; BadInput naming the tensor if it is absent or not [out, in].
 LinearWeight linear_weight(const Weights& weights, const std::string& name, std::int64_t out, std::int64_t in);
 
+// The bias `decl` declares, f32; empty when the module has none.
+std::span<const float> linear_bias(const Weights& weights, const LinearDecl& decl);
+
 // The Linear layer `decl` declares: its weight in the type stored, its bias f32.
 Linear linear_layer(const Weights& weights, const LinearDecl& decl, Eltwise activation = Eltwise::Identity,
                     LinearOutput output = LinearOutput::Overwrite);

@@ -8,9 +8,10 @@ MlmHeadTensors MlmHead::declare(const ModelConfig& config, TensorDecls& decls) {
   const std::int64_t h = config.hidden_size;
   const std::int64_t width = config.family->mlm.embedding_width && config.embedding_size > 0 ? config.embedding_size : h;
   MlmHeadTensors t;
-  t.transform = decls.linear("mlm.transform.dense", width, h);
-  t.norm = decls.layer_norm("mlm.transform.LayerNorm", width);
-  t.decoder = decls.linear("mlm.decoder", config.vocab_size, width);
+  const ModuleBiases& b = config.biases;
+  t.transform = decls.linear("mlm.transform.dense", width, h, false, b.head);
+  t.norm = decls.layer_norm("mlm.transform.LayerNorm", width, b.norm);
+  t.decoder = decls.linear("mlm.decoder", config.vocab_size, width, false, b.decoder);
   return t;
 }
 
@@ -18,7 +19,9 @@ MlmHead::MlmHead(const ModelConfig& config, const Weights& weights) {
   TensorDecls decls;
   const MlmHeadTensors t = declare(config, decls);
   const MlmHeadSpec& spec = config.family->mlm;
-  const Eltwise activation = spec.activation ? *spec.activation : eltwise_for(config.hidden_act);
+  const Eltwise activation = config.head_activation ? eltwise_for(*config.head_activation)
+                             : spec.activation  ? *spec.activation
+                                                : eltwise_for(config.hidden_act);
   transform_ = linear_layer(weights, t.transform, activation);
   norm_ = LayerNormWeights(weights, t.norm, config.layer_norm_eps);
   decoder_ = linear_layer(weights, t.decoder);

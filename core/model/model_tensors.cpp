@@ -4,6 +4,7 @@
 #include "core/model/blocks/block.h"
 #include "core/model/classification_head.h"
 #include "core/model/embeddings.h"
+#include "core/model/encoder.h"
 #include "core/model/family_spec.h"
 #include "core/model/mlm_head.h"
 #include "core/model/name_map.h"
@@ -33,6 +34,7 @@ std::vector<TensorDecl> model_tensors(const ModelConfig& c) {
   Embeddings::declare(c, decls);
   if (c.relative_attention_buckets > 0) RelativePositionBias::declare(c, decls);
   for (int l = 0; l < c.num_layers; ++l) c.family->block->declare(c, l, decls);
+  declare_final_norm(c, decls);
   if (architecture.pooler != PoolerUse::None) BertPooler::declare(c, decls, architecture.pooler == PoolerUse::Optional);
   if (architecture.mlm) MlmHead::declare(c, decls);
   if (has_sequence_head(c)) ClassificationHead::declare(c, decls);

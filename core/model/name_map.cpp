@@ -52,6 +52,8 @@ std::optional<std::pair<std::string_view, std::string_view>> split_name(std::str
 std::optional<std::string> canonical_in(const FamilySpec& family, std::span<const ModuleName> heads,
                                         std::string_view name) {
   if (starts_with(name, family.checkpoint_prefix)) name.remove_prefix(family.checkpoint_prefix.size());
+  else if (!family.other_checkpoint_prefix.empty() && starts_with(name, family.other_checkpoint_prefix))
+    name.remove_prefix(family.other_checkpoint_prefix.size());
   if (name == "embeddings.position_ids") return std::string();
   auto parts = split_name(name);
   if (!parts) return std::nullopt;

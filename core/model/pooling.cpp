@@ -16,7 +16,8 @@ int mode_count(const Pooling& p) {
   return int{p.cls} + int{p.max} + int{p.mean} + int{p.mean_sqrt_len} + int{p.weighted_mean} + int{p.last_token};
 }
 
-// Pools one sequence's rows [length, h] into `out`, mode after mode; sums in double.
+}  // namespace
+
 void pool_sequence(const Pooling& p, const float* rows, std::int64_t length, std::int64_t h, float* out) {
   auto row = [&](std::int64_t t) { return rows + t * h; };
   if (p.cls) out = std::copy(row(0), row(0) + h, out);
@@ -47,8 +48,6 @@ void pool_sequence(const Pooling& p, const float* rows, std::int64_t length, std
   }
   if (p.last_token) std::copy(row(length - 1), row(length - 1) + h, out);
 }
-
-}  // namespace
 
 void l2_normalize(float* v, std::int64_t n) {
   double squares = 0;

@@ -12,6 +12,10 @@
 
 namespace bertkit::core {
 
+// Pools one sequence's rows [length, h] into `out` (its modes' widths end to end), mode after mode;
+// sums in double.
+void pool_sequence(const Pooling& p, const float* rows, std::int64_t length, std::int64_t h, float* out);
+
 // v / max(|v|, 1e-12), as torch.nn.functional.normalize (and sentence-transformers' Normalize).
 void l2_normalize(float* v, std::int64_t n);
 

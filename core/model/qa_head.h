@@ -1,11 +1,14 @@
 #pragma once
-// Extractive question answering: qa_outputs maps every token to a start and an end logit.
+// Extractive question answering: qa_outputs maps every token (through ModernBERT's prediction head
+// first) to a start and an end logit.
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
 #include "core/model/tensor_decls.h"
 #include "core/model/encoder.h"
+#include "core/model/prediction_head.h"
 #include "core/ops/linear.h"
 
+#include <optional>
 #include <vector>
 
 namespace bertkit::core {
@@ -23,6 +26,7 @@ class QaHead {
   void forward(const EncoderOutput& out, SpanLogits& logits);
 
  private:
+  std::optional<PredictionHead> prediction_head_;  // ModernBERT's, on every token
   Linear outputs_;
   std::vector<float> both_;  // [tokens, 2]
 };

@@ -41,6 +41,9 @@ struct SentenceTransformerConfig {
   bool normalize = false;                    // a Normalize module in modules.json (it has no folder)
   std::optional<int> max_seq_length;         // sentence_bert_config.json
   std::optional<bool> do_lower_case;         // sentence_bert_config.json
+  // sentence-transformers 5 and earlier strip each text (str.strip()) before tokenizing; a folder
+  // saved by 6 (config_sentence_transformers.json's __version__) is read by a Transformer that does not.
+  bool strip_texts = true;
   std::map<std::string, std::string> prompts;  // config_sentence_transformers.json
   std::optional<std::string> default_prompt_name;
   // similarity_fn_name of config_sentence_transformers.json: cosine, dot, euclidean or manhattan.

@@ -7,17 +7,18 @@ TensorDecl TensorDecls::tensor(std::string name, Shape shape, bool optional) {
   return list_.back();
 }
 
-LinearDecl TensorDecls::linear(std::string module, std::int64_t out, std::int64_t in, bool optional) {
-  LinearDecl d{std::move(module), out, in};
+LinearDecl TensorDecls::linear(std::string module, std::int64_t out, std::int64_t in, bool optional,
+                               bool has_bias) {
+  LinearDecl d{std::move(module), out, in, has_bias};
   tensor(d.weight(), {out, in}, optional);
-  tensor(d.bias(), {out}, optional);
+  if (has_bias) tensor(d.bias(), {out}, optional);
   return d;
 }
 
-NormDecl TensorDecls::layer_norm(std::string module, std::int64_t width) {
-  NormDecl d{std::move(module), width};
+NormDecl TensorDecls::layer_norm(std::string module, std::int64_t width, bool has_bias) {
+  NormDecl d{std::move(module), width, has_bias};
   tensor(d.module + ".weight", {width});
-  tensor(d.module + ".bias", {width});
+  if (has_bias) tensor(d.module + ".bias", {width});
   return d;
 }
 

@@ -18,25 +18,28 @@ struct TensorDecl {
   bool optional = false;  // the model runs without it (a bare BertModel without its pooler)
 };
 
-// A Linear module: weight [out, in] and bias [out].
+// A Linear module: weight [out, in] and, unless has_bias is false (ModernBERT's), bias [out].
 struct LinearDecl {
   std::string module;
   std::int64_t out = 0, in = 0;
+  bool has_bias = true;
   std::string weight() const { return module + ".weight"; }
   std::string bias() const { return module + ".bias"; }
 };
 
-// A LayerNorm module: weight and bias, both [width].
+// A LayerNorm module: weight and, unless has_bias is false, bias, both [width].
 struct NormDecl {
   std::string module;
   std::int64_t width = 0;
+  bool has_bias = true;
 };
 
 class TensorDecls {
  public:
   TensorDecl tensor(std::string name, Shape shape, bool optional = false);
-  LinearDecl linear(std::string module, std::int64_t out, std::int64_t in, bool optional = false);
-  NormDecl layer_norm(std::string module, std::int64_t width);
+  LinearDecl linear(std::string module, std::int64_t out, std::int64_t in, bool optional = false,
+                    bool has_bias = true);
+  NormDecl layer_norm(std::string module, std::int64_t width, bool has_bias = true);
 
   // In declaration order.
   const std::vector<TensorDecl>& list() const { return list_; }

@@ -1,6 +1,6 @@
 // config.json parsing (core/model/config.h) on arbitrary bytes. Beyond not crashing: a config that
 // parses has a positive size for every dimension the encoder allocates from, whole attention heads and
-// one label name per class.
+// one label name per class, and (ModernBERT) attention settings for every layer.
 #include "core/error.h"
 #include "core/model/config.h"
 
@@ -18,6 +18,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                     c.type_vocab_size >= 0 && c.hidden_size % c.num_heads == 0 &&
                     c.num_labels == static_cast<int>(c.id2label.size()) && c.layer_norm_eps > 0 &&
                     c.layer_norm_eps < 1;
+    // ModernBERT: every layer has its attention, a positive theta and a window (-1: global).
+    bool layers_ok = c.layer_attention.empty() || c.layer_attention.size() == static_cast<std::size_t>(c.num_layers);
+    for (const LayerAttention& a : c.layer_attention) layers_ok = layers_ok && a.rope_theta > 0 && a.window >= -1;
+    if (!layers_ok) std::abort();
     if (!ok) std::abort();
   } catch (const bertkit::Error&) {
   }

@@ -85,6 +85,21 @@ TEST_CASE("name map: Hugging Face names onto canonical names") {
       {"mpnet", "classifier.out_proj.weight", "classifier.out.weight"},
       {"mpnet", "classifier.weight", "classifier.out.weight"},
       {"mpnet", "qa_outputs.bias", "qa_outputs.bias"},
+      // ModernBERT: task models prefix model., a sentence-transformers folder does not; the recipe's
+      // own layer names; a final norm; one prediction head (head.*) before the classifier.
+      {"modernbert", "model.embeddings.tok_embeddings.weight", "embeddings.word_embeddings.weight"},
+      {"modernbert", "embeddings.norm.weight", "embeddings.LayerNorm.weight"},
+      {"modernbert", "model.layers.0.attn.Wqkv.weight", "encoder.layer.0.attn.Wqkv.weight"},
+      {"modernbert", "layers.21.attn.Wo.weight", "encoder.layer.21.attn.Wo.weight"},
+      {"modernbert", "model.layers.1.attn_norm.weight", "encoder.layer.1.attn_norm.weight"},
+      {"modernbert", "model.layers.1.mlp_norm.weight", "encoder.layer.1.mlp_norm.weight"},
+      {"modernbert", "model.layers.2.mlp.Wi.weight", "encoder.layer.2.mlp.Wi.weight"},
+      {"modernbert", "model.layers.2.mlp.Wo.weight", "encoder.layer.2.mlp.Wo.weight"},
+      {"modernbert", "model.final_norm.weight", "final_norm.weight"},
+      {"modernbert", "head.dense.weight", "head.dense.weight"},
+      {"modernbert", "head.norm.weight", "head.norm.weight"},
+      {"modernbert", "classifier.bias", "classifier.out.bias"},
+      {"modernbert", "decoder.bias", "mlm.decoder.bias"},
   };
   for (const auto& c : cases) {
     INFO(c.model_type, " ", c.name);
@@ -92,6 +107,14 @@ TEST_CASE("name map: Hugging Face names onto canonical names") {
     CHECK(canonical_name(*find_family(c.model_type), c.name) == std::optional<std::string>(c.canonical));
   }
   CHECK(canonical_name(*find_family("bert"), "bert.embeddings.position_ids") == std::optional<std::string>(""));
+  // ModernBERT's MLM head reads head.* as its transform; its span classifier is called classifier.
+  const FamilySpec& modernbert = *find_family("modernbert");
+  const ArchitectureSpec& mlm = *modernbert.architecture("ModernBertForMaskedLM");
+  CHECK(canonical_name(modernbert, mlm, "head.dense.weight") == std::optional<std::string>("mlm.transform.dense.weight"));
+  CHECK(canonical_name(modernbert, mlm, "head.norm.weight") == std::optional<std::string>("mlm.transform.LayerNorm.weight"));
+  const ArchitectureSpec& qa = *modernbert.architecture("ModernBertForQuestionAnswering");
+  CHECK(canonical_name(modernbert, qa, "classifier.weight") == std::optional<std::string>("qa_outputs.weight"));
+  CHECK(!canonical_name(modernbert, "model.embeddings.position_embeddings.weight"));
   CHECK(!canonical_name(*find_family("mpnet"), "mpnet.embeddings.token_type_embeddings.weight"));
   CHECK(!canonical_name(*find_family("roberta"), "roberta.encoder.relative_attention_bias.weight"));
   for (const FamilySpec* family : families())

@@ -21,9 +21,6 @@ namespace {
 // the other matrices are stored packed under their own weight's name.
 std::string qkv_packed_name(int index) { return fmt::format("encoder.layer.{}.attention.self.qkv.weight", index); }
 
-// Scratch grows to the largest batch seen; later batches allocate nothing.
-float* grown(FloatBuffer& buffer, std::int64_t n) { return buffer.reserve(static_cast<std::size_t>(n)); }
-
 void declare_bert_block(const ModelConfig& config, int layer, TensorDecls& decls) {
   BertBlock::declare(config, layer, decls);
 }

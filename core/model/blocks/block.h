@@ -26,6 +26,10 @@ struct LayerScratch {
   SelfAttention attention;
 };
 
+// A scratch buffer of at least n floats: scratch grows to the largest batch seen, later batches
+// allocate nothing.
+inline float* grown(FloatBuffer& buffer, std::int64_t n) { return buffer.reserve(static_cast<std::size_t>(n)); }
+
 // What the encoder gives layer `index` besides its input. A mechanism that differs per family or per
 // layer travels here, not through the signatures of the layer, the attention and the kernel.
 struct LayerContext {
@@ -33,10 +37,6 @@ struct LayerContext {
   // Added to every head's attention scores (MPNet's relative position bias, tabulated once per batch
   // for the longest sequence); nullptr: none.
   const RelativeScoreBias* score_bias = nullptr;
-  // Rotary positions' base theta for this layer (ModernBERT alternates two); 0: the recipe has none.
-  double rope_theta = 0;
-  // Keys within this many tokens of the query (ModernBERT's local layers); 0: global attention.
-  std::int64_t attention_window = 0;
 };
 
 class Block {

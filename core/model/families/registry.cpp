@@ -15,11 +15,13 @@ const FamilySpec& roberta_family();      // roberta.cpp
 const FamilySpec& xlm_roberta_family();  // roberta.cpp
 const FamilySpec& camembert_family();    // roberta.cpp
 const FamilySpec& mpnet_family();        // mpnet.cpp
+const FamilySpec& modernbert_family();   // modernbert.cpp
+const FamilySpec& nomic_bert_family();   // nomic_bert.cpp
 
 std::span<const FamilySpec* const> families() {
   static const FamilySpec* const all[] = {&bert_family(),    &distilbert_family(),  &electra_family(),
                                           &roberta_family(), &xlm_roberta_family(), &camembert_family(),
-                                          &mpnet_family()};
+                                          &mpnet_family(),   &modernbert_family(),  &nomic_bert_family()};
   return all;
 }
 

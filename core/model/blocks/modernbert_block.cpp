@@ -1,0 +1,118 @@
+#include "core/model/blocks/modernbert_block.h"
+
+#include "core/error.h"
+#include "core/model/family_spec.h"
+#include "core/model/linear_weights.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace bertkit::core {
+namespace {
+
+void declare_modernbert_block(const ModelConfig& config, int layer, TensorDecls& decls) {
+  ModernBertBlock::declare(config, layer, decls);
+}
+
+std::unique_ptr<Block> build_modernbert_block(const ModelConfig& config, const Weights& weights, int layer) {
+  return std::make_unique<ModernBertBlock>(config, weights, layer);
+}
+
+const LayerAttention& attention_of(const ModelConfig& config, int index) {
+  if (static_cast<std::size_t>(index) >= config.layer_attention.size())
+    runtime_error("layer {} of {} has no attention settings (layer_types)", index, config.num_layers);
+  return config.layer_attention[static_cast<std::size_t>(index)];
+}
+
+std::int64_t head_dim(const ModelConfig& config) {
+  if (config.num_heads <= 0 || config.hidden_size % config.num_heads != 0)
+    bad_input("hidden size {} is not a multiple of the {} attention heads", config.hidden_size, config.num_heads);
+  const std::int64_t d = config.hidden_size / config.num_heads;
+  if (d % 2 != 0) bad_input("head size {} is odd: rotary positions rotate pairs of values", d);
+  return d;
+}
+
+GatedFeedForward gated_mlp(const ModelConfig& config, const Weights& weights, const ModernBertBlockTensors& t) {
+  const GatedFeedForwardSpec spec{.hidden = config.hidden_size,
+                                  .intermediate = config.intermediate_size,
+                                  .activation = eltwise_for(config.hidden_act),
+                                  .halves = GatedHalves::ActivateFirst,  // Wi's rows: input, then gate
+                                  .output = LinearOutput::Accumulate};
+  return GatedFeedForward(spec, linear_weight(weights, t.mlp_in.weight(), t.mlp_in.out, t.mlp_in.in),
+                          linear_bias(weights, t.mlp_in),
+                          linear_weight(weights, t.mlp_out.weight(), t.mlp_out.out, t.mlp_out.in),
+                          linear_bias(weights, t.mlp_out));
+}
+
+ModernBertBlockTensors declared(const ModelConfig& config, int index) {
+  TensorDecls decls;
+  return ModernBertBlock::declare(config, index, decls);
+}
+
+}  // namespace
+
+const BlockRecipe modernbert_block_recipe{&declare_modernbert_block, &build_modernbert_block};
+
+ModernBertBlockTensors ModernBertBlock::declare(const ModelConfig& config, int index, TensorDecls& decls) {
+  const std::int64_t h = config.hidden_size, inter = config.intermediate_size;
+  const ModuleBiases& b = config.biases;
+  const std::string p = fmt::format("encoder.layer.{}.", index);
+  ModernBertBlockTensors t;
+  // transformers makes layer 0's attn_norm an Identity: the embeddings end in a LayerNorm already.
+  if (index > 0) t.attention_norm = decls.layer_norm(p + "attn_norm", h, b.norm);
+  t.qkv = decls.linear(p + "attn.Wqkv", 3 * h, h, false, b.attention);
+  t.attention_out = decls.linear(p + "attn.Wo", h, h, false, b.attention);
+  t.mlp_norm = decls.layer_norm(p + "mlp_norm", h, b.norm);
+  t.mlp_in = decls.linear(p + "mlp.Wi", 2 * inter, h, false, b.mlp);
+  t.mlp_out = decls.linear(p + "mlp.Wo", h, inter, false, b.mlp);
+  return t;
+}
+
+ModernBertBlock::ModernBertBlock(const ModelConfig& config, const Weights& weights, int index)
+    : hidden_size_(config.hidden_size),
+      heads_(config.num_heads),
+      window_(attention_of(config, index).window),
+      mlp_(gated_mlp(config, weights, declared(config, index))),
+      rotary_({.head_dim = head_dim(config),
+               .rotary_dim = head_dim(config),
+               .theta = static_cast<float>(attention_of(config, index).rope_theta),
+               .layout = RotaryLayout::Half}) {
+  const ModernBertBlockTensors t = declared(config, index);
+  if (t.attention_norm) attention_norm_.emplace(weights, *t.attention_norm, config.layer_norm_eps);
+  mlp_norm_ = LayerNormWeights(weights, t.mlp_norm, config.layer_norm_eps);
+  qkv_ = linear_layer(weights, t.qkv);
+  attention_out_ = linear_layer(weights, t.attention_out, Eltwise::Identity, LinearOutput::Accumulate);
+  // As BERT's block: a reduced type's matmuls already round their inputs, so attention's products
+  // follow them in bf16.
+  attention_products_ = qkv_.computes_in_f32() ? AttentionProducts::F32 : AttentionProducts::BF16;
+}
+
+void ModernBertBlock::add_packed_to(const Weights&, Weights&) const {}
+
+void ModernBertBlock::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s,
+                              const LayerContext&) const {
+  const std::int64_t tokens = offsets.back(), h = hidden_size_;
+  float* qkv = grown(s.qkv, tokens * 3 * h);
+  float* normed = grown(s.context, tokens * h);  // a norm's output, then the attention's
+  float* mlp_scratch = grown(s.intermediate, mlp_.scratch_floats(tokens));
+
+  const float* attention_in = hidden;
+  if (attention_norm_) {
+    std::copy(hidden, hidden + tokens * h, normed);
+    attention_norm_->apply(normed, tokens);
+    attention_in = normed;
+  }
+  qkv_.forward(attention_in, tokens, qkv);
+  rotary_.apply(qkv, 3 * h, 2 * heads_, offsets);  // Q and K; positions restart in each sequence
+  ScoreModifier modifier;
+  modifier.window = window_;
+  s.attention.forward(qkv, offsets, heads_, h / heads_, normed, attention_products_, modifier);
+  attention_out_.forward(normed, tokens, hidden);  // hidden += attention·Woᵀ
+
+  std::copy(hidden, hidden + tokens * h, normed);
+  mlp_norm_.apply(normed, tokens);
+  mlp_.forward(normed, tokens, hidden, mlp_scratch);  // hidden += GeGLU(mlp_norm(hidden))
+}
+
+}  // namespace bertkit::core

@@ -1,0 +1,110 @@
+#include "core/model/blocks/nomic_block.h"
+
+#include "core/error.h"
+#include "core/model/family_spec.h"
+#include "core/model/linear_weights.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace bertkit::core {
+namespace {
+
+void declare_nomic_block(const ModelConfig& config, int layer, TensorDecls& decls) { NomicBlock::declare(config, layer, decls); }
+
+std::unique_ptr<Block> build_nomic_block(const ModelConfig& config, const Weights& weights, int layer) {
+  return std::make_unique<NomicBlock>(config, weights, layer);
+}
+
+NomicBlockTensors declared(const ModelConfig& config, int index) {
+  TensorDecls decls;
+  return NomicBlock::declare(config, index, decls);
+}
+
+RotarySpec rotary_spec(const ModelConfig& config, int index) {
+  const std::int64_t d = config.hidden_size / config.num_heads;
+  auto rotary_dim = static_cast<std::int64_t>(static_cast<double>(d) * config.rotary.fraction);
+  if (rotary_dim <= 0 || rotary_dim % 2 != 0)
+    bad_input("rotary_emb_fraction {} of head size {} gives {} rotated values: it must be a positive even number",
+              config.rotary.fraction, d, rotary_dim);
+  return {.head_dim = d,
+          .rotary_dim = rotary_dim,
+          .theta = static_cast<float>(config.layer_attention.at(static_cast<std::size_t>(index)).rope_theta),
+          .layout = config.rotary.interleaved ? RotaryLayout::Interleaved : RotaryLayout::Half};
+}
+
+// fc12 (the gate) stacked over fc11 (the value), so that the gated layer activates its first half.
+GatedFeedForward gated_mlp(const ModelConfig& config, const Weights& weights, const NomicBlockTensors& t) {
+  const std::int64_t h = config.hidden_size, inter = config.intermediate_size;
+  const std::array<std::string, 2> names{t.gate.weight(), t.up.weight()};
+  const StackedWeight in(weights, names, inter, h);
+  std::vector<float> in_bias;
+  if (t.up.has_bias) {
+    const auto gate = linear_bias(weights, t.gate), up = linear_bias(weights, t.up);
+    in_bias.assign(gate.begin(), gate.end());
+    in_bias.insert(in_bias.end(), up.begin(), up.end());
+  }
+  const GatedFeedForwardSpec spec{.hidden = h,
+                                  .intermediate = inter,
+                                  .activation = eltwise_for(config.hidden_act),
+                                  .halves = GatedHalves::ActivateFirst,
+                                  .output = LinearOutput::Accumulate};
+  return GatedFeedForward(spec, in.view(), in_bias, linear_weight(weights, t.down.weight(), h, inter),
+                          linear_bias(weights, t.down));
+}
+
+}  // namespace
+
+const BlockRecipe nomic_block_recipe{&declare_nomic_block, &build_nomic_block};
+
+NomicBlockTensors NomicBlock::declare(const ModelConfig& config, int index, TensorDecls& decls) {
+  const std::int64_t h = config.hidden_size, inter = config.intermediate_size;
+  const ModuleBiases& b = config.biases;
+  const std::string p = fmt::format("encoder.layer.{}.", index);
+  NomicBlockTensors t;
+  t.qkv = decls.linear(p + "attn.Wqkv", 3 * h, h, false, b.attention);
+  t.attention_out = decls.linear(p + "attn.out_proj", h, h, false, b.attention);
+  t.attention_norm = decls.layer_norm(p + "norm1", h, b.norm);
+  t.up = decls.linear(p + "mlp.fc11", inter, h, false, b.mlp);
+  t.gate = decls.linear(p + "mlp.fc12", inter, h, false, b.mlp);
+  t.down = decls.linear(p + "mlp.fc2", h, inter, false, b.mlp_out);
+  t.mlp_norm = decls.layer_norm(p + "norm2", h, b.norm);
+  return t;
+}
+
+NomicBlock::NomicBlock(const ModelConfig& config, const Weights& weights, int index)
+    : hidden_size_(config.hidden_size),
+      heads_(config.num_heads),
+      mlp_(gated_mlp(config, weights, declared(config, index))),
+      rotary_(rotary_spec(config, index)) {
+  const NomicBlockTensors t = declared(config, index);
+  qkv_ = linear_layer(weights, t.qkv);
+  attention_out_ = linear_layer(weights, t.attention_out, Eltwise::Identity, LinearOutput::Accumulate);
+  attention_norm_ = LayerNormWeights(weights, t.attention_norm, config.layer_norm_eps);
+  mlp_norm_ = LayerNormWeights(weights, t.mlp_norm, config.layer_norm_eps);
+  // As BERT's block: a reduced type's matmuls already round their inputs, so attention's products
+  // follow them in bf16.
+  attention_products_ = qkv_.computes_in_f32() ? AttentionProducts::F32 : AttentionProducts::BF16;
+}
+
+void NomicBlock::add_packed_to(const Weights&, Weights&) const {}
+
+void NomicBlock::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s, const LayerContext&) const {
+  const std::int64_t tokens = offsets.back(), h = hidden_size_;
+  float* qkv = grown(s.qkv, tokens * 3 * h);
+  float* context = grown(s.context, tokens * h);
+  float* mlp_scratch = grown(s.intermediate, mlp_.scratch_floats(tokens));
+
+  qkv_.forward(hidden, tokens, qkv);
+  rotary_.apply(qkv, 3 * h, 2 * heads_, offsets);  // Q and K; positions restart in each sequence
+  s.attention.forward(qkv, offsets, heads_, h / heads_, context, attention_products_, ScoreModifier{});
+  attention_out_.forward(context, tokens, hidden);  // hidden += attention·out_projᵀ
+  attention_norm_.apply(hidden, tokens);
+  mlp_.forward(hidden, tokens, hidden, mlp_scratch);  // hidden += fc2(fc11(x)·act(fc12(x))): the inputs are read first
+  mlp_norm_.apply(hidden, tokens);
+}
+
+}  // namespace bertkit::core

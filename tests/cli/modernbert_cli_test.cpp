@@ -1,0 +1,154 @@
+// ModernBERT end to end through the binary (fixtures/models3/modernbert-*): transformers' fill-mask,
+// text-classification and token-classification pipelines (all five aggregations) and
+// sentence-transformers' encode (with and without a prompt), from the folder and from its f32 file;
+// bf16 and int8 by convert --verify's cosine; a scaled rotary config refused by name.
+#include "cli/task_cli_helpers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+using nlohmann::json;
+
+namespace {
+
+std::string models3(const std::string& name) { return bktest::shared("fixtures/models3/" + name).string(); }
+json models3_goldens(const std::string& name) { return bktest::read_json(bktest::shared("fixtures/models3/" + name + "/goldens.json")); }
+
+// The goldens' pipeline records of `task`.
+std::vector<json> records(const json& goldens, const std::string& task) {
+  std::vector<json> out;
+  for (const json& p : goldens.at("pipelines"))
+    if (p.at("task") == task) out.push_back(p);
+  return out;
+}
+
+bool near(const json& got, const json& want) { return std::abs(got.get<double>() - want.get<double>()) <= bktest::kTolerance; }
+
+void check_fill_mask(const std::string& model) {
+  const auto fills = records(models3_goldens("modernbert-mlm"), "fill-mask");
+  REQUIRE(fills.size() == 2);
+  for (const json& p : fills) {
+    INFO(p.at("input"));
+    const auto out = bktest::run_jsonl({"fill-mask", "-m", model, "--top-k", "5", p.at("input").get<std::string>()});
+    REQUIRE(out.size() == 1);
+    const json& got = out[0].at("predictions");
+    const json& want = p.at("output");
+    REQUIRE(got.size() == want.size());
+    for (std::size_t k = 0; k < want.size(); ++k) {
+      CHECK(got[k].at("token") == want[k].at("token"));
+      CHECK(got[k].at("token_str") == want[k].at("token_str"));
+      CHECK(got[k].at("sequence") == want[k].at("sequence"));
+      CHECK(near(got[k].at("score"), want[k].at("score")));
+    }
+  }
+}
+
+void check_embeddings(const std::string& model) {
+  const json g = models3_goldens("modernbert-embed");
+  const auto texts = g.at("texts").get<std::vector<std::string>>();
+  const auto check = [](const std::vector<json>& out, const json& want) {
+    REQUIRE(out.size() == want.size());
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      INFO("text " << i);
+      const auto got = out[i].at("embedding").get<std::vector<double>>();
+      const auto expected = want[i].get<std::vector<double>>();
+      REQUIRE(got.size() == expected.size());
+      double worst = 0;
+      for (std::size_t j = 0; j < got.size(); ++j) worst = std::max(worst, std::abs(got[j] - expected[j]));
+      CHECK(worst <= 1e-5);
+    }
+  };
+  check(bktest::run_jsonl(bktest::with({"embed", "-m", model}, texts)), g.at("encode"));
+  const std::vector<std::string> first(texts.begin(), texts.begin() + 3);
+  check(bktest::run_jsonl(bktest::with({"embed", "-m", model, "--prompt", "query"}, first)), g.at("encode_query_prompt"));
+}
+
+// The fixture converted to an f32 file in `dir`.
+std::string converted(const bktest::TempDir& dir, const std::string& name) {
+  const auto file = (dir / (name + ".bk")).string();
+  const auto r = bktest::run_bertkit({"-q", "convert", models3(name), file});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  return file;
+}
+
+}  // namespace
+
+TEST_CASE("modernbert fill-mask: transformers' pipeline, from the folder and from its f32 file") {
+  check_fill_mask(models3("modernbert-mlm"));
+  const bktest::TempDir dir;
+  check_fill_mask(converted(dir, "modernbert-mlm"));
+}
+
+TEST_CASE("modernbert classify: the text-classification pipeline's every label (mean pooling)") {
+  const auto classes = records(models3_goldens("modernbert-cls"), "text-classification");
+  REQUIRE(!classes.empty());
+  for (const json& p : classes) {
+    INFO(p.at("input"));
+    const auto out = bktest::run_jsonl({"classify", "-m", models3("modernbert-cls"), "--top-k", "all", p.at("input").get<std::string>()});
+    REQUIRE(out.size() == 1);
+    const json& got = out[0].at("scores");
+    const json& want = p.at("output");
+    REQUIRE(got.size() == want.size());
+    for (std::size_t k = 0; k < want.size(); ++k) {
+      CHECK(got[k].at("label") == want[k].at("label"));
+      CHECK(near(got[k].at("score"), want[k].at("score")));
+    }
+  }
+}
+
+TEST_CASE("modernbert ner: the token-classification pipeline with each of the five aggregations") {
+  const auto tagged = records(models3_goldens("modernbert-ner"), "token-classification");
+  REQUIRE(tagged.size() == 35);
+  for (const json& p : tagged) {
+    const std::string aggregation = p.at("call").at("aggregation_strategy").get<std::string>();
+    INFO(aggregation << " " << p.at("input"));
+    const auto out = bktest::run_jsonl(
+        {"ner", "-m", models3("modernbert-ner"), "--aggregation", aggregation, p.at("input").get<std::string>()});
+    REQUIRE(out.size() == 1);
+    const json& got = out[0].at("entities");
+    const json& want = p.at("output");
+    REQUIRE(got.size() == want.size());
+    for (std::size_t k = 0; k < want.size(); ++k) {
+      INFO("entity " << k << " " << want[k].dump());
+      for (const char* key : {"entity", "entity_group", "word", "start", "end", "index"})
+        if (want[k].contains(key)) CHECK(got[k].at(key) == want[k].at(key));
+      CHECK(near(got[k].at("score"), want[k].at("score")));
+    }
+  }
+}
+
+TEST_CASE("modernbert embed: sentence-transformers 6's encode, with and without the query prompt") {
+  check_embeddings(models3("modernbert-embed"));
+  const bktest::TempDir dir;
+  check_embeddings(converted(dir, "modernbert-embed"));
+}
+
+TEST_CASE("modernbert convert --verify: bf16 and int8 keep the embeddings' direction") {
+  for (const char* dtype : {"bf16", "int8"}) {
+    INFO(dtype);
+    const auto r = bktest::run_bertkit({"convert", "--verify", "--dtype", dtype, models3("modernbert-cls")});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    double mean = 0, min = 0;
+    const auto at = r.out.find("embedding cosine similarity: ");
+    REQUIRE(at != std::string::npos);
+    REQUIRE(std::sscanf(r.out.c_str() + at, "embedding cosine similarity: mean %lf, min %lf", &mean, &min) == 2);
+    CHECK(min >= 0.999);
+    CHECK(r.out.find("classification top-1 agreement: 16/16") != std::string::npos);
+  }
+}
+
+TEST_CASE("modernbert: a scaled rotary config (rope_type other than default) is refused, naming the field") {
+  const bktest::TempDir dir;
+  const auto to = dir / "scaled";
+  std::filesystem::copy(models3("modernbert-mlm"), to, std::filesystem::copy_options::recursive);
+  json config = bktest::read_json(to / "config.json");
+  config["rope_parameters"]["full_attention"]["rope_type"] = "linear";
+  std::filesystem::permissions(to / "config.json", std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+  bktest::write_file(to / "config.json", config.dump());
+  const auto r = bktest::run_bertkit({"fill-mask", "-m", to.string(), "Paris is the [MASK] of France."});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("config.json: unsupported rope_parameters.full_attention.rope_type \"linear\" (only \"default\")") !=
+        std::string::npos);
+  CHECK(r.out.empty());
+}

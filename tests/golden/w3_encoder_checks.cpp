@@ -1,0 +1,92 @@
+#include "golden/w3_encoder_checks.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <span>
+
+namespace bktest {
+
+namespace core = bertkit::core;
+using bertkit::core::EncoderOutput;
+using nlohmann::json;
+
+namespace {
+
+std::span<const float> rows_of(const EncoderOutput& out, const std::vector<float>& layer, std::size_t s) {
+  return {layer.data() + out.offsets[s] * out.hidden_size, static_cast<std::size_t>(out.length(s) * out.hidden_size)};
+}
+
+}  // namespace
+
+Tokens case_tokens_of(const json& c, const core::ModelConfig& config) {
+  Tokens t = tokens_of(c);
+  // The goldens list no token types: a pair's are BERT's where the model has them (0 through the
+  // first [SEP], 1 after), as its tokenizer gives them.
+  if (t.types.empty() && config.type_vocab_size > 1 && c.contains("text_pair") && !c.at("text_pair").is_null()) {
+    const auto tokens = c.at("tokens").get<std::vector<std::string>>();
+    const auto sep = std::find(tokens.begin(), tokens.end(), "[SEP]");
+    t.types.assign(tokens.size(), 0);
+    std::fill(t.types.begin() + std::min<std::ptrdiff_t>(sep - tokens.begin() + 1, std::ssize(tokens)), t.types.end(), 1);
+  }
+  return t;
+}
+
+std::vector<Tokens> case_tokens(const json& goldens, const core::ModelConfig& config) {
+  std::vector<Tokens> tokens;
+  for (const json& c : goldens.at("cases")) tokens.push_back(case_tokens_of(c, config));
+  return tokens;
+}
+
+// Every case alone, all layers kept: the sums of each layer's output and the whole last hidden state.
+void check_cases_alone(core::Encoder& encoder, const json& goldens, double tolerance) {
+  for (const json& c : goldens.at("cases")) {
+    INFO("case " << c.at("id").get<std::string>());
+    const Tokens t = case_tokens_of(c, encoder.config());
+    const core::TokenSequence seq = t.sequence();
+    EncoderOutput out;
+    encoder.forward({&seq, 1}, out, true);
+    const json& sums = c.at("hidden_states_sums");
+    REQUIRE(sums.size() == out.layers.size());
+    for (std::size_t l = 0; l < out.layers.size(); ++l) {
+      INFO("hidden_states[" << l << "]");
+      double sum = 0, abs_sum = 0;
+      for (float v : rows_of(out, out.layers[l], 0)) {
+        sum += v;
+        abs_sum += std::abs(v);
+      }
+      const double bound = tolerance * static_cast<double>(out.tokens() * out.hidden_size);
+      CHECK(std::abs(sum - sums[l][0].get<double>()) <= bound);
+      CHECK(std::abs(abs_sum - sums[l][1].get<double>()) <= bound);
+    }
+    CHECK(max_abs_diff(out.last(), flatten(c.at("last_hidden_state"))) <= tolerance);
+  }
+}
+
+// All cases as one packed batch give each case's own bytes; the padded batch's masked sums agree.
+void check_batch(core::Encoder& encoder, const json& goldens, double tolerance) {
+  const auto tokens = case_tokens(goldens, encoder.config());
+  const auto batch = sequences_of(tokens);
+  EncoderOutput together;
+  encoder.forward(batch, together);
+  const json& masked = goldens.at("batch").at("last_hidden_state_masked_sums");
+  for (std::size_t s = 0; s < batch.size(); ++s) {
+    INFO("case " << s);
+    EncoderOutput alone;
+    encoder.forward({&batch[s], 1}, alone);
+    const auto got = rows_of(together, together.last(), s);
+    REQUIRE(got.size() == alone.last().size());
+    CHECK(std::memcmp(got.data(), alone.last().data(), got.size_bytes()) == 0);
+    CHECK(std::none_of(got.begin(), got.end(), [](float v) { return std::isnan(v); }));
+    // The padded batch (the single texts, pairs excluded): the sum over the case's real rows.
+    if (s >= masked.size()) continue;
+    const double sum = std::accumulate(got.begin(), got.end(), 0.0);
+    CHECK(std::abs(sum - masked[s].get<double>()) <= tolerance * static_cast<double>(got.size()));
+  }
+}
+
+
+}  // namespace bktest
