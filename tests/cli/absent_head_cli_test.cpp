@@ -100,7 +100,7 @@ TEST_CASE("absent head: a BERT folder naming BertForMaskedLM over a bare encoder
                       {"cls.predictions.transform.dense.weight", "cls.predictions.bias"});
 }
 
-TEST_CASE("absent head: a command needing another head keeps its usage error; one of classify's is absent too") {
+TEST_CASE("absent head: a command needing another head keeps its usage error, one of classify's is absent too") {
   bktest::TempDir dir;
   const std::string named = with_architecture(dir, "models2/mpnet-embed", "MPNetForSequenceClassification");
   auto embed = bktest::run_bertkit(with_texts({"embed", "-m", named}));

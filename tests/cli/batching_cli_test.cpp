@@ -112,7 +112,7 @@ TEST_CASE("batching: every model command and tokenize answer a line written to a
   }
 }
 
-TEST_CASE("batching: --batch-wait holds a pipe's partial batch that long; it is refused with text arguments") {
+TEST_CASE("batching: --batch-wait holds a pipe's partial batch that long, it is refused with text arguments") {
   bktest::PipedChild child({"classify", "-m", bktest::fixture_path("bert-cased-cls"), "--batch-wait", "600000"});
   child.write_input("a good film\n");
   CHECK(child.read_line(std::chrono::milliseconds(1500)) == "<no output>");

@@ -92,7 +92,7 @@ TEST_CASE("classify: CSV round trip keeps every input column byte for byte and a
   CHECK(at == out.size());
 }
 
-TEST_CASE("classify: JSONL pairs echo the record and give the pipeline's labels; TSV output") {
+TEST_CASE("classify: JSONL pairs echo the record and give the pipeline's labels, TSV output") {
   auto cases = expected_rankings("electra-cls", true);
   bktest::TempDir dir;
   std::string jsonl;
@@ -125,7 +125,7 @@ TEST_CASE("classify: JSONL pairs echo the record and give the pipeline's labels;
   CHECK(lines[0] == "hypothesis\tid\tpremise\tlabel\tscore\ttruncated");  // the input's members, in order
 }
 
-TEST_CASE("classify: cross-encoder pairs on stdin (--pairs), sigmoid relevance; --function none gives logits") {
+TEST_CASE("classify: cross-encoder pairs on stdin (--pairs), sigmoid relevance, --function none gives logits") {
   auto cases = expected_rankings("bert-chinese-cross", true);
   std::string input;
   std::vector<std::size_t> used;
@@ -166,7 +166,7 @@ TEST_CASE("classify: cross-encoder pairs on stdin (--pairs), sigmoid relevance; 
   CHECK(checked > 0);
 }
 
-TEST_CASE("classify: bad input names file and line; --on-error skip goes on; usage errors exit 2") {
+TEST_CASE("classify: bad input names file and line, --on-error skip goes on, usage errors exit 2") {
   bktest::TempDir dir;
   const std::string model = bktest::fixture_path("distilbert-uncased-cls");
   bktest::write_file(dir / "in.jsonl", "{\"text\": \"good one\"}\n{\"text\": 42}\n{\"text\": \"good two\"}\n");

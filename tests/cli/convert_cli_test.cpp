@@ -86,7 +86,7 @@ TEST_CASE("convert/info: a converted fixture is checked and described like its f
   CHECK(j["from.converted from"] == nlohmann::json::array({folder}));
 }
 
-TEST_CASE("info --json: every line's value, typed; a key with several values (one per file) is a list") {
+TEST_CASE("info --json: every line's value, typed, a key with several values (one per file) is a list") {
   for (const char* name : {"minilm-embed", "bert-cased-cls"}) {
     auto folder = bktest::shared(std::string("fixtures/models/") + name).string();
     auto text = bktest::run_bertkit({"info", folder});
@@ -125,7 +125,10 @@ TEST_CASE("info --json: every line's value, typed; a key with several values (on
       bktest::run_bertkit({"info", "--json", bktest::shared("fixtures/models/bert-cased-cls").string()}).out);
   auto goldens = bktest::read_json(bktest::shared("fixtures/models/bert-cased-cls/goldens.json"));
   CHECK(j["labels"] == goldens["spec"]["labels"]);
-  CHECK(j["from.weights"].size() == 2);  // a sharded checkpoint
+  // A sharded checkpoint: its index, then the two shards.
+  REQUIRE(j["from.weights"].size() == 3);
+  CHECK(j["from.weights"][0].get<std::string>().ends_with("model.safetensors.index.json"));
+  CHECK(j["from.weights"][2].get<std::string>().ends_with("model-00002-of-00002.safetensors"));
 }
 
 TEST_CASE("convert/info: bad input gives one error line naming the file, exit 3, and no output file") {
@@ -217,7 +220,7 @@ TEST_CASE("convert: Ctrl-C leaves either the complete file or none, and never a 
   }
 }
 
-TEST_CASE("convert --verify: f32 against itself is exact; int8 stays within its bound on the given corpus") {
+TEST_CASE("convert --verify: f32 against itself is exact, int8 stays within its bound on the given corpus") {
   bktest::TempDir dir;
   SUBCASE("a lossless f32 file: cosine 1, no logit differs, every top-1 agrees") {
     auto folder = bktest::shared("fixtures/models/distilbert-uncased-cls").string();
@@ -294,7 +297,7 @@ TEST_CASE("convert: a full disk ends with one error line, status 1, and no file 
   CHECK(std::filesystem::is_empty(dir / "out"));  // neither the file nor a temporary one
 }
 
-TEST_CASE("convert: a folder as DST gets SRC's name inside it; DST = SRC and a missing folder are refused first") {
+TEST_CASE("convert: a folder as DST gets SRC's name inside it, DST = SRC and a missing folder are refused first") {
   bktest::TempDir dir;
   auto folder = bktest::shared("fixtures/models/minilm-embed").string();
   std::filesystem::create_directory(dir / "out");
@@ -338,7 +341,7 @@ TEST_CASE("convert --verify refuses a bf16 or int8 file as its reference: there 
   }
 }
 
-TEST_CASE("convert --check and info count the same tensors; info lists int8 scales apart") {
+TEST_CASE("convert --check and info count the same tensors, info lists int8 scales apart") {
   bktest::TempDir dir;
   auto folder = bktest::shared("fixtures/models/bert-uncased-qa").string();
   const auto file = (dir / "qa8.bk").string();
@@ -399,7 +402,7 @@ TEST_CASE("convert --verify on a token-classification model compares every token
   }
 }
 
-TEST_CASE("a token added past the vocabulary (tokenizer.add_tokens) is tokenized, decoded and converted; a model "
+TEST_CASE("a token added past the vocabulary (tokenizer.add_tokens) is tokenized, decoded and converted, a model "
           "whose embeddings lack it refuses it by id") {
   bktest::TempDir dir;
   const auto folder = dir / "added";

@@ -235,7 +235,7 @@ TEST_CASE("embed: CSV round trip keeps every column byte for byte, tricky quotin
   CHECK(tsv_lines[1].rfind("first\t1\t[", 0) == 0);
 }
 
-TEST_CASE("embed: JSONL input keeps its fields; stdin equals a file; --pairs") {
+TEST_CASE("embed: JSONL input keeps its fields, stdin equals a file, --pairs") {
   bktest::TempDir dir;
   const std::string jsonl = "{\"id\": 7, \"body\": \"first text\"}\n{\"id\": 8, \"body\": \"second\"}\n";
   auto r = run_bertkit({"embed", "-m", minilm(), "--jsonl", "--field", "body"}, jsonl);
@@ -278,7 +278,7 @@ TEST_CASE("embed: the order and the vectors do not depend on threads or batch si
   check_same(embeddings(a), embeddings(b), 1e-5);
 }
 
-TEST_CASE("embed: --on-error fail keeps the records before the bad one; skip goes on") {
+TEST_CASE("embed: --on-error fail keeps the records before the bad one, skip goes on") {
   bktest::TempDir dir;
   const std::string input = "{\"text\": \"one\"}\n{\"text\": \"two\"}\n{\"text\": \"three\"\n{\"text\": \"four\"}\n{\"other\": 5}\n";
   bktest::write_file(dir / "in.jsonl", input);

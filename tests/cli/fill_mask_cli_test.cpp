@@ -129,7 +129,7 @@ TEST_CASE("fill-mask: the interactive prompt on a terminal") {
   CHECK(child.exit_code() == 0);
 }
 
-TEST_CASE("fill-mask: Ctrl-C at the prompt drops the line being typed, as shells do; Ctrl-D leaves") {
+TEST_CASE("fill-mask: Ctrl-C at the prompt drops the line being typed, as shells do, Ctrl-D leaves") {
   const json& one = one_mask_case();
   const json& expected = one.at("output");
   PtyChild child({"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm")});

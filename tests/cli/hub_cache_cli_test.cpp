@@ -78,7 +78,7 @@ TEST_CASE("hub cache: a RoBERTa repository with vocab.json and merges.txt and no
   CHECK(r.out == run_bertkit({"tokenize", "--format", "ids", "-m", fixture.string(), kSentence}).out);
 }
 
-TEST_CASE("hub cache: download --exclude that leaves no weights says so (exit 2); a model command completes the "
+TEST_CASE("hub cache: download --exclude that leaves no weights says so (exit 2), a model command completes the "
           "snapshot online, fetching only what is missing, and refuses it offline naming the file") {
   HubStandIn hub({kMiniLm + "=" + bktest::fixture_path("minilm-embed")});
   HubEnvironment env(hub.endpoint());
@@ -146,7 +146,7 @@ TEST_CASE("hub cache: a cache filled with the config and tokenizer only (as Auto
                                    "sentence_bert_config.json", "1_Pooling/config.json"});
 }
 
-TEST_CASE("hub cache: a download cut off after the weights is not trusted offline; a snapshot no ref names is not "
+TEST_CASE("hub cache: a download cut off after the weights is not trusted offline, a snapshot no ref names is not "
           "taken for the branch") {
   HubStandIn hub({kMiniLm + "=" + bktest::fixture_path("minilm-embed")});
   HubEnvironment env(hub.endpoint());

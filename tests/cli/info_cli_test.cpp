@@ -1,7 +1,7 @@
 // `bertkit info` end to end: the model as an argument or with -m, as every other command takes it.
 #include "cli/task_cli_helpers.h"
 
-TEST_CASE("info: -m MODEL is the same as MODEL; one of the two is required") {
+TEST_CASE("info: -m MODEL is the same as MODEL, one of the two is required") {
   const std::string model = bktest::fixture_path("bert-cased-cls");
   auto positional = bktest::run_bertkit({"info", model});
   REQUIRE(positional.exit_code == 0);

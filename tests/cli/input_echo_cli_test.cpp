@@ -27,7 +27,7 @@ TEST_CASE("input echo: a NUL byte in a JSONL line is invalid JSON naming file an
   }
 }
 
-TEST_CASE("input echo: JSONL members come back as written, numbers with every digit; a name given twice is refused") {
+TEST_CASE("input echo: JSONL members come back as written, numbers with every digit, a name given twice is refused") {
   bktest::TempDir dir;
   const std::string model = bktest::fixture_path(kClassifier);
   const std::string members =
@@ -95,7 +95,7 @@ TEST_CASE("input echo: JSONL written as CSV or TSV keeps every member as a colum
   CHECK(more.err.find("more.jsonl:2: the field \"id\" has no column") != std::string::npos);
 }
 
-TEST_CASE("input echo: ner --format inline keeps a text with newlines on one line; tokenize's tokens stay as they are") {
+TEST_CASE("input echo: ner --format inline keeps a text with newlines on one line, tokenize's tokens stay as they are") {
   auto ner = run_bertkit({"ner", "-m", bktest::models2_path("bert-cased-ner"), "--jsonl", "--format", "inline"},
                          "{\"text\":\"Angela Merkel\\nvisited\\tParis\\\\.\"}\n");
   INFO(ner.err);

@@ -18,7 +18,7 @@ std::string minilm() { return bktest::fixture_path("minilm-embed"); }
 
 }  // namespace
 
-TEST_CASE("--delimiter reads semicolon CSV; CSV output keeps it; nonsense combinations are refused naming the flags (issue 30, item 3)") {
+TEST_CASE("--delimiter reads semicolon CSV, CSV output keeps it, nonsense combinations are refused naming the flags (issue 30, item 3)") {
   bktest::TempDir dir;
   bktest::write_file(dir / "in.csv", "id;text\n1;\"good; very good\"\n2;a,b\n");
   const auto rows = bktest::run_jsonl({"embed", "-m", minilm(), "-i", (dir / "in.csv").string(), "--delimiter", ";", "--column", "text"});
@@ -63,7 +63,7 @@ TEST_CASE("--delimiter reads semicolon CSV; CSV output keeps it; nonsense combin
   }
 }
 
-TEST_CASE("--field and --pair-field take a nested path; a missing one names file, line and path (issue 30, item 3)") {
+TEST_CASE("--field and --pair-field take a nested path, a missing one names file, line and path (issue 30, item 3)") {
   bktest::TempDir dir;
   bktest::write_file(dir / "in.jsonl",
                      "{\"id\": 1, \"doc\": {\"title\": \"A man eats\", \"body\": \"food\"}, \"v1.2\": \"dotted\"}\n"
@@ -114,7 +114,7 @@ TEST_CASE("rerank --documents-field takes a nested path (issue 30, item 3)") {
   CHECK(nested.at(0).at("results") == flat.at(0).at("results"));
 }
 
-TEST_CASE("a lone surrogate escape in JSONL is read as U+FFFD with a warning; the member is echoed as written (issue 30, item 4)") {
+TEST_CASE("a lone surrogate escape in JSONL is read as U+FFFD with a warning, the member is echoed as written (issue 30, item 4)") {
   bktest::TempDir dir;
   bktest::write_file(dir / "in.jsonl", "{\"text\": \"good\"}\n{\"text\": \"broken \\ud800 text\", \"n\": \"\\udc00\"}\n");
   auto r = run_bertkit({"embed", "-m", minilm(), "-i", (dir / "in.jsonl").string()});

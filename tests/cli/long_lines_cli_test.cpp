@@ -69,7 +69,7 @@ TEST_CASE("a 32 MB line: embed reads only what the model sees, with the numbers 
   CHECK(refused.err.find((dir / "long.txt").string() + ":1: longer than the model's maximum") != std::string::npos);
 }
 
-TEST_CASE("a 32 MB line: tokenize --count keeps no tokens; tokenize a few times the line") {
+TEST_CASE("a 32 MB line: tokenize --count keeps no tokens, tokenize a few times the line") {
   bktest::TempDir dir;
   std::size_t code_points = 0;
   {
@@ -107,7 +107,7 @@ TEST_CASE("a 32 MB line: tokenize --count keeps no tokens; tokenize a few times 
   CHECK(last["offsets"][tokens - 2][1] == code_points);
 }
 
-TEST_CASE("--max-line-bytes: a longer line is bad input naming its file, line and the flag; 0 is a usage error") {
+TEST_CASE("--max-line-bytes: a longer line is bad input naming its file, line and the flag, 0 is a usage error") {
   bktest::TempDir dir;
   bktest::write_file(dir / "in.txt", "short\n" + std::string(200, 'x') + "\nend\n");
   const std::string path = (dir / "in.txt").string();

@@ -66,7 +66,7 @@ TEST_CASE("ner: JSONL in and out, every aggregation strategy, as the pipeline") 
   }
 }
 
-TEST_CASE("ner: --stride reads a long text in windows and merges their entities; without, it is truncated") {
+TEST_CASE("ner: --stride reads a long text in windows and merges their entities, without, it is truncated") {
   const json goldens = bktest::models2_goldens("bert-cased-ner");
   const json& stride = goldens.at("spec").at("ner").at("strides").back();
   const auto records = records_of(goldens, "stride", {{"aggregation_strategy", "simple"}, {"stride", stride}});
@@ -155,7 +155,7 @@ TEST_CASE("ner: refusals are usage errors (exit 2) with one line") {
   CHECK(run_bertkit({"token-classification", "-m", m, "text"}).exit_code == 0);
 }
 
-TEST_CASE("ner --compat python: the pipeline's slow-tokenizer records, start and end null; what needs offsets refused") {
+TEST_CASE("ner --compat python: the pipeline's slow-tokenizer records, start and end null, what needs offsets refused") {
   const std::string name = "bert-cased-ner";
   const json goldens = bktest::models2_goldens(name);
   std::size_t checked = 0;

@@ -150,7 +150,7 @@ TEST_CASE("ner --format conll: a word per line with its label, a blank line afte
   }
 }
 
-TEST_CASE("ner --format conll: ignored labels are written O; -o FILE.conll picks the layout") {
+TEST_CASE("ner --format conll: ignored labels are written O, -o FILE.conll picks the layout") {
   const std::string text = "Angela Merkel met Emmanuel Macron in Paris on Tuesday.";
   const std::string all = run_ok({"ner", "-m", bktest::models2_path("bert-cased-ner"), "--format", "conll", "--ignore-labels", "", text}, "");
   std::string without_per;

@@ -46,7 +46,7 @@ TEST_CASE("nomic_bert: embed of nomic-embed-text's folder layout, with the query
                    g.at("encode_query_prompt"), g.at("truncated_query_prompt"));
 }
 
-TEST_CASE("nomic_bert: a converted file gives the folder's bytes; batch 1 equals batch 8 (issue 33)") {
+TEST_CASE("nomic_bert: a converted file gives the folder's bytes, batch 1 equals batch 8 (issue 33)") {
   const json g = bktest::read_json(bktest::shared("fixtures/models3/nomic-embed/goldens.json"));
   bktest::TempDir dir;
   const std::string converted = (dir / "nomic.bk").string();

@@ -50,7 +50,7 @@ TEST_CASE("classify: next-sentence prediction (BertForNextSentencePrediction) gi
   check_nsp_pairs("bert-uncased-nsp", "logits");
 }
 
-TEST_CASE("classify and fill-mask on BertForPreTraining: each its own head; info lists both") {
+TEST_CASE("classify and fill-mask on BertForPreTraining: each its own head, info lists both") {
   check_nsp_pairs("bert-uncased-pretraining", "seq_relationship_logits");
   auto masked = bktest::run_jsonl({"fill-mask", "-m", bktest::models2_path("bert-uncased-pretraining"), "The capital of France is [MASK]."});
   REQUIRE(masked.size() == 1);

@@ -49,7 +49,7 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
 
 }  // namespace
 
-TEST_CASE("qa: --question and --context give the pipeline's answer; defaults are the pipeline's") {
+TEST_CASE("qa: --question and --context give the pipeline's answer, defaults are the pipeline's") {
   json g = bktest::fixture_goldens(kFixture);
   const json& p = fast_record(g, "existing", 2);
   auto r = run_bertkit({"qa", "-m", bktest::fixture_path(kFixture), "--question", p.at("input").at("question").get<std::string>(),

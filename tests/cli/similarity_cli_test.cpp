@@ -64,7 +64,7 @@ TEST_CASE("similarity: distances are the negated distances of embed's vectors") 
   CHECK(std::abs(same[0]["score"].get<double>()) < 1e-6);
 }
 
-TEST_CASE("similarity: CSV pairs keep every column and add score; stdin pairs equal JSONL pairs") {
+TEST_CASE("similarity: CSV pairs keep every column and add score, stdin pairs equal JSONL pairs") {
   bktest::TempDir dir;
   std::vector<std::string> rows;
   for (std::size_t i = 0; i < kPairs.size(); ++i)
@@ -118,7 +118,7 @@ TEST_CASE("similarity --dry-run in search mode: the input is the queries and the
   CHECK(r.out.find("stdin") == std::string::npos);
 }
 
-TEST_CASE("similarity: a cross-encoder's activation is the checkpoint's; --function overrides it (issue 19, item 3)") {
+TEST_CASE("similarity: a cross-encoder's activation is the checkpoint's, --function overrides it (issue 19, item 3)") {
   const auto stock = bktest::shared("fixtures/models/bert-chinese-cross").string();
   auto score = [](const std::vector<std::string>& args) {
     auto r = bktest::run_bertkit(args);

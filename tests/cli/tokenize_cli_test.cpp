@@ -554,7 +554,7 @@ TEST_CASE("tokenize: --csv/--tsv/--jsonl as every command spells them, --input-f
   CHECK(bktest::run_bertkit({"tokenize", "--csv", "--tsv", "-i", in}).exit_code == 2);
 }
 
-TEST_CASE("tokenize: a .gz input reads as its text; a Parquet or .npy file is refused by name, exit 3") {
+TEST_CASE("tokenize: a .gz input reads as its text, a Parquet or .npy file is refused by name, exit 3") {
   bktest::TempDir dir;
   std::string text = "Hello, world!\nParis is the [MASK] of France.\n";
   bktest::write_file(dir / "plain.txt", text);
@@ -578,7 +578,7 @@ TEST_CASE("tokenize: a .gz input reads as its text; a Parquet or .npy file is re
                                (dir / "v.npy").string()));
 }
 
-TEST_CASE("tokenize: a folder's tokenizer is what it declares; another family with only vocab.txt is refused (issue 19, item 14)") {
+TEST_CASE("tokenize: a folder's tokenizer is what it declares, another family with only vocab.txt is refused (issue 19, item 14)") {
   bktest::TempDir dir;
   const auto mpnet = bktest::shared("fixtures/models2/mpnet-embed");
   std::filesystem::create_directory(dir / "m");
@@ -625,7 +625,7 @@ TEST_CASE("tokenize --padding longest: batches pad alike from a file, a pipe and
   CHECK(bktest::split_lines(args.out) == lines);
 }
 
-TEST_CASE("tokenize: jsonl keeps every input field, as the model commands do; a field named like an output is refused") {
+TEST_CASE("tokenize: jsonl keeps every input field, as the model commands do, a field named like an output is refused") {
   bktest::TempDir dir;
   bktest::write_file(dir / "in.csv", "id,text,label\n7,\"Hello world\",pos\n8,Bye now,neg\n");
   const std::string csv = (dir / "in.csv").string();

@@ -107,7 +107,7 @@ TEST_CASE("tokenize reads a TSV field's backslashes as backslashes, as Hugging F
   CHECK(tsv[0].at("tokens") == json::array({"[CLS]", "c", ":", "\\", "new", "\\", "table", "[SEP]"}));
 }
 
-TEST_CASE("--tsv-escapes reads bertkit's TSV output back; refused for other input (issue 30, item 1)") {
+TEST_CASE("--tsv-escapes reads bertkit's TSV output back, refused for other input (issue 30, item 1)") {
   bktest::TempDir dir;
   const std::string tricky = "say\tto\nthe \\ here";
   bktest::write_file(dir / "in.jsonl", json{{"text", tricky}}.dump() + "\n");

@@ -253,7 +253,7 @@ TEST_CASE("TSV output escapes and never quotes, and reads back as TSV input (iss
   CHECK(bktest::json_lines(back.out).at(0)["text"] == tricky);
 }
 
-TEST_CASE("CSV input keeps its columns in JSONL output; qa's are question and context (issue 19, item 21)") {
+TEST_CASE("CSV input keeps its columns in JSONL output, qa's are question and context (issue 19, item 21)") {
   bktest::TempDir dir;
   const fs::path csv = dir.path() / "in.csv";
   bktest::write_file(csv, "id,text,note\n7,a good film,\"x, y\"\n");

@@ -103,7 +103,7 @@ TEST_CASE("hub: a sentence-transformers repository brings its module folders") {
     CHECK_THROWS_AS(read_module_folders(bad, "modules.json"), bertkit::Error);
 }
 
-TEST_CASE("hub: model ids take a revision after @; paths and odd revisions are not ids") {
+TEST_CASE("hub: model ids take a revision after @, paths and odd revisions are not ids") {
   auto id = parse_model_id("sentence-transformers/all-MiniLM-L6-v2");
   REQUIRE(id);
   CHECK(id->repo == "sentence-transformers/all-MiniLM-L6-v2");

@@ -49,7 +49,7 @@ TEST_CASE("BERTKIT_CPU: unset takes the CPU's best path, a lower one is taken wi
   CHECK(select_cpu_path("avx512", avx512_cpu()).path == CpuPath::Avx512);
 }
 
-TEST_CASE("BERTKIT_CPU: a path above the CPU's warns and runs the best one; an unknown name is an error") {
+TEST_CASE("BERTKIT_CPU: a path above the CPU's warns and runs the best one, an unknown name is an error") {
   auto above = select_cpu_path("avx512", avx2_cpu());
   CHECK(above.path == CpuPath::Avx2);
   CHECK(above.error.empty());
@@ -76,7 +76,7 @@ TEST_CASE("kernel table: the portable path takes every loop's portable variant a
 }
 
 #if defined(__x86_64__)
-TEST_CASE("kernel table: the avx2 and avx512 paths take their own variants; tiled attention on avx512 only") {
+TEST_CASE("kernel table: the avx2 and avx512 paths take their own variants, tiled attention on avx512 only") {
   const KernelTable avx2 = kernel_table(CpuPath::Avx2, avx2_cpu());
   CHECK((avx2.softmax_row == softmax_row_variants.avx2));
   CHECK((avx2.round_to_bf16 != round_to_bf16_variants.portable));

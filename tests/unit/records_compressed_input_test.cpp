@@ -37,7 +37,7 @@ std::string error_of(const InputSpec& spec, bertkit::ErrorKind& kind) {
 
 }  // namespace
 
-TEST_CASE("sniff_input: whole signatures decide; text that begins like one is text") {
+TEST_CASE("sniff_input: whole signatures decide, text that begins like one is text") {
   CHECK(sniff_input("\x1f\x8b\x08\x00").kind == InputKind::Gzip);
   CHECK(sniff_input(std::string_view("\x28\xb5\x2f\xfd\x04", 5)).format == "zstd-compressed data");
   CHECK(sniff_input(std::string_view("\xfd\x37\x7a\x58\x5a\x00\x00", 7)).format == "xz-compressed data");

@@ -78,7 +78,7 @@ TEST_CASE("csv reader: quoting, embedded line ends, doubled quotes, CRLF and BOM
   CHECK(reader.bytes_read() == file.size());
 }
 
-TEST_CASE("csv reader: TSV, pair column, blank lines, a last row without line end; literal unless tsv_escapes") {
+TEST_CASE("csv reader: TSV, pair column, blank lines, a last row without line end, literal unless tsv_escapes") {
   bktest::TempDir dir;
   auto path = write(dir / "pairs.tsv", "question\tcontext\n\nwho?\ta\\tb\n\n\nwhy?\tbecause");
   TableOptions table = column("question", '\t');
@@ -162,7 +162,7 @@ TEST_CASE("csv reader: ragged rows and bad quoting are bad records naming the li
         open_quote.string() + ":3: a quoted field is not closed before the end of the input");
 }
 
-TEST_CASE("csv reader: invalid UTF-8 is repaired in the text only; fields keep the bytes") {
+TEST_CASE("csv reader: invalid UTF-8 is repaired in the text only, fields keep the bytes") {
   bktest::TempDir dir;
   auto path = write(dir / "in.csv", "text,other\nbad\xFF,\xFE\n");
   CsvReader reader({path.string()}, column("text"));

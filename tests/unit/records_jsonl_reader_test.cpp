@@ -88,7 +88,7 @@ TEST_CASE("jsonl reader: bad lines are bad records naming file and line") {
   CHECK(error_of(p, field("text")).find(p + ":2: invalid JSON") == 0);
 }
 
-TEST_CASE("jsonl reader: deep nesting inside strings does not count; a million brackets are cheap") {
+TEST_CASE("jsonl reader: deep nesting inside strings does not count, a million brackets are cheap") {
   bktest::TempDir dir;
   auto ok = write(dir / "ok.jsonl", "{\"text\": \"" + std::string(1000, '[') + "\\\"{\"}\n");
   JsonlReader reader({ok.string()}, field("text"));
@@ -160,7 +160,7 @@ TEST_CASE("jsonl reader: a NUL byte is invalid JSON wherever it is (nlohmann wou
   CHECK(records[1].error == path.string() + ":2: invalid JSON at byte 11: a NUL byte (a control character is written \\u0000)");
 }
 
-TEST_CASE("jsonl reader: the line and where each member is written in it are kept; a name given twice is bad") {
+TEST_CASE("jsonl reader: the line and where each member is written in it are kept, a name given twice is bad") {
   bktest::TempDir dir;
   auto path = write(dir / "in.jsonl", "{\"text\": \"a\", \"n\" : 1e2}\n{\"n\":1,\"text\":\"b\",\"n\":2}\n");
   ReaderOptions flag;

@@ -107,7 +107,7 @@ TEST_CASE("line reader: strict UTF-8 stops at the first bad line, or flags it") 
   CHECK(records[2].text == "fine");
 }
 
-TEST_CASE("line reader: pairs split on the first tab; a line without one is bad") {
+TEST_CASE("line reader: pairs split on the first tab, a line without one is bad") {
   bktest::TempDir dir;
   auto path = write(dir / "pairs.tsv", "q1\tp1\r\nq2\tp2\twith tab\nno tab here\n\t\n");
   ReaderOptions flag;

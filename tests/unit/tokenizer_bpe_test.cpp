@@ -56,7 +56,7 @@ TEST_CASE("byte level: every byte has its character, and tokens go back to bytes
   CHECK_FALSE(byte_level_bytes("\xE2\x96\x81").has_value());  // "▁" is not in the alphabet
 }
 
-TEST_CASE("byte-level BPE: merges by rank, the leftmost on a tie; pieces of a character span all of it") {
+TEST_CASE("byte-level BPE: merges by rank, the leftmost on a tie, pieces of a character span all of it") {
   std::vector<std::pair<std::string, std::int64_t>> entries;
   for (int b = 0; b < 256; ++b) entries.emplace_back(alphabet(std::string(1, static_cast<char>(b))), b);
   for (const char* t : {"ab", "bc", "abc", "aa", "\xC3\xA9"}) entries.emplace_back(alphabet(t), static_cast<std::int64_t>(entries.size()));

@@ -19,12 +19,12 @@ std::unique_ptr<Block> build_nomic_block(const ModelConfig& config, const Weight
   return std::make_unique<NomicBlock>(config, weights, layer);
 }
 
-NomicBlockTensors declared(const ModelConfig& config, int index) {
+NomicBlockTensors nomic_tensors(const ModelConfig& config, int index) {
   TensorDecls decls;
   return NomicBlock::declare(config, index, decls);
 }
 
-RotarySpec rotary_spec(const ModelConfig& config, int index) {
+RotarySpec nomic_rotary_spec(const ModelConfig& config, int index) {
   const std::int64_t d = config.hidden_size / config.num_heads;
   auto rotary_dim = static_cast<std::int64_t>(static_cast<double>(d) * config.rotary.fraction);
   if (rotary_dim <= 0 || rotary_dim % 2 != 0)
@@ -37,7 +37,7 @@ RotarySpec rotary_spec(const ModelConfig& config, int index) {
 }
 
 // fc12 (the gate) stacked over fc11 (the value), so that the gated layer activates its first half.
-GatedFeedForward gated_mlp(const ModelConfig& config, const Weights& weights, const NomicBlockTensors& t) {
+GatedFeedForward nomic_gated_mlp(const ModelConfig& config, const Weights& weights, const NomicBlockTensors& t) {
   const std::int64_t h = config.hidden_size, inter = config.intermediate_size;
   const std::array<std::string, 2> names{t.gate.weight(), t.up.weight()};
   const StackedWeight in(weights, names, inter, h);
@@ -78,9 +78,9 @@ NomicBlockTensors NomicBlock::declare(const ModelConfig& config, int index, Tens
 NomicBlock::NomicBlock(const ModelConfig& config, const Weights& weights, int index)
     : hidden_size_(config.hidden_size),
       heads_(config.num_heads),
-      mlp_(gated_mlp(config, weights, declared(config, index))),
-      rotary_(rotary_spec(config, index)) {
-  const NomicBlockTensors t = declared(config, index);
+      mlp_(nomic_gated_mlp(config, weights, nomic_tensors(config, index))),
+      rotary_(nomic_rotary_spec(config, index)) {
+  const NomicBlockTensors t = nomic_tensors(config, index);
   qkv_ = linear_layer(weights, t.qkv);
   attention_out_ = linear_layer(weights, t.attention_out, Eltwise::Identity, LinearOutput::Accumulate);
   attention_norm_ = LayerNormWeights(weights, t.attention_norm, config.layer_norm_eps);
