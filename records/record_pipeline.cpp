@@ -143,20 +143,46 @@ class Runner {
   // Tokenizes, sorts out bad records, computes and writes the first n records; returns the error that
   // must stop the run.
   std::optional<Error> run_batch(std::vector<Record>& records, std::size_t n) {
+    EncodedInputs encoded = encode_batch(n);
+    std::optional<Error> fatal;
+    const std::size_t checked = check_records(records, encoded, n, fatal);
+    // Usually every record of a full batch is good: the batch then takes the vectors whole.
+    const bool whole = checked == records.size() && std::find(keep_.begin(), keep_.end(), 0) == keep_.end();
+    Batch batch = good_records(records, encoded, checked, whole);
+    const std::uint64_t first = read_;
+    read_ += n;
+    if (auto error = compute_and_write(batch)) return error;
+    // Back to the read buffers, whose strings keep their capacity for the next batch (the encodings too).
+    if (whole) {
+      batch.records.swap(records);
+      spare_encodings_ = std::move(batch.encodings);
+    } else {
+      for (std::size_t k = 0; k < batch.size(); ++k)
+        records[static_cast<std::size_t>(batch.ordinals[k] - first)] = std::move(batch.records[k]);
+    }
+    return fatal;
+  }
+
+  // The model inputs of the first n records, tokenized (none for a task that does not tokenize).
+  EncodedInputs encode_batch(std::size_t n) {
     EncodedInputs encoded;
     if (task_.tokenizes()) {
       slot_of_.clear();
       for (std::size_t i = 0; i < n; ++i) slot_of_.push_back(&slots_[i]);
-      encoded = encode_inputs(tokenizer_, options_.tokenize, slot_of_, options_.mark_truncated, std::move(spare_encodings_));
-    } else {
-      encoded.truncated.assign(n, 0);
-      encoded.errors.resize(n);
-      encoded.first.assign(n + 1, 0);
+      return encode_inputs(tokenizer_, options_.tokenize, slot_of_, options_.mark_truncated, std::move(spare_encodings_));
     }
+    encoded.truncated.assign(n, 0);
+    encoded.errors.resize(n);
+    encoded.first.assign(n + 1, 0);
+    return encoded;
+  }
 
+  // Marks the good records in keep_ and rejects the bad ones, in order, up to the first that stops the
+  // run (`fatal`); returns how many were looked at.
+  std::size_t check_records(const std::vector<Record>& records, const EncodedInputs& encoded, std::size_t n,
+                            std::optional<Error>& fatal) {
     keep_.assign(n, 0);
-    std::size_t checked = 0;  // records looked at: all, or up to the first that stops the run
-    std::optional<Error> fatal;
+    std::size_t checked = 0;
     for (; checked < n && !fatal; ++checked) {
       const Record& record = records[checked];
       std::string error = record.error;
@@ -171,39 +197,30 @@ class Runner {
       if (!error.empty()) fatal = reject(Error(kind, error), record, read_ + checked);
       else keep_[checked] = 1;
     }
+    return checked;
+  }
 
-    // Usually every record of a full batch is good: the batch then takes the vectors whole.
-    const bool whole = checked == records.size() && std::find(keep_.begin(), keep_.end(), 0) == keep_.end();
+  // The batch of the good records among the first `checked` (moved out of `records`), with their inputs.
+  Batch good_records(std::vector<Record>& records, EncodedInputs& encoded, std::size_t checked, bool whole) {
     Batch batch;
     if (whole) {
       batch.records.swap(records);
       batch.encodings = std::move(encoded.encodings);
       batch.first_input = std::move(encoded.first);
       batch.truncated = std::move(encoded.truncated);
-      batch.ordinals.resize(n);
-      for (std::size_t i = 0; i < n; ++i) batch.ordinals[i] = read_ + i;
-    } else {
-      batch.first_input.push_back(0);
-      for (std::size_t i = 0; i < checked; ++i) {
-        if (!keep_[i]) continue;
-        batch.records.push_back(std::move(records[i]));
-        add_inputs(batch, std::span(encoded.encodings).subspan(encoded.first[i], encoded.first[i + 1] - encoded.first[i]));
-        batch.truncated.push_back(encoded.truncated[i]);
-        batch.ordinals.push_back(read_ + i);
-      }
+      batch.ordinals.resize(checked);
+      for (std::size_t i = 0; i < checked; ++i) batch.ordinals[i] = read_ + i;
+      return batch;
     }
-    const std::uint64_t first = read_;
-    read_ += n;
-    if (auto error = compute_and_write(batch)) return error;
-    // Back to the read buffers, whose strings keep their capacity for the next batch (the encodings too).
-    if (whole) {
-      batch.records.swap(records);
-      spare_encodings_ = std::move(batch.encodings);
-    } else {
-      for (std::size_t k = 0; k < batch.size(); ++k)
-        records[static_cast<std::size_t>(batch.ordinals[k] - first)] = std::move(batch.records[k]);
+    batch.first_input.push_back(0);
+    for (std::size_t i = 0; i < checked; ++i) {
+      if (!keep_[i]) continue;
+      batch.records.push_back(std::move(records[i]));
+      add_inputs(batch, std::span(encoded.encodings).subspan(encoded.first[i], encoded.first[i + 1] - encoded.first[i]));
+      batch.truncated.push_back(encoded.truncated[i]);
+      batch.ordinals.push_back(read_ + i);
     }
-    return fatal;
+    return batch;
   }
 
   // Moves a record's encodings to the end of `batch`.

@@ -18,8 +18,9 @@ double attended_pairs(std::int64_t length, std::int64_t window) {
 
 double encoder_flops_per_sequence(const ModelConfig& c, std::int64_t length) {
   const double s = static_cast<double>(length), h = c.hidden_size, i = c.intermediate_size;
-  // A gated feed-forward (ModernBERT's GeGLU) projects to 2·i and back from i.
-  const double ffn = c.family && c.family->block == &modernbert_block_recipe ? 3 * s * h * i : 2 * s * h * i;
+  // A gated feed-forward (ModernBERT's GeGLU, NomicBERT's SwiGLU) projects to 2·i and back from i.
+  const bool gated = c.family && (c.family->block == &modernbert_block_recipe || c.family->block == &nomic_block_recipe);
+  const double ffn = gated ? 3 * s * h * i : 2 * s * h * i;
   double flops = 0;
   for (int l = 0; l < c.num_layers; ++l) {
     const std::int64_t window =

@@ -12,7 +12,7 @@
 namespace bertkit::core {
 
 std::span<const ModelShape> model_shapes() {
-  static constexpr std::array<ModelShape, 7> shapes{{
+  static constexpr std::array<ModelShape, 8> shapes{{
       {"bert-base", 12, 768, 12, 3072},
       {"bert-large", 24, 1024, 16, 4096},
       {"minilm-l6", 6, 384, 12, 1536},
@@ -20,6 +20,7 @@ std::span<const ModelShape> model_shapes() {
       {"mpnet-base", 12, 768, 12, 3072, "mpnet"},
       {"modernbert-base", 22, 768, 12, 1152, "modernbert"},
       {"modernbert-large", 28, 1024, 16, 2624, "modernbert"},
+      {"nomic-embed-text", 12, 768, 12, 3072, "nomic_bert"},
   }};
   return shapes;
 }
@@ -51,6 +52,27 @@ std::string config_json(const ModelShape& shape) {
                                 {"local_rope_theta", 10000.0},
                                 {"norm_eps", 1e-5},
                                 {"pad_token_id", 50283}};
+    return j.dump(2) + "\n";
+  }
+  if (shape.model_type == "nomic_bert") {
+    // nomic-ai/nomic-embed-text-v1.5's config.json as the Hub has it (the remote code's keys).
+    nlohmann::ordered_json j = {{"architectures", {"NomicBertModel"}},
+                                {"model_type", "nomic_bert"},
+                                {"vocab_size", 30528},
+                                {"n_embd", shape.hidden},
+                                {"n_layer", shape.layers},
+                                {"n_head", shape.heads},
+                                {"n_inner", shape.intermediate},
+                                {"activation_function", "swiglu"},
+                                {"n_positions", 8192},
+                                {"max_trained_positions", 2048},
+                                {"rotary_emb_base", 1000},
+                                {"rotary_emb_fraction", 1.0},
+                                {"qkv_proj_bias", false},
+                                {"mlp_fc1_bias", false},
+                                {"mlp_fc2_bias", false},
+                                {"layer_norm_epsilon", 1e-12},
+                                {"type_vocab_size", 2}};
     return j.dump(2) + "\n";
   }
   if (shape.model_type == "mpnet") {
@@ -96,7 +118,8 @@ Weights random_weights(const ModelConfig& config, std::uint64_t seed) {
   for (const auto& t : model_tensors(config)) {
     const auto n = static_cast<std::size_t>(shape_numel(t.shape));
     // LayerNorm gains near 1, everything else small, like a trained model (keeps activations in range).
-    const bool gain = t.name.ends_with("LayerNorm.weight") || t.name.ends_with("norm.weight");  // ModernBERT's *_norm
+    // A one-dimensional weight is a norm's gain (LayerNorm, ModernBERT's *_norm, NomicBERT's norm1/norm2).
+    const bool gain = t.shape.size() == 1 && t.name.ends_with(".weight");
     std::vector<std::byte> bytes(n * sizeof(float));
     for (std::size_t i = 0; i < n; ++i) {
       float v = gain ? 1.0f + 0.1f * next() : 0.08f * next();

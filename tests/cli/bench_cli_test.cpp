@@ -26,6 +26,20 @@ nlohmann::json only_record(const bktest::RunResult& r) {
 
 }  // namespace
 
+TEST_CASE("bench: the nomic-embed-text shape times NomicBERT, its SwiGLU counted as three matmuls (issue 33)") {
+  auto r = bktest::run_bertkit({"bench", "--shape", "nomic-embed-text", "--workloads", "1x16", "--threads", "1", "--format",
+                                "jsonl", "--min-time", "0", "--runs", "1"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  auto j = only_record(r);
+  CHECK(j["model"] == "nomic-embed-text");
+  CHECK(j["layers"] == 12);
+  CHECK(j["hidden"] == 768);
+  CHECK(j["intermediate"] == 3072);
+  const double s = 16, h = 768, i = 3072;
+  const double flops = 12 * (2 * (4 * s * h * h + 3 * s * h * i) + 4 * h * s * s);
+  CHECK(j["gflops"].get<double>() == doctest::Approx(j["sequences_per_second"].get<double>() * flops / 1e9).epsilon(1e-9));
+}
+
 TEST_CASE("bench: an encoder record's figures are positive and agree with the formula") {
   auto r = bktest::run_bertkit(
       {"bench", "--shape", "minilm-l6", "--workloads", "1x8", "--threads", "1", "--format", "jsonl", "--min-time", "0.2"});
