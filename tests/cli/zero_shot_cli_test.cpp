@@ -63,7 +63,9 @@ TEST_CASE("zero-shot: every pipeline record of the BERT-family NLI golden, label
   std::map<Call, std::vector<const json*>> groups;
   for (const json& p : g.at("pipelines")) groups[call_of(p)].push_back(&p);
   REQUIRE(groups.size() >= 6);
-  for (const auto& [call, cases] : groups) {
+  for (const auto& group : groups) {
+    const Call& call = group.first;  // not a structured binding: INFO's lambda captures it (clang)
+    const std::vector<const json*>& cases = group.second;
     std::string input;
     for (const json* p : cases) input += json{{"text", p->at("input")}}.dump() + "\n";
     std::vector<std::string> args{"zero-shot", "-m", model, "--jsonl", "--labels", labels_flag(call.labels),
