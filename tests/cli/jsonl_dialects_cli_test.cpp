@@ -53,7 +53,9 @@ TEST_CASE("--delimiter reads semicolon CSV, CSV output keeps it, nonsense combin
       {{"-i", (dir / "in.csv").string(), "--delimiter", ";;"}, "--delimiter must be one ASCII character"},
       {{"-i", (dir / "in.csv").string(), "--delimiter", ""}, "--delimiter is given an empty value"},
   };
-  for (const auto& [args, message] : refused) {
+  for (const auto& refusal : refused) {
+    const auto& args = refusal.first;
+    const std::string& message = refusal.second;  // not a structured binding: CAPTURE's lambda takes it (clang)
     std::vector<std::string> full = {"embed", "-m", minilm()};
     full.insert(full.end(), args.begin(), args.end());
     auto r = run_bertkit(full);
