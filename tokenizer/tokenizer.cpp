@@ -486,38 +486,4 @@ bool Tokenizer::encode_truncated(std::string_view a, std::optional<std::string_v
   return true;
 }
 
-std::string Tokenizer::decode(std::span<const std::int32_t> ids, bool skip_special_tokens) const {
-  std::vector<std::string> tokens;
-  tokens.reserve(ids.size());
-  for (std::int32_t id : ids) {
-    if (id < 0 || static_cast<std::size_t>(id) >= vocab_size())
-      bad_input("id {} is outside the vocabulary (size {})", id, vocab_size());
-    if (skip_special_tokens && is_special_id(id)) continue;
-    tokens.emplace_back(token(id));
-  }
-  return decoder_->decode(tokens);
-}
-
-std::string Tokenizer::tokens_to_string(const std::vector<std::string>& tokens) const { return decoder_->join(tokens); }
-
-void to_char_offsets(std::string_view text, std::span<Offsets> offsets) {
-  if (ascii_prefix(text) == text.size()) return;
-  // A cursor (byte, code points before it) moved to each offset in turn: tokens come in text order,
-  // so it walks the text about once, with no table a byte long (a 300 MB line would need 1.2 GB).
-  std::size_t byte = 0;
-  std::uint32_t chars = 0;
-  auto is_lead = [&](std::size_t i) { return (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80; };
-  auto to_chars = [&](std::uint32_t offset) {
-    const std::size_t target = std::min<std::size_t>(offset, text.size());
-    for (; byte < target; ++byte) chars += is_lead(byte);
-    for (; byte > target; --byte) chars -= is_lead(byte - 1);
-    return chars;
-  };
-  for (Offsets& o : offsets) {
-    if (o.begin == 0 && o.end == 0) continue;
-    o.begin = to_chars(o.begin);
-    o.end = to_chars(o.end);
-  }
-}
-
 }  // namespace bertkit::tok
