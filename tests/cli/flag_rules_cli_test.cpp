@@ -48,7 +48,7 @@ TEST_CASE("flags given an empty value are usage errors naming the flag, not the 
 }
 
 TEST_CASE("input shape flags apply to one kind of input: --column/--pair-column CSV/TSV, --field/--pair-field "
-          "JSONL, --pairs lines and arguments; any other is a usage error naming it, in every command") {
+          "JSONL, --pairs lines and arguments, any other is a usage error naming it, in every command") {
   bktest::TempDir dir;
   const std::string csv = (dir / "nli.csv").string(), jsonl = (dir / "nli.jsonl").string(),
                     txt = (dir / "nli.txt").string();
