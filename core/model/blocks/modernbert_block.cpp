@@ -70,22 +70,20 @@ ModernBertBlockTensors ModernBertBlock::declare(const ModelConfig& config, int i
 }
 
 ModernBertBlock::ModernBertBlock(const ModelConfig& config, const Weights& weights, int index)
+    : ModernBertBlock(config, weights, index, declared(config, index)) {}
+
+ModernBertBlock::ModernBertBlock(const ModelConfig& config, const Weights& weights, int index,
+                                 const ModernBertBlockTensors& t)
     : hidden_size_(config.hidden_size),
-      heads_(config.num_heads),
       window_(attention_of(config, index).window),
-      mlp_(gated_mlp(config, weights, declared(config, index))),
-      rotary_({.head_dim = head_dim(config),
-               .rotary_dim = head_dim(config),
-               .theta = static_cast<float>(attention_of(config, index).rope_theta),
-               .layout = RotaryLayout::Half}) {
-  const ModernBertBlockTensors t = declared(config, index);
+      attention_(weights, t.qkv, t.attention_out, config.num_heads,
+                 {.head_dim = head_dim(config),
+                  .rotary_dim = head_dim(config),
+                  .theta = static_cast<float>(attention_of(config, index).rope_theta),
+                  .layout = RotaryLayout::Half}),
+      mlp_norm_(weights, t.mlp_norm, config.layer_norm_eps),
+      mlp_(gated_mlp(config, weights, t)) {
   if (t.attention_norm) attention_norm_.emplace(weights, *t.attention_norm, config.layer_norm_eps);
-  mlp_norm_ = LayerNormWeights(weights, t.mlp_norm, config.layer_norm_eps);
-  qkv_ = linear_layer(weights, t.qkv);
-  attention_out_ = linear_layer(weights, t.attention_out, Eltwise::Identity, LinearOutput::Accumulate);
-  // As BERT's block: a reduced type's matmuls already round their inputs, so attention's products
-  // follow them in bf16.
-  attention_products_ = qkv_.computes_in_f32() ? AttentionProducts::F32 : AttentionProducts::BF16;
 }
 
 void ModernBertBlock::add_packed_to(const Weights&, Weights&) const {}
@@ -93,8 +91,7 @@ void ModernBertBlock::add_packed_to(const Weights&, Weights&) const {}
 void ModernBertBlock::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s,
                               const LayerContext&) const {
   const std::int64_t tokens = offsets.back(), h = hidden_size_;
-  float* qkv = grown(s.qkv, tokens * 3 * h);
-  float* normed = grown(s.context, tokens * h);  // a norm's output, then the attention's
+  float* normed = grown(s.context, tokens * h);  // a norm's output (the attention's then follows there)
   float* mlp_scratch = grown(s.intermediate, mlp_.scratch_floats(tokens));
 
   const float* attention_in = hidden;
@@ -103,12 +100,9 @@ void ModernBertBlock::forward(float* hidden, std::span<const std::int64_t> offse
     attention_norm_->apply(normed, tokens);
     attention_in = normed;
   }
-  qkv_.forward(attention_in, tokens, qkv);
-  rotary_.apply(qkv, 3 * h, 2 * heads_, offsets);  // Q and K; positions restart in each sequence
   ScoreModifier modifier;
   modifier.window = window_;
-  s.attention.forward(qkv, offsets, heads_, h / heads_, normed, attention_products_, modifier);
-  attention_out_.forward(normed, tokens, hidden);  // hidden += attention·Woᵀ
+  attention_.forward(attention_in, hidden, offsets, s, modifier);  // hidden += Wo·attention
 
   std::copy(hidden, hidden + tokens * h, normed);
   mlp_norm_.apply(normed, tokens);

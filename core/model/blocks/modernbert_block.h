@@ -6,10 +6,9 @@
 // thetas come from config.json (ModelConfig::layer_attention, core/model/families/modernbert_config.cpp).
 // Canonical names: encoder.layer.N.{attn_norm, attn.Wqkv, attn.Wo, mlp_norm, mlp.Wi, mlp.Wo}.
 #include "core/model/blocks/block.h"
+#include "core/model/blocks/rotary_attention.h"
 #include "core/model/layer_norm_weights.h"
 #include "core/ops/gated_ffn.h"
-#include "core/ops/linear.h"
-#include "core/ops/rotary.h"
 
 #include <cstdint>
 #include <optional>
@@ -35,17 +34,14 @@ class ModernBertBlock : public Block {
                const LayerContext& context) const override;
 
  private:
+  ModernBertBlock(const ModelConfig& config, const Weights& weights, int index, const ModernBertBlockTensors& t);
+
   std::int64_t hidden_size_;
-  int heads_;
   std::int64_t window_;  // as ScoreModifier::window: -1 on global layers
   std::optional<LayerNormWeights> attention_norm_;
+  RotaryAttention attention_;
   LayerNormWeights mlp_norm_;
-  Linear qkv_;
-  Linear attention_out_;  // accumulates into the residual
   GatedFeedForward mlp_;  // accumulates into the residual
-  // Its cosine and sine table grows to the longest sequence seen; an encoder runs one batch at a time.
-  mutable RotaryEmbedding rotary_;
-  AttentionProducts attention_products_;  // bf16 when the weights are reduced
 };
 
 }  // namespace bertkit::core

@@ -76,34 +76,22 @@ NomicBlockTensors NomicBlock::declare(const ModelConfig& config, int index, Tens
 }
 
 NomicBlock::NomicBlock(const ModelConfig& config, const Weights& weights, int index)
-    : hidden_size_(config.hidden_size),
-      heads_(config.num_heads),
-      mlp_(nomic_gated_mlp(config, weights, nomic_tensors(config, index))),
-      rotary_(nomic_rotary_spec(config, index)) {
-  const NomicBlockTensors t = nomic_tensors(config, index);
-  qkv_ = linear_layer(weights, t.qkv);
-  attention_out_ = linear_layer(weights, t.attention_out, Eltwise::Identity, LinearOutput::Accumulate);
-  attention_norm_ = LayerNormWeights(weights, t.attention_norm, config.layer_norm_eps);
-  mlp_norm_ = LayerNormWeights(weights, t.mlp_norm, config.layer_norm_eps);
-  // As BERT's block: a reduced type's matmuls already round their inputs, so attention's products
-  // follow them in bf16.
-  attention_products_ = qkv_.computes_in_f32() ? AttentionProducts::F32 : AttentionProducts::BF16;
-}
+    : NomicBlock(config, weights, index, nomic_tensors(config, index)) {}
+
+NomicBlock::NomicBlock(const ModelConfig& config, const Weights& weights, int index, const NomicBlockTensors& t)
+    : attention_(weights, t.qkv, t.attention_out, config.num_heads, nomic_rotary_spec(config, index)),
+      attention_norm_(weights, t.attention_norm, config.layer_norm_eps),
+      mlp_norm_(weights, t.mlp_norm, config.layer_norm_eps),
+      mlp_(nomic_gated_mlp(config, weights, t)) {}
 
 void NomicBlock::add_packed_to(const Weights&, Weights&) const {}
 
 void NomicBlock::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s, const LayerContext&) const {
-  const std::int64_t tokens = offsets.back(), h = hidden_size_;
-  float* qkv = grown(s.qkv, tokens * 3 * h);
-  float* context = grown(s.context, tokens * h);
+  const std::int64_t tokens = offsets.back();
   float* mlp_scratch = grown(s.intermediate, mlp_.scratch_floats(tokens));
-
-  qkv_.forward(hidden, tokens, qkv);
-  rotary_.apply(qkv, 3 * h, 2 * heads_, offsets);  // Q and K; positions restart in each sequence
-  s.attention.forward(qkv, offsets, heads_, h / heads_, context, attention_products_, ScoreModifier{});
-  attention_out_.forward(context, tokens, hidden);  // hidden += attention·out_projᵀ
+  attention_.forward(hidden, hidden, offsets, s, ScoreModifier{});  // hidden += out_proj·attention
   attention_norm_.apply(hidden, tokens);
-  mlp_.forward(hidden, tokens, hidden, mlp_scratch);  // hidden += fc2(fc11(x)·act(fc12(x))): the inputs are read first
+  mlp_.forward(hidden, tokens, hidden, mlp_scratch);  // hidden += fc2(fc11(x)·act(fc12(x))), x read a chunk ahead
   mlp_norm_.apply(hidden, tokens);
 }
 

@@ -7,10 +7,9 @@
 // Biases where config.json has them (qkv_proj_bias covers Wqkv and out_proj; mlp_fc1_bias, mlp_fc2_bias).
 // Canonical names: encoder.layer.N.{attn.Wqkv, attn.out_proj, norm1, mlp.fc11, mlp.fc12, mlp.fc2, norm2}.
 #include "core/model/blocks/block.h"
+#include "core/model/blocks/rotary_attention.h"
 #include "core/model/layer_norm_weights.h"
 #include "core/ops/gated_ffn.h"
-#include "core/ops/linear.h"
-#include "core/ops/rotary.h"
 
 #include <cstdint>
 #include <span>
@@ -35,15 +34,11 @@ class NomicBlock : public Block {
                const LayerContext& context) const override;
 
  private:
-  std::int64_t hidden_size_;
-  int heads_;
-  Linear qkv_;
-  Linear attention_out_;  // accumulates into the residual
+  NomicBlock(const ModelConfig& config, const Weights& weights, int index, const NomicBlockTensors& t);
+
+  RotaryAttention attention_;
   LayerNormWeights attention_norm_, mlp_norm_;
   GatedFeedForward mlp_;  // accumulates into the residual
-  // Its cosine and sine table grows to the longest sequence seen; an encoder runs one batch at a time.
-  mutable RotaryEmbedding rotary_;
-  AttentionProducts attention_products_;  // bf16 when the weights are reduced
 };
 
 }  // namespace bertkit::core

@@ -1,0 +1,29 @@
+#include "core/model/blocks/rotary_attention.h"
+
+#include "core/model/linear_weights.h"
+
+namespace bertkit::core {
+
+RotaryAttention::RotaryAttention(const Weights& weights, const LinearDecl& qkv, const LinearDecl& out, int heads,
+                                 const RotarySpec& rotary)
+    : heads_(heads),
+      hidden_(out.out),
+      qkv_(linear_layer(weights, qkv)),
+      out_(linear_layer(weights, out, Eltwise::Identity, LinearOutput::Accumulate)),
+      rotary_(rotary),
+      // As BERT's block: a reduced type's matmuls already round their inputs, so attention's products
+      // follow them in bf16.
+      products_(qkv_.computes_in_f32() ? AttentionProducts::F32 : AttentionProducts::BF16) {}
+
+void RotaryAttention::forward(const float* in, float* hidden, std::span<const std::int64_t> offsets,
+                              LayerScratch& s, const ScoreModifier& modifier) const {
+  const std::int64_t tokens = offsets.back(), h = hidden_;
+  float* qkv = grown(s.qkv, tokens * 3 * h);
+  float* context = grown(s.context, tokens * h);
+  qkv_.forward(in, tokens, qkv);
+  rotary_.apply(qkv, 3 * h, 2 * heads_, offsets);  // Q and K
+  s.attention.forward(qkv, offsets, heads_, h / heads_, context, products_, modifier);
+  out_.forward(context, tokens, hidden);
+}
+
+}  // namespace bertkit::core

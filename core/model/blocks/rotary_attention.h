@@ -1,0 +1,36 @@
+#pragma once
+// The attention half that rotary layers share (ModernBERT's, NomicBERT's): the fused Wqkv projection,
+// rotary positions on queries and keys (restarting in each sequence), attention with the layer's
+// score modifier (a sliding window or none), and the output projection added into the residual.
+#include "core/checkpoint/weights.h"
+#include "core/model/blocks/block.h"
+#include "core/model/tensor_decls.h"
+#include "core/ops/linear.h"
+#include "core/ops/rotary.h"
+
+#include <cstdint>
+#include <span>
+
+namespace bertkit::core {
+
+class RotaryAttention {
+ public:
+  RotaryAttention(const Weights& weights, const LinearDecl& qkv, const LinearDecl& out, int heads,
+                  const RotarySpec& rotary);
+
+  // hidden += out(attention(rotary(qkv(in)))). `in` may be scratch.context: it is read before the
+  // attention writes its output there.
+  void forward(const float* in, float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch,
+               const ScoreModifier& modifier) const;
+
+ private:
+  int heads_;
+  std::int64_t hidden_;
+  Linear qkv_;
+  Linear out_;  // accumulates into the residual
+  // Its cosine and sine table grows to the longest sequence seen; an encoder runs one batch at a time.
+  mutable RotaryEmbedding rotary_;
+  AttentionProducts products_;  // bf16 when the weights are reduced
+};
+
+}  // namespace bertkit::core
