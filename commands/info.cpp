@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 namespace bertkit::cmd {
 
 namespace {
@@ -77,6 +79,29 @@ void tokenizer_settings(const core::LoadedModel& m, Fields& out) {
   }
 }
 
+// A rotary family's positions: the share of each head rotated and its layout, then each kind of layer
+// (attending to every key, or to those within a window each side) with its rotary base and its layers.
+void add_rotary(Fields& out, const core::ModelConfig& c) {
+  if (c.layer_attention.empty()) return;
+  out.push_back({"rotary",
+                 fmt::format("{:g}% of each head, {}", 100 * c.rotary.fraction,
+                             c.rotary.interleaved ? "interleaved pairs" : "NeoX halves"),
+                 ordered_json{{"fraction", c.rotary.fraction}, {"interleaved", c.rotary.interleaved}}});
+  std::vector<std::pair<core::LayerAttention, std::vector<int>>> kinds;
+  for (int l = 0; l < static_cast<int>(c.layer_attention.size()); ++l) {
+    const core::LayerAttention& a = c.layer_attention[static_cast<std::size_t>(l)];
+    auto kind = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) {
+      return k.first.window == a.window && k.first.rope_theta == a.rope_theta;
+    });
+    if (kind == kinds.end()) kind = kinds.insert(kinds.end(), {a, {}});
+    kind->second.push_back(l);
+  }
+  for (const auto& [a, layers] : kinds)
+    out.push_back({a.window < 0 ? std::string("attention.global") : fmt::format("attention.window_{}", a.window),
+                   fmt::format("rope_theta {:g}, layers {}", a.rope_theta, fmt::join(layers, " ")),
+                   ordered_json{{"rope_theta", a.rope_theta}, {"layers", layers}}});
+}
+
 }  // namespace
 
 Fields model_info(const core::LoadedModel& m) {
@@ -103,6 +128,7 @@ Fields model_info(const core::LoadedModel& m) {
   add(out, "type_vocab_size", c.type_vocab_size);
   if (c.relative_attention_buckets > 0) add(out, "relative_attention_buckets", c.relative_attention_buckets);
   if (c.embedding_size != c.hidden_size) add(out, "embedding_size", c.embedding_size);
+  add_rotary(out, c);
   add(out, "hidden_act", std::string(core::activation_name(c.hidden_act)));
   out.push_back({"layer_norm_eps", fmt::format("{}", c.layer_norm_eps), c.layer_norm_eps});
   if (c.num_labels > 0) {

@@ -152,3 +152,21 @@ TEST_CASE("modernbert: a scaled rotary config (rope_type other than default) is 
         std::string::npos);
   CHECK(r.out.empty());
 }
+
+TEST_CASE("modernbert info: each kind of layer with its window, rotary base and layers, from layer_types") {
+  auto r = bktest::run_bertkit({"info", "--json", models3("modernbert-mlm")});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const json info = json::parse(r.out);
+  const json config = bktest::read_json(bktest::shared("fixtures/models3/modernbert-mlm/config.json"));
+  std::vector<int> full, sliding;
+  for (std::size_t l = 0; l < config.at("layer_types").size(); ++l)
+    (config.at("layer_types")[l] == "full_attention" ? full : sliding).push_back(static_cast<int>(l));
+  REQUIRE_FALSE(sliding.empty());
+  CHECK(info.at("attention.global").at("layers") == json(full));
+  CHECK(info.at("attention.global").at("rope_theta") == config.at("rope_parameters").at("full_attention").at("rope_theta"));
+  // transformers' window: local_attention / 2 keys each side.
+  const std::string local = "attention.window_" + std::to_string(config.at("local_attention").get<int>() / 2);
+  CHECK(info.at(local).at("layers") == json(sliding));
+  CHECK(info.at(local).at("rope_theta") == config.at("rope_parameters").at("sliding_attention").at("rope_theta"));
+  CHECK(info.at("rotary").at("interleaved") == false);
+}

@@ -1,11 +1,14 @@
 // NomicBERT end to end: the sentence-transformers folder laid out as nomic-embed-text-v1.5's (mean
 // pooling, no Normalize) against sentence-transformers' encode, with its query prompt by name and as a
 // typed prefix, converted to one file (same bytes), and the classifier through classify.
+#include "cli/hub_stand_in.h"
 #include "cli/task_cli_helpers.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <set>
 
 using bktest::run_bertkit;
 using nlohmann::json;
@@ -78,4 +81,53 @@ TEST_CASE("nomic_bert: classify with the remote-code and the native classifier (
       }
     }
   }
+}
+
+TEST_CASE("nomic_bert: similarity is the cosine of sentence-transformers' embeddings (issue 33)") {
+  const json g = bktest::read_json(bktest::shared("fixtures/models3/nomic-embed/goldens.json"));
+  const json& texts = g.at("texts");
+  REQUIRE(texts.size() >= 2);
+  const auto rows = bktest::run_jsonl({"similarity", "-m", kEmbed, texts[0], texts[1]});
+  REQUIRE(rows.size() == 1);
+  const json &a = g.at("encode")[0], &b = g.at("encode")[1];
+  double dot = 0, aa = 0, bb = 0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    dot += a[k].get<double>() * b[k].get<double>();
+    aa += a[k].get<double>() * a[k].get<double>();
+    bb += b[k].get<double>() * b[k].get<double>();
+  }
+  CHECK(std::abs(rows[0].at("score").get<double>() - dot / std::sqrt(aa * bb)) <= 1e-5);
+}
+
+TEST_CASE("nomic_bert: info shows the rotary settings and which layers attend how") {
+  auto r = run_bertkit({"info", "--json", bktest::shared("fixtures/models3/nomic-base").string()});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const json info = json::parse(r.out);
+  CHECK(info.at("model_type") == "nomic_bert");
+  CHECK(info.at("rotary").at("fraction") == 1.0);
+  CHECK(info.at("rotary").at("interleaved") == false);
+  const json config = bktest::read_json(bktest::shared("fixtures/models3/nomic-base/config.json"));
+  CHECK(info.at("attention.global").at("rope_theta") == config.at("rotary_emb_base"));
+  CHECK(info.at("attention.global").at("layers").size() == config.at("n_layer"));
+}
+
+TEST_CASE("nomic_bert: download fetches the folder's files and never the remote code (issue 33)") {
+  // The Hub's v1.5 folder names remote code in config.json's auto_map; a repository may hold the .py
+  // files too. bertkit neither runs nor fetches them.
+  bktest::TempDir repo;
+  std::filesystem::copy(kEmbed, repo.path(), std::filesystem::copy_options::recursive);
+  bktest::write_file(repo / "modeling_hf_nomic_bert.py", "raise SystemExit('never run')\n");
+  bktest::HubStandIn hub({"test-org/nomic=" + repo.path().string()});
+  bktest::HubEnvironment env(hub.endpoint());
+  auto r = run_bertkit({"download", "test-org/nomic"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::set<std::string> files = bktest::files_under(bktest::trimmed(r.out));
+  CHECK_FALSE(files.contains("modeling_hf_nomic_bert.py"));
+  CHECK_FALSE(files.contains("goldens.json"));
+  for (const char* needed : {"config.json", "model.safetensors", "tokenizer.json", "modules.json", "1_Pooling/config.json"})
+    CHECK(files.contains(needed));
+  const json g = bktest::read_json(bktest::shared("fixtures/models3/nomic-embed/goldens.json"));
+  check_embeddings(bktest::run_jsonl({"embed", "-m", "test-org/nomic", "--jsonl"}, jsonl_of(g.at("texts"))), g.at("encode"),
+                   g.at("truncated"));
 }

@@ -54,6 +54,13 @@ TEST_CASE("modernbert: hidden states of every case and layer, alone and batched 
   }
 }
 
+TEST_CASE("modernbert: every fixture converted to an f32 file gives the same hidden states") {
+  for (const char* name : kTaskFixtures) {
+    INFO(name);
+    bktest::check_converted_f32(name, kHidden);
+  }
+}
+
 TEST_CASE("modernbert: the MLM head's top-10 ids, logits and logsumexp at each mask") {
   const bktest::Fixture f = bktest::load_fixture("modernbert-mlm", "models3");
   core::Encoder encoder(f.model.config, f.weights);

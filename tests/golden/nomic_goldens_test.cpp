@@ -30,6 +30,13 @@ TEST_CASE("nomic_bert: hidden states of every case and layer in both layouts, al
   }
 }
 
+TEST_CASE("nomic_bert: every fixture converted to an f32 file gives the same hidden states") {
+  for (const char* name : {"nomic-base", "nomic-base-native", "nomic-cls", "nomic-cls-native"}) {
+    INFO(name);
+    bktest::check_converted_f32(name, kNomicHidden);
+  }
+}
+
 TEST_CASE("nomic_bert: the sequence classifier (BERT's pooler, then classifier) in both layouts") {
   for (const char* name : {"nomic-cls", "nomic-cls-native"}) {
     INFO(name);

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
 #include <vector>
 
 namespace bktest {
@@ -22,5 +23,8 @@ void check_cases_alone(bertkit::core::Encoder& encoder, const nlohmann::json& go
 // All cases as one packed batch: each case's rows byte for byte its rows alone, no NaN, and the padded
 // batch's masked sums (goldens.batch) within tolerance·values.
 void check_batch(bertkit::core::Encoder& encoder, const nlohmann::json& goldens, double tolerance);
+
+// The fixture fixtures/models3/NAME converted to an f32 file and loaded back: both checks above on it.
+void check_converted_f32(const std::string& name, double tolerance);
 
 }  // namespace bktest
