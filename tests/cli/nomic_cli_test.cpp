@@ -131,3 +131,11 @@ TEST_CASE("nomic_bert: download fetches the folder's files and never the remote 
   check_embeddings(bktest::run_jsonl({"embed", "-m", "test-org/nomic", "--jsonl"}, jsonl_of(g.at("texts"))), g.at("encode"),
                    g.at("truncated"));
 }
+
+TEST_CASE("nomic_bert: --truncate-dim keeps the first dimensions as sentence-transformers' truncate_dim does (Matryoshka)") {
+  const json g = bktest::read_json(bktest::shared("fixtures/models3/nomic-embed/goldens.json"));
+  const auto rows = bktest::run_jsonl({"embed", "-m", kEmbed, "--jsonl", "--truncate-dim", "16"}, jsonl_of(g.at("texts")));
+  json first16 = json::array();
+  for (const json& e : g.at("encode")) first16.push_back(json(std::vector<double>(e.begin(), e.begin() + 16)));
+  check_embeddings(rows, first16, g.at("truncated"));  // v1.5 has no Normalize module: nothing to redo
+}
