@@ -295,7 +295,7 @@ BpeOptions read_bpe_options(const json& model, const std::string& where) {
     if (!get_or<std::string>(model, key, "", where).empty())
       bad_input("{}: the BPE model's {} is not supported yet", where, key);
   if (get_or<bool>(model, "byte_fallback", false, where))
-    bad_input("{}: the BPE model's byte_fallback is not supported yet", where);
+    bad_input("{}: the BPE model's byte_fallback (Gemma's tokenizer, as mmBERT has) is not supported yet", where);
   BpeOptions o;
   if (model.contains("unk_token") && !model["unk_token"].is_null())
     o.unk_token = get_or<std::string>(model, "unk_token", "", where);

@@ -251,7 +251,7 @@ TEST_CASE("tokenizer.json: a piece bertkit has not yet is named with its type an
     return std::string("loaded");
   };
   CHECK(refused("model", {{"type", "BPE"}, {"vocab", json::object()}, {"merges", json::array()}, {"byte_fallback", true}}) ==
-        where + ": the BPE model's byte_fallback is not supported yet");
+        where + ": the BPE model's byte_fallback (Gemma's tokenizer, as mmBERT has) is not supported yet");
   // Written before models were tagged: merges make it BPE, though it has a continuation prefix too.
   CHECK(refused("model", {{"vocab", json::object()}, {"merges", json::array()}, {"continuing_subword_prefix", "##"}}) ==
         where + ": the BPE model's continuing_subword_prefix is not supported yet");
