@@ -7,20 +7,31 @@
 
 using namespace bertkit::core;
 
+namespace {
+
+// The fixture's config.json, checked against the architecture and sizes of the spec that built it.
+ModelConfig config_of_spec(const std::filesystem::path& folder, const nlohmann::json& goldens) {
+  const auto& spec = goldens["spec"];
+  ModelConfig c = read_model_config(folder / "config.json");
+  CHECK(c.architecture == goldens["model_class"].get<std::string>());
+  CHECK(c.hidden_size == spec["hidden"].get<int>());
+  CHECK(c.num_layers == spec["layers"].get<int>());
+  CHECK(c.num_heads == spec["heads"].get<int>());
+  CHECK(c.intermediate_size == spec["inter"].get<int>());
+  CHECK(c.max_position_embeddings == spec["max_pos"].get<int>());
+  return c;
+}
+
+}  // namespace
+
 TEST_CASE("config: every fixture's config.json gives the sizes and settings of its spec") {
   int checked = 0;
   for (const auto& e : std::filesystem::directory_iterator(bktest::shared("fixtures/models"))) {
     if (!e.is_directory()) continue;
     INFO(e.path());
-    auto goldens = bktest::read_json(e.path() / "goldens.json");
+    const auto goldens = bktest::read_json(e.path() / "goldens.json");
     const auto& spec = goldens["spec"];
-    ModelConfig c = read_model_config(e.path() / "config.json");
-    CHECK(c.architecture == goldens["model_class"].get<std::string>());
-    CHECK(c.hidden_size == spec["hidden"].get<int>());
-    CHECK(c.num_layers == spec["layers"].get<int>());
-    CHECK(c.num_heads == spec["heads"].get<int>());
-    CHECK(c.intermediate_size == spec["inter"].get<int>());
-    CHECK(c.max_position_embeddings == spec["max_pos"].get<int>());
+    const ModelConfig c = config_of_spec(e.path(), goldens);
     CHECK(activation_name(c.hidden_act) == spec["act"].get<std::string>());
     CHECK(c.embedding_size == spec.value("emb", spec["hidden"].get<int>()));
     CHECK(c.layer_norm_eps == 1e-12);
@@ -48,15 +59,9 @@ TEST_CASE("config: every later fixture of RoBERTa, CamemBERT and MPNet gives the
     const bool later_family = name.starts_with("roberta") || name.starts_with("camembert") || name.starts_with("mpnet");
     if (!e.is_directory() || !later_family) continue;
     INFO(name);
-    auto goldens = bktest::read_json(e.path() / "goldens.json");
+    const auto goldens = bktest::read_json(e.path() / "goldens.json");
     const auto& spec = goldens["spec"];
-    ModelConfig c = read_model_config(e.path() / "config.json");
-    CHECK(c.architecture == goldens["model_class"].get<std::string>());
-    CHECK(c.hidden_size == spec["hidden"].get<int>());
-    CHECK(c.num_layers == spec["layers"].get<int>());
-    CHECK(c.num_heads == spec["heads"].get<int>());
-    CHECK(c.intermediate_size == spec["inter"].get<int>());
-    CHECK(c.max_position_embeddings == spec["max_pos"].get<int>());
+    const ModelConfig c = config_of_spec(e.path(), goldens);
     CHECK(c.layer_norm_eps == 1e-5);
     CHECK(c.pad_token_id == 1);
     CHECK(c.position_offset == 2);

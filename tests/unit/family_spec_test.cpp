@@ -24,6 +24,20 @@
 using namespace bertkit;
 using namespace bertkit::core;
 
+namespace {
+
+// One sequence through the embeddings, validated first as the encoder does.
+std::vector<float> embed_single_sequence(Embeddings& embeddings, std::span<const std::int32_t> ids, std::int64_t width) {
+  const TokenSequence batch[] = {{ids, {}}};
+  embeddings.validate(batch);
+  const std::int64_t offsets[] = {0, static_cast<std::int64_t>(ids.size())};
+  std::vector<float> out(ids.size() * static_cast<std::size_t>(width));
+  embeddings.forward(batch, offsets, out.data());
+  return out;
+}
+
+}  // namespace
+
 TEST_CASE("families: the registry by model_type") {
   CHECK(supported_model_types() == "bert, distilbert, electra, roberta, xlm-roberta, camembert, mpnet, modernbert, nomic_bert");
   CHECK(!find_family("gpt2"));
@@ -100,12 +114,7 @@ TEST_CASE("families: a position offset starts a sequence that many rows into the
     config.position_offset = offset;
     config.max_position_embeddings = int(positions) + offset;
     Embeddings embeddings(config, weights);
-    const TokenSequence batch[] = {{ids, {}}};
-    embeddings.validate(batch);
-    const std::int64_t offsets[] = {0, static_cast<std::int64_t>(ids.size())};
-    std::vector<float> out(ids.size() * width);
-    embeddings.forward(batch, offsets, out.data());
-    return out;
+    return embed_single_sequence(embeddings, ids, width);
   };
   const std::int32_t ids[] = {2, 0, 1, 1, 2};
   Weights shifted = weights_with(2), plain = weights_with(0);
@@ -139,14 +148,7 @@ TEST_CASE("families: positions after the padding index skip padding tokens, whic
   config.pad_token_id = 1;
   config.position_offset = 2;
   Embeddings embeddings(config, w);
-  auto embed = [&](std::vector<std::int32_t> ids) {
-    const TokenSequence batch[] = {{ids, {}}};
-    embeddings.validate(batch);
-    const std::int64_t offsets[] = {0, static_cast<std::int64_t>(ids.size())};
-    std::vector<float> out(ids.size() * width);
-    embeddings.forward(batch, offsets, out.data());
-    return out;
-  };
+  auto embed = [&](std::vector<std::int32_t> ids) { return embed_single_sequence(embeddings, ids, width); };
   auto row = [&](const std::vector<float>& rows, std::size_t r) {
     return std::vector<float>(rows.begin() + r * width, rows.begin() + (r + 1) * width);
   };
