@@ -12,10 +12,8 @@
 namespace fs = std::filesystem;
 using bktest::HubEnvironment;
 using bktest::HubStandIn;
-using bktest::files_under;
 using bktest::mentions;
 using bktest::run_bertkit;
-using bktest::trimmed;
 
 namespace {
 
@@ -66,7 +64,7 @@ TEST_CASE("hub cache: a RoBERTa repository with vocab.json and merges.txt and no
   auto r = run_bertkit({"download", repo});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(files_under(trimmed(r.out)) == std::set<std::string>{"config.json", "merges.txt", "pytorch_model.bin",
+  CHECK(bktest::files_under(bktest::trimmed(r.out)) == std::set<std::string>{"config.json", "merges.txt", "pytorch_model.bin",
                                                                "special_tokens_map.json", "vocab.json"});
   const auto expected = run_bertkit({"classify", "-m", fixture.string(), kSentence});
   REQUIRE(expected.exit_code == 0);
@@ -125,7 +123,7 @@ TEST_CASE("hub cache: download --exclude of one weights format exits 0 when anot
   auto r = run_bertkit({"download", "--exclude", "*.safetensors", kMiniLm});
   INFO(r.err);
   CHECK(r.exit_code == 0);
-  CHECK(fs::exists(fs::path(trimmed(r.out)) / "pytorch_model.bin"));
+  CHECK(fs::exists(fs::path(bktest::trimmed(r.out)) / "pytorch_model.bin"));
 }
 
 TEST_CASE("hub cache: a cache filled with the config and tokenizer only (as AutoTokenizer leaves it) is completed by "

@@ -46,14 +46,12 @@ const Tokenizer& tokenizer(bool add_prefix_space, bool in_pieces = false) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size == 0) return 0;
   bkfuzz::TokenizerInput in;
-  bkfuzz::read_tokenizer_input(data, size, in);
+  if (!bkfuzz::read_tokenizer_input(data, size, in)) return 0;
   const std::string_view a = in.a, b = in.b;
   const bool add_prefix_space = in.knobs & 16;
   const Tokenizer& t = tokenizer(add_prefix_space);
-  const std::optional<Encoding> whole = bkfuzz::encode_or_refuse(t, in);
-  bkfuzz::check_pieces_agree(tokenizer(add_prefix_space, true), in, whole);
+  const std::optional<Encoding> whole = bkfuzz::encode_checking_pieces(t, tokenizer(add_prefix_space, true), in);
   if (!whole) return 0;
   const Encoding& e = *whole;
   try {

@@ -71,13 +71,11 @@ const Tokenizer& tokenizer(std::size_t form, bool in_pieces) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size == 0) return 0;
   bkfuzz::TokenizerInput in;
-  bkfuzz::read_tokenizer_input(data, size, in);
+  if (!bkfuzz::read_tokenizer_input(data, size, in)) return 0;
   const std::size_t form = (in.knobs >> 4) % kForms;
   const Tokenizer& t = tokenizer(form, false);
-  const std::optional<Encoding> whole = bkfuzz::encode_or_refuse(t, in);
-  bkfuzz::check_pieces_agree(tokenizer(form, true), in, whole);
+  const std::optional<Encoding> whole = bkfuzz::encode_checking_pieces(t, tokenizer(form, true), in);
   if (!whole) return 0;
   try {
     bkfuzz::check_encoding(t, *whole, in.a, in.b, bkfuzz::OffsetOrder::AfterPreviousBegin);

@@ -44,9 +44,8 @@ bool is_ascii(std::string_view s) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size == 0) return 0;
   bkfuzz::TokenizerInput in;
-  bkfuzz::read_tokenizer_input(data, size, in);
+  if (!bkfuzz::read_tokenizer_input(data, size, in)) return 0;
   const std::string_view a = in.a, b = in.b;
   const auto& t = tokenizer();
   try {

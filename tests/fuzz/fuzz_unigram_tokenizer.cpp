@@ -44,13 +44,11 @@ const Tokenizer& tokenizer(bool in_pieces = false) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size == 0) return 0;
   bkfuzz::TokenizerInput in;
-  bkfuzz::read_tokenizer_input(data, size, in);
+  if (!bkfuzz::read_tokenizer_input(data, size, in)) return 0;
   const std::string_view a = in.a, b = in.b;
   const auto& t = tokenizer();
-  const std::optional<Encoding> whole = bkfuzz::encode_or_refuse(t, in);
-  bkfuzz::check_pieces_agree(tokenizer(true), in, whole);
+  const std::optional<Encoding> whole = bkfuzz::encode_checking_pieces(t, tokenizer(true), in);
   if (!whole) return 0;
   const Encoding& e = *whole;
   try {

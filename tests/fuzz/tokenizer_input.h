@@ -26,8 +26,9 @@ struct TokenizerInput {
   std::optional<std::string_view> second() const { return pair ? std::optional<std::string_view>(b) : std::nullopt; }
 };
 
-// Call with size > 0.
-inline void read_tokenizer_input(const std::uint8_t* data, std::size_t size, TokenizerInput& in) {
+// False for an empty input (no knobs byte): nothing to run.
+inline bool read_tokenizer_input(const std::uint8_t* data, std::size_t size, TokenizerInput& in) {
+  if (size == 0) return false;
   in.knobs = data[0];
   bertkit::tok::repair_utf8(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1), in.text);
   in.a = in.text;
@@ -40,6 +41,7 @@ inline void read_tokenizer_input(const std::uint8_t* data, std::size_t size, Tok
   }
   in.options.add_special_tokens = in.knobs & 2;
   if (in.knobs & 4) in.options.truncation = bertkit::tok::TruncationParams{.max_length = 8, .stride = in.knobs & 8 ? 2u : 0u};
+  return true;
 }
 
 // How far back a token's start may be from the tokens before it in the same sequence.
@@ -87,6 +89,15 @@ inline void check_pieces_agree(const bertkit::tok::Tokenizer& pieces, const Toke
   if (!whole) return;
   check(cut->ids == whole->ids && cut->offsets == whole->offsets && cut->type_ids == whole->type_ids &&
         cut->words == whole->words && cut->overflowing.size() == whole->overflowing.size());
+}
+
+// The input's encoding by `whole` (nullopt when refused), checked against `pieces` reading it.
+inline std::optional<bertkit::tok::Encoding> encode_checking_pieces(const bertkit::tok::Tokenizer& whole,
+                                                                    const bertkit::tok::Tokenizer& pieces,
+                                                                    const TokenizerInput& in) {
+  std::optional<bertkit::tok::Encoding> e = encode_or_refuse(whole, in);
+  check_pieces_agree(pieces, in, e);
+  return e;
 }
 
 }  // namespace bkfuzz

@@ -44,21 +44,12 @@ EncoderOutput encode_case(core::Encoder& encoder, const json& c) {
 
 }  // namespace
 
-TEST_CASE("modernbert: hidden states of every case and layer, alone and batched (fixtures/models3)") {
-  for (const char* name : kTaskFixtures) {
-    INFO(name);
-    const bktest::Fixture f = bktest::load_fixture(name, "models3");
-    core::Encoder encoder(f.model.config, f.weights);
-    bktest::check_cases_alone(encoder, f.goldens, kHidden);
-    bktest::check_batch(encoder, f.goldens, kHidden);
-  }
-}
-
-TEST_CASE("modernbert: every fixture converted to an f32 file gives the same hidden states") {
-  for (const char* name : kTaskFixtures) {
-    INFO(name);
-    bktest::check_converted_f32(name, kHidden);
-  }
+TEST_CASE("modernbert: hidden states of every case and layer, alone and batched, folder and converted (fixtures/models3)") {
+  for (const char* name : kTaskFixtures)
+    for (bool converted : {false, true}) {
+      INFO(name << (converted ? " converted to f32" : ""));
+      bktest::check_hidden_states(name, kHidden, converted);
+    }
 }
 
 TEST_CASE("modernbert: the MLM head's top-10 ids, logits and logsumexp at each mask") {

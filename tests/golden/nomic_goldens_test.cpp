@@ -20,21 +20,12 @@ constexpr double kNomicHidden = 1e-5;
 
 }  // namespace
 
-TEST_CASE("nomic_bert: hidden states of every case and layer in both layouts, alone and batched (fixtures/models3)") {
-  for (const char* name : {"nomic-base", "nomic-base-native", "nomic-cls", "nomic-cls-native"}) {
-    INFO(name);
-    const bktest::Fixture f = bktest::load_fixture(name, "models3");
-    core::Encoder encoder(f.model.config, f.weights);
-    bktest::check_cases_alone(encoder, f.goldens, kNomicHidden);
-    bktest::check_batch(encoder, f.goldens, kNomicHidden);
-  }
-}
-
-TEST_CASE("nomic_bert: every fixture converted to an f32 file gives the same hidden states") {
-  for (const char* name : {"nomic-base", "nomic-base-native", "nomic-cls", "nomic-cls-native"}) {
-    INFO(name);
-    bktest::check_converted_f32(name, kNomicHidden);
-  }
+TEST_CASE("nomic_bert: hidden states of every case and layer in both layouts, alone and batched, folder and converted") {
+  for (const char* name : {"nomic-base", "nomic-base-native", "nomic-cls", "nomic-cls-native"})
+    for (bool converted : {false, true}) {
+      INFO(name << (converted ? " converted to f32" : ""));
+      bktest::check_hidden_states(name, kNomicHidden, converted);
+    }
 }
 
 TEST_CASE("nomic_bert: the sequence classifier (BERT's pooler, then classifier) in both layouts") {

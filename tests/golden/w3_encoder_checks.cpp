@@ -93,15 +93,15 @@ void check_batch(core::Encoder& encoder, const json& goldens, double tolerance) 
 }
 
 
-void check_converted_f32(const std::string& name, double tolerance) {
+void check_hidden_states(const std::string& name, double tolerance, bool converted) {
   namespace core = bertkit::core;
   const auto folder = shared("fixtures/models3/" + name);
   TempDir dir;
   const auto file = dir / (name + ".bk");
-  core::write_converted_file(core::load_model(folder.string()), file, core::StoreType::F32);
-  core::LoadedModel converted = core::load_model(file.string());
-  const auto weights = std::make_shared<const core::Weights>(std::move(converted.weights));
-  core::Encoder encoder(converted.config, weights);
+  if (converted) core::write_converted_file(core::load_model(folder.string()), file, core::StoreType::F32);
+  core::LoadedModel model = core::load_model((converted ? file : folder).string());
+  const auto weights = std::make_shared<const core::Weights>(std::move(model.weights));
+  core::Encoder encoder(model.config, weights);
   const nlohmann::json goldens = read_json(folder / "goldens.json");
   check_cases_alone(encoder, goldens, tolerance);
   check_batch(encoder, goldens, tolerance);

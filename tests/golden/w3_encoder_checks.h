@@ -24,7 +24,8 @@ void check_cases_alone(bertkit::core::Encoder& encoder, const nlohmann::json& go
 // batch's masked sums (goldens.batch) within tolerance·values.
 void check_batch(bertkit::core::Encoder& encoder, const nlohmann::json& goldens, double tolerance);
 
-// The fixture fixtures/models3/NAME converted to an f32 file and loaded back: both checks above on it.
-void check_converted_f32(const std::string& name, double tolerance);
+// Both checks above on fixtures/models3/NAME's folder (`converted`: its f32 file, written by convert's
+// code and loaded back), against the folder's goldens.
+void check_hidden_states(const std::string& name, double tolerance, bool converted = false);
 
 }  // namespace bktest
