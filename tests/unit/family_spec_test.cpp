@@ -25,7 +25,7 @@ using namespace bertkit;
 using namespace bertkit::core;
 
 TEST_CASE("families: the registry by model_type") {
-  CHECK(supported_model_types() == "bert, distilbert, electra, roberta, xlm-roberta, camembert, mpnet, modernbert, nomic_bert");
+  CHECK(supported_model_types() == "bert, distilbert, electra, roberta, xlm-roberta, camembert, mpnet, modernbert, nomic_bert, deberta-v2");
   CHECK(!find_family("gpt2"));
   for (const FamilySpec* family : families()) {
     INFO(family->model_type);
