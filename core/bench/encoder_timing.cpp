@@ -23,7 +23,7 @@ double disentangled_flops(const ModelConfig& c, std::int64_t length) {
   RelativeRows rows;
   rows.tabulate(a, length);
   const int terms = int{a.c2p} + int{a.p2c};
-  return terms * 2.0 * static_cast<double>(length) * static_cast<double>(rows.count()) * c.hidden_size;
+  return terms * 2.0 * static_cast<double>(length) * static_cast<double>(rows.range(length).count) * c.hidden_size;
 }
 
 double encoder_flops_per_sequence(const ModelConfig& c, std::int64_t length) {

@@ -12,7 +12,7 @@
 
 namespace {
 
-std::string fixture(const char* name) { return bktest::shared(std::string("fixtures/models3/") + name).string(); }
+std::string deberta_fixture(const char* name) { return bktest::shared(std::string("fixtures/models3/") + name).string(); }
 
 }  // namespace
 
@@ -27,7 +27,7 @@ TEST_CASE("info: the DeBERTa-v3 folders, their heads and disentangled attention 
                             Expected{"deberta-v3-ner", "token-classification", 16, 3, 9},
                             Expected{"deberta-v3-mlm", "masked-lm", 32, 2, 0}}) {
     INFO(e.name);
-    auto r = bktest::run_bertkit({"info", "--json", fixture(e.name)});
+    auto r = bktest::run_bertkit({"info", "--json", deberta_fixture(e.name)});
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["model_type"] == "deberta-v2");
@@ -50,7 +50,7 @@ TEST_CASE("info: the DeBERTa-v3 folders, their heads and disentangled attention 
 TEST_CASE("deberta-v2: settings bertkit does not compute are refused naming config.json and the key, exit 3") {
   bktest::TempDir dir;
   const auto folder = dir / "nli";
-  std::filesystem::copy(fixture("deberta-v3-nli"), folder, std::filesystem::copy_options::recursive);
+  std::filesystem::copy(deberta_fixture("deberta-v3-nli"), folder, std::filesystem::copy_options::recursive);
   std::filesystem::permissions(folder / "config.json", std::filesystem::perms::owner_write,
                                std::filesystem::perm_options::add);
   auto config = bktest::read_json(folder / "config.json");

@@ -19,14 +19,14 @@ namespace {
 namespace core = bertkit::core;
 
 // What a float32 implementation reaches (the numpy re-derivation of DEBERTA.md agrees within 2.6e-6).
-constexpr double kHidden = 1e-5;
+constexpr double kDebertaHidden = 1e-5;
 
-const char* const kFolders[] = {"deberta-v3-nli", "deberta-v3-rerank", "deberta-v3-ner", "deberta-v3-mlm"};
+const char* const kDebertaFolders[] = {"deberta-v3-nli", "deberta-v3-rerank", "deberta-v3-ner", "deberta-v3-mlm"};
 
 }  // namespace
 
 TEST_CASE("deberta-v2: relative positions bucketed as transformers does, δ −511..511") {
-  for (const char* name : kFolders) {
+  for (const char* name : kDebertaFolders) {
     INFO(name);
     const bktest::Fixture f = bktest::load_fixture(name, "models3");
     const core::DisentangledAttention& a = f.model.config.disentangled;
@@ -45,7 +45,7 @@ TEST_CASE("deberta-v2: relative positions bucketed as transformers does, δ −5
 
 TEST_CASE("deberta-v2: hidden states of every case and layer, alone and batched (fixtures/models3)") {
   bktest::check_fixture_states({"deberta-v3-nli", "deberta-v3-rerank", "deberta-v3-ner", "deberta-v3-mlm"}, "models3",
-                               kHidden);
+                               kDebertaHidden);
 }
 
 TEST_CASE("deberta-v2: sequence classifier (ContextPooler, gelu), one-logit reranker and token classifier logits") {
@@ -64,7 +64,7 @@ TEST_CASE("deberta-v2: the MLM head's top 10 over all 128100 rows at each mask")
 
 TEST_CASE("deberta-v2: every folder converted to an f32 file runs the same (classifier logits, hidden states)") {
   bktest::TempDir dir;
-  for (const char* name : kFolders) {
+  for (const char* name : kDebertaFolders) {
     INFO(name);
     const auto file = dir / (std::string(name) + ".bk");
     core::write_converted_file(core::load_model(bktest::shared(std::string("fixtures/models3/") + name).string()), file,
@@ -73,7 +73,7 @@ TEST_CASE("deberta-v2: every folder converted to an f32 file runs the same (clas
     const json goldens = bktest::read_json(bktest::shared(std::string("fixtures/models3/") + name + "/goldens.json"));
     auto weights = std::make_shared<const core::Weights>(std::move(converted.weights));
     core::Encoder encoder(converted.config, weights);
-    bktest::check_cases_alone(encoder, goldens, kHidden);
+    bktest::check_cases_alone(encoder, goldens, kDebertaHidden);
     if (converted.config.head != core::HeadKind::MaskedLM) bktest::check_head_logits(converted.config, weights, goldens);
   }
 }

@@ -37,8 +37,8 @@ void check_head_logits(const bertkit::core::ModelConfig& config,
                        const std::shared_ptr<const bertkit::core::Weights>& weights, const nlohmann::json& goldens);
 
 // Every case's MLM records (c["mlm"], a position each) through the fixture's MLM head: the top ids
-// (m[ids_key], in order), their logits (m[logits_key]) and the logsumexp within kTolerance. Returns how
-// many positions it checked.
+// (m[ids_key]) ranked in that order (ties within 1e-5 either way) with no other row above them, their
+// logits (m[logits_key]) and the logsumexp within kTolerance. Returns how many positions it checked.
 std::size_t check_mlm_cases(const Fixture& fixture, const char* ids_key, const char* logits_key);
 
 }  // namespace bktest

@@ -26,7 +26,8 @@
 using namespace bertkit::core;
 using nlohmann::json;
 
-namespace {
+// Named, not anonymous: unity builds put this file beside others with helpers of the same names.
+namespace deberta_reference {
 
 using Matrix = std::vector<double>;  // row-major
 
@@ -146,18 +147,18 @@ json small_config() {
           {"type_vocab_size", 0},       {"layer_norm_eps", 1e-7}};
 }
 
-}  // namespace
+}  // namespace deberta_reference
 
 TEST_CASE("deberta-v2 reference: the loops agree with transformers on fixtures/models3/deberta-v3-nli") {
   LoadedModel m = load_model(bktest::shared("fixtures/models3/deberta-v3-nli").string());
   const json goldens = bktest::read_json(bktest::shared("fixtures/models3/deberta-v3-nli/goldens.json"));
   const json& c = goldens.at("cases").at(0);
   const auto ids = c.at("input_ids").get<std::vector<std::int32_t>>();
-  const Matrix want = reference_forward(m.config, m.weights, ids, {});
+  const deberta_reference::Matrix want = deberta_reference::reference_forward(m.config, m.weights, ids, {});
   const auto golden = c.at("last_hidden_state").get<std::vector<std::vector<float>>>();
   std::vector<float> flat;
   for (const auto& row : golden) flat.insert(flat.end(), row.begin(), row.end());
-  CHECK(worst(flat, want) <= 1e-5);
+  CHECK(deberta_reference::worst(flat, want) <= 1e-5);
 }
 
 TEST_CASE("deberta-v2: settings the fixtures lack, through the encoder, against the reference") {
@@ -175,10 +176,10 @@ TEST_CASE("deberta-v2: settings the fixtures lack, through the encoder, against 
          j["relative_attention"] = false, j["position_biased_input"] = true;
        }},
   };
-  for (const auto& [what, edit] : variants) {
-    INFO(what);
-    json config_json = small_config();
-    edit(config_json);
+  for (const auto& variant : variants) {
+    INFO(variant.first);
+    json config_json = deberta_reference::small_config();
+    variant.second(config_json);
     const ModelConfig config = parse_model_config(config_json.dump(), "config.json");
     auto weights = std::make_shared<const Weights>(random_weights(config, 11, 1.0f));
     Encoder encoder(config, weights);
@@ -189,6 +190,6 @@ TEST_CASE("deberta-v2: settings the fixtures lack, through the encoder, against 
     const TokenSequence seq{ids, used_types};
     EncoderOutput out;
     encoder.forward({&seq, 1}, out);
-    CHECK(worst(out.last(), reference_forward(config, *weights, ids, used_types)) <= 1e-5);
+    CHECK(deberta_reference::worst(out.last(), deberta_reference::reference_forward(config, *weights, ids, used_types)) <= 1e-5);
   }
 }

@@ -37,24 +37,32 @@ std::vector<float> normalised_relative_embeddings(const ModelConfig& config, con
 }
 
 // Adds the c2p and p2c terms of queries query .. query+rows and keys key .. key+keys (ScoreTerm::add).
-void add_disentangled_terms(const void* context, int head, std::int64_t first_row, std::int64_t, std::int64_t query,
-                            std::int64_t rows, std::int64_t key, std::int64_t keys, float* scores,
+void add_disentangled_terms(const void* context, int head, std::int64_t first_row, std::int64_t length,
+                            std::int64_t query, std::int64_t rows, std::int64_t key, std::int64_t keys, float* scores,
                             std::int64_t stride) {
   const auto& t = *static_cast<const DisentangledTerms*>(context);
-  const std::int64_t count = t.rows->count(), plane = t.tokens * count;
+  const auto sequence = std::upper_bound(t.offsets.begin(), t.offsets.end(), first_row) - t.offsets.begin() - 1;
+  const RelativeRows::Range range = t.rows->range(length);
+  const std::int64_t count = range.count, plane = length * count;
+  const float* base = t.products + t.bases[static_cast<std::size_t>(sequence)] + head * plane;
+  const float* c2p = t.c2p ? base : nullptr;
+  const float* p2c = t.p2c ? base + (t.c2p ? t.heads * plane : 0) : nullptr;
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::int64_t i = query + r;
-    const std::int32_t* row = t.rows->at_zero() + (i - key);  // key key+j reads row[−j]
+    const std::int32_t* row = t.rows->at_zero() + (i - key);  // key key+j reads row[−j] − first
     float* s = scores + r * stride;
-    const float* c2p = t.c2p ? t.c2p + head * plane + (first_row + i) * count : nullptr;
-    const float* p2c = t.p2c ? t.p2c + head * plane + (first_row + key) * count : nullptr;
+    const float* c2p_i = c2p ? c2p + i * count : nullptr;
+    const float* p2c_j = p2c ? p2c + key * count : nullptr;
     // transformers adds c2p + p2c to the scaled Q·Kᵀ.
-    if (c2p && p2c)
-      for (std::int64_t j = 0; j < keys; ++j) s[j] += c2p[row[-j]] + p2c[j * count + row[-j]];
-    else if (c2p)
-      for (std::int64_t j = 0; j < keys; ++j) s[j] += c2p[row[-j]];
+    if (c2p_i && p2c_j)
+      for (std::int64_t j = 0; j < keys; ++j) {
+        const std::int64_t at = row[-j] - range.first;
+        s[j] += c2p_i[at] + p2c_j[j * count + at];
+      }
+    else if (c2p_i)
+      for (std::int64_t j = 0; j < keys; ++j) s[j] += c2p_i[row[-j] - range.first];
     else
-      for (std::int64_t j = 0; j < keys; ++j) s[j] += p2c[j * count + row[-j]];
+      for (std::int64_t j = 0; j < keys; ++j) s[j] += p2c_j[j * count + row[-j] - range.first];
   }
 }
 
@@ -116,32 +124,39 @@ ScoreModifier DebertaBlock::score_modifier(const float* qkv, std::span<const std
   ScoreModifier modifier;
   modifier.scale = scale_;
   if (pos_query_.empty() && pos_key_.empty()) return modifier;
-  const std::int64_t tokens = offsets.back(), h = hidden_size(), d = h / heads();
+  const std::int64_t h = hidden_size(), d = h / heads();
+  const auto sequences = static_cast<std::int64_t>(offsets.size()) - 1;
   std::int64_t longest = 0;
-  for (std::size_t i = 0; i + 1 < offsets.size(); ++i) longest = std::max(longest, offsets[i + 1] - offsets[i]);
+  for (std::int64_t i = 0; i < sequences; ++i) longest = std::max(longest, offsets[i + 1] - offsets[i]);
   rows_.tabulate(attention_, longest);
-  const std::int64_t count = rows_.count(), plane = tokens * count;
 
-  // Per head: c2p = Q_h · pk_hᵀ and p2c = K_h · pq_hᵀ over the rows used, [tokens, count] each.
+  // Per sequence, term and head: c2p = Q_h · pk_hᵀ or p2c = K_h · pq_hᵀ over the rows the sequence reads.
   const int terms = int{!pos_key_.empty()} + int{!pos_query_.empty()};
-  float* products = grown(s.positional, terms * heads() * plane);
-  float* c2p = pos_key_.empty() ? nullptr : products;
-  float* p2c = pos_query_.empty() ? nullptr : products + (c2p ? heads() * plane : 0);
-  const int tasks = terms * heads();
+  terms_ = {offsets, {}, nullptr, !pos_key_.empty(), !pos_query_.empty(), heads(), &rows_};
+  std::int64_t total = 0;
+  for (std::int64_t i = 0; i < sequences; ++i) {
+    terms_.bases.push_back(total);
+    total += terms * heads() * (offsets[i + 1] - offsets[i]) * rows_.range(offsets[i + 1] - offsets[i]).count;
+  }
+  float* products = grown(s.positional, total);
+  terms_.products = products;
+  const std::int64_t tasks = sequences * terms * heads();
   std::atomic<bool> failed{false};
-  SerialScope serial(tasks * plane * d < kMinParallelWork);
+  SerialScope serial(total * d < kMinParallelWork);
 #pragma omp parallel for schedule(dynamic)
-  for (int task = 0; task < tasks; ++task) {
-    const int head = task % heads();
-    const bool content_to_position = c2p && task < heads();
-    const float* content = qkv + (content_to_position ? 0 : h) + head * d;  // Q for c2p, K for p2c
-    const float* position = (content_to_position ? pos_key_ : pos_query_).data() + rows_.first() * h + head * d;
-    float* out = (content_to_position ? c2p : p2c) + head * plane;
-    if (dnnl_sgemm('N', 'T', tokens, count, d, scale_, content, 3 * h, position, h, 0.0f, out, count) != dnnl_success)
+  for (std::int64_t task = 0; task < tasks; ++task) {
+    const std::int64_t seq = task / (terms * heads()), term = task / heads() % terms, head = task % heads();
+    const std::int64_t length = offsets[seq + 1] - offsets[seq];
+    const RelativeRows::Range range = rows_.range(length);
+    const bool content_to_position = terms_.c2p && term == 0;
+    const float* content = qkv + offsets[seq] * 3 * h + (content_to_position ? 0 : h) + head * d;  // Q or K
+    const float* position = (content_to_position ? pos_key_ : pos_query_).data() + range.first * h + head * d;
+    float* out = products + terms_.bases[static_cast<std::size_t>(seq)] + (term * heads() + head) * length * range.count;
+    if (dnnl_sgemm('N', 'T', length, range.count, d, scale_, content, 3 * h, position, h, 0.0f, out, range.count) !=
+        dnnl_success)
       failed = true;
   }
   if (failed) runtime_error("oneDNN sgemm failed in DeBERTa's disentangled attention");
-  terms_ = {c2p, p2c, tokens, &rows_};
   modifier.term = {&add_disentangled_terms, &terms_};
   return modifier;
 }

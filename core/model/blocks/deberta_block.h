@@ -31,11 +31,15 @@ struct DebertaBlockTensors {
   std::optional<LinearDecl> pos_query, pos_key;  // share_att_key false: the positions' own projections
 };
 
-// One batch's c2p and p2c products, read by the attention kernels from every thread.
+// One batch's c2p and p2c products, read by the attention kernels from every thread. Each sequence
+// has its own, over the relative rows its own length reads (RelativeRows::range), so that its numbers
+// do not depend on the batch it came in: [c2p, p2c][heads][its tokens][its rows], from its base.
 struct DisentangledTerms {
-  const float* c2p = nullptr;  // [heads, tokens, rows.count()]: q_t · pk[first + r], scaled; null: no c2p
-  const float* p2c = nullptr;  // the same of k_t · pq; null: no p2c
-  std::int64_t tokens = 0;
+  std::span<const std::int64_t> offsets;  // the batch's
+  std::vector<std::int64_t> bases;       // per sequence, where its products start
+  const float* products = nullptr;
+  bool c2p = false, p2c = false;  // q · pk (scaled), then k · pq (scaled)
+  int heads = 0;
   const RelativeRows* rows = nullptr;
 };
 

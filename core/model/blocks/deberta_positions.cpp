@@ -22,15 +22,10 @@ void RelativeRows::tabulate(const DisentangledAttention& attention, std::int64_t
   const std::int64_t span = attention.span();
   longest_ = std::max<std::int64_t>(longest, 1);
   rows_.resize(static_cast<std::size_t>(2 * longest_ - 1));
-  auto row = [&](std::int64_t delta) {
-    return std::clamp<std::int64_t>(deberta_relative_bucket(delta, attention.buckets, attention.max_relative) + span,
-                                    0, 2 * span - 1);
-  };
-  // Buckets grow with δ, so the rows read run from δ's lowest to its highest.
-  first_ = row(-(longest_ - 1));
-  count_ = row(longest_ - 1) - first_ + 1;
-  for (std::int64_t d = -(longest_ - 1); d < longest_; ++d)
-    rows_[static_cast<std::size_t>(d + longest_ - 1)] = static_cast<std::int32_t>(row(d) - first_);
+  for (std::int64_t d = -(longest_ - 1); d < longest_; ++d) {
+    const std::int64_t bucket = deberta_relative_bucket(d, attention.buckets, attention.max_relative);
+    rows_[static_cast<std::size_t>(d + longest_ - 1)] = static_cast<std::int32_t>(std::clamp<std::int64_t>(bucket + span, 0, 2 * span - 1));
+  }
 }
 
 }  // namespace bertkit::core

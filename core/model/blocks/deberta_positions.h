@@ -14,19 +14,25 @@ namespace bertkit::core {
 // boundaries between buckets depend on it); δ itself where buckets is 0.
 std::int64_t deberta_relative_bucket(std::int64_t delta, int buckets, int max_position);
 
-// The relative-embedding rows that sequences of up to `longest` tokens read: from `first`, `count` of
-// them, and for each δ its row minus `first`.
+// The relative-embedding row of every δ that sequences of up to `longest` tokens have.
 class RelativeRows {
  public:
   void tabulate(const DisentangledAttention& attention, std::int64_t longest);
-  std::int64_t first() const { return first_; }
-  std::int64_t count() const { return count_; }
   // The row of δ = i − j (|δ| < longest) is at_zero()[δ].
   const std::int32_t* at_zero() const { return rows_.data() + (longest_ - 1); }
 
+  // The rows a sequence of `length` tokens reads: `count` of them from `first` (rows grow with δ).
+  struct Range {
+    std::int64_t first, count;
+  };
+  Range range(std::int64_t length) const {
+    const std::int64_t first = at_zero()[-(length - 1)];
+    return {first, at_zero()[length - 1] - first + 1};
+  }
+
  private:
   std::vector<std::int32_t> rows_;  // δ from −(longest − 1)
-  std::int64_t longest_ = 0, first_ = 0, count_ = 0;
+  std::int64_t longest_ = 0;
 };
 
 }  // namespace bertkit::core
