@@ -53,7 +53,8 @@ void layer_norm(const Weights& w, const std::string& module, Matrix& x, std::int
 std::int64_t bucket(std::int64_t delta, int buckets, int max_position) {
   const std::int64_t mid = buckets / 2, magnitude = std::abs(delta);
   if (buckets <= 0 || magnitude <= mid) return delta;
-  const double log_pos = std::ceil(std::log(double(magnitude) / mid) / std::log(double(max_position - 1) / mid) * (mid - 1)) + mid;
+  const double scaled = std::log(double(magnitude) / mid) / std::log(double(max_position - 1) / mid) * (mid - 1);
+  const double log_pos = std::ceil(scaled) + mid;
   return delta < 0 ? -static_cast<std::int64_t>(log_pos) : static_cast<std::int64_t>(log_pos);
 }
 
@@ -115,8 +116,10 @@ Matrix reference_forward(const ModelConfig& c, const Weights& w, const std::vect
     const Matrix q = linear(w, p + "attention.self.query", x, n, h), k = linear(w, p + "attention.self.key", x, n, h),
                  v = linear(w, p + "attention.self.value", x, n, h);
     Matrix pq, pk;
-    if (a.relative && a.p2c) pq = linear(w, p + (a.share_key ? "attention.self.query" : "attention.self.pos_query_proj"), relative, rows, h);
-    if (a.relative && a.c2p) pk = linear(w, p + (a.share_key ? "attention.self.key" : "attention.self.pos_key_proj"), relative, rows, h);
+    const std::string pos_query = a.share_key ? "attention.self.query" : "attention.self.pos_query_proj";
+    const std::string pos_key = a.share_key ? "attention.self.key" : "attention.self.pos_key_proj";
+    if (a.relative && a.p2c) pq = linear(w, p + pos_query, relative, rows, h);
+    if (a.relative && a.c2p) pk = linear(w, p + pos_key, relative, rows, h);
     Matrix out = linear(w, p + "attention.output.dense", attention(c, q, k, v, pq, pk, n), n, h);
     for (std::size_t e = 0; e < out.size(); ++e) out[e] += x[e];
     layer_norm(w, p + "attention.output.LayerNorm", out, h, c.layer_norm_eps);

@@ -6,8 +6,8 @@
 // pq and pk are the relative embeddings (encoder.rel_embeddings, through encoder.LayerNorm when
 // norm_rel_ebd says so) projected by the layer's own query / key projections (share_att_key) or by its
 // pos_query_proj / pos_key_proj. Those projections depend on the weights alone: each layer computes
-// them once, when it is built. Per batch it multiplies every head's queries and keys by them (only the
-// rows the batch's lengths reach) and the attention kernels add the gathered terms a tile at a time
+// them once, when it is built. Per sequence it multiplies every head's queries and keys by them (only the
+// rows the sequence's length reaches) and the attention kernels add the gathered terms a tile at a time
 // (ScoreTerm), so no [heads, n, n] matrix is ever made.
 #include "core/model/blocks/bert_block.h"
 #include "core/model/blocks/deberta_positions.h"

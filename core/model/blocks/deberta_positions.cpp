@@ -24,7 +24,8 @@ void RelativeRows::tabulate(const DisentangledAttention& attention, std::int64_t
   rows_.resize(static_cast<std::size_t>(2 * longest_ - 1));
   for (std::int64_t d = -(longest_ - 1); d < longest_; ++d) {
     const std::int64_t bucket = deberta_relative_bucket(d, attention.buckets, attention.max_relative);
-    rows_[static_cast<std::size_t>(d + longest_ - 1)] = static_cast<std::int32_t>(std::clamp<std::int64_t>(bucket + span, 0, 2 * span - 1));
+    const std::int64_t row = std::clamp<std::int64_t>(bucket + span, 0, 2 * span - 1);
+    rows_[static_cast<std::size_t>(d + longest_ - 1)] = static_cast<std::int32_t>(row);
   }
 }
 
