@@ -102,6 +102,18 @@ void add_rotary(Fields& out, const core::ModelConfig& c) {
                    ordered_json{{"rope_theta", a.rope_theta}, {"layers", layers}}});
 }
 
+// DeBERTa's disentangled attention as config.json sets it; nothing for other families.
+void disentangled_settings(const core::DisentangledAttention& a, Fields& out) {
+  if (a.scale_factor() == 1 && !a.relative) return;
+  add(out, "pos_att_type", a.c2p && a.p2c ? "c2p|p2c" : a.c2p ? "c2p" : a.p2c ? "p2c" : "none");
+  add_yes_no(out, "relative_attention", a.relative);
+  if (!a.relative) return;
+  add(out, "position_buckets", a.buckets);
+  add(out, "max_relative_positions", a.max_relative);
+  add_yes_no(out, "share_att_key", a.share_key);
+  add_yes_no(out, "norm_rel_ebd", a.norm_relative);
+}
+
 }  // namespace
 
 Fields model_info(const core::LoadedModel& m) {
@@ -127,6 +139,7 @@ Fields model_info(const core::LoadedModel& m) {
   add(out, "max_position_embeddings", c.max_position_embeddings);
   add(out, "type_vocab_size", c.type_vocab_size);
   if (c.relative_attention_buckets > 0) add(out, "relative_attention_buckets", c.relative_attention_buckets);
+  disentangled_settings(c.disentangled, out);
   if (c.embedding_size != c.hidden_size) add(out, "embedding_size", c.embedding_size);
   add_rotary(out, c);
   add(out, "hidden_act", std::string(core::activation_name(c.hidden_act)));

@@ -1,6 +1,7 @@
 #include "core/bench/encoder_timing.h"
 
 #include "core/bench/run_timer.h"
+#include "core/model/blocks/deberta_positions.h"
 #include "core/model/family_spec.h"
 
 #include <random>
@@ -16,6 +17,15 @@ double attended_pairs(std::int64_t length, std::int64_t window) {
   return n * (2 * w + 1) - w * (w + 1);
 }
 
+double disentangled_flops(const ModelConfig& c, std::int64_t length) {
+  const DisentangledAttention& a = c.disentangled;
+  if (!a.relative) return 0;
+  RelativeRows rows;
+  rows.tabulate(a, length);
+  const int terms = int{a.c2p} + int{a.p2c};
+  return terms * 2.0 * static_cast<double>(length) * static_cast<double>(rows.range(length).count) * c.hidden_size;
+}
+
 double encoder_flops_per_sequence(const ModelConfig& c, std::int64_t length) {
   const double s = static_cast<double>(length), h = c.hidden_size, i = c.intermediate_size;
   // A gated feed-forward (ModernBERT's GeGLU, NomicBERT's SwiGLU) projects to 2·i and back from i.
@@ -25,7 +35,7 @@ double encoder_flops_per_sequence(const ModelConfig& c, std::int64_t length) {
   for (int l = 0; l < c.num_layers; ++l) {
     const std::int64_t window =
         c.layer_attention.empty() ? -1 : c.layer_attention[static_cast<std::size_t>(l)].window;
-    flops += 2 * (4 * s * h * h + ffn) + 4 * h * attended_pairs(length, window);
+    flops += 2 * (4 * s * h * h + ffn) + 4 * h * attended_pairs(length, window) + disentangled_flops(c, length);
   }
   return flops;
 }

@@ -13,8 +13,12 @@ namespace bertkit::core {
 double attended_pairs(std::int64_t length, std::int64_t window);
 
 // Matmul flops of one sequence: 2·(4·s·h² + 2·s·h·i) per layer for the projections and the
-// feed-forward (3·s·h·i for a gated one), 4·h per attended pair for attention's two products.
+// feed-forward (3·s·h·i for a gated one), 4·h per attended pair for attention's two products, and
+// DeBERTa's c2p and p2c products, 2·s·R·h each, R the relative rows a sequence of s tokens reads (the
+// relative embeddings' own projections are computed once, at load: no work per batch).
 double encoder_flops_per_sequence(const ModelConfig& config, std::int64_t length);
+// The c2p and p2c part, per layer; 0 without disentangled attention.
+double disentangled_flops(const ModelConfig& config, std::int64_t length);
 
 struct EncoderTiming {
   int runs = 0;

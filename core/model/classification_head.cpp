@@ -59,7 +59,11 @@ ClassificationHead::ClassificationHead(const ModelConfig& config, const Weights&
   if (architecture_spec(config).pooler != PoolerUse::None) pooler_.emplace(config, weights);
   TensorDecls decls;
   const ClassifierTensors t = declare(config, decls);
-  if (t.dense) dense_.emplace(linear_layer(weights, *t.dense, *config.family->classifier.dense));
+  if (t.dense) {
+    const Eltwise activation = config.classifier_activation ? eltwise_for(*config.classifier_activation)
+                                                            : *config.family->classifier.dense;
+    dense_.emplace(linear_layer(weights, *t.dense, activation));
+  }
   classifier_ = linear_layer(weights, t.out);
   prediction_head_ = PredictionHead::build(config, weights);
   mean_pooled_ = config.classifier_pooling == ClassifierPooling::Mean;

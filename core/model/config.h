@@ -37,6 +37,20 @@ struct LayerAttention {
   std::int64_t window = -1;   // keys within this many tokens of the query; -1: every key (global)
 };
 
+// DeBERTa-v2's disentangled attention (core/model/blocks/deberta_block.h), from its config.json.
+struct DisentangledAttention {
+  bool relative = false;             // relative_attention: the c2p / p2c terms over relative embeddings
+  bool c2p = false, p2c = false;     // pos_att_type
+  int buckets = 0;                   // position_buckets; 0: relative positions are not log-bucketed
+  int max_relative = 0;              // max_relative_positions (−1 in config.json: max_position_embeddings)
+  bool share_key = false;            // share_att_key: the positions go through the layer's own Q and K
+  bool norm_relative = false;        // norm_rel_ebd has "layer_norm": encoder.LayerNorm over the table
+  // The terms' span: relative embeddings have 2·span rows.
+  int span() const { return buckets > 0 ? buckets : max_relative; }
+  // Q·Kᵀ and each term are divided by √(head_dim · (1 + terms)), terms counted whether relative or not.
+  int scale_factor() const { return 1 + int{c2p} + int{p2c}; }
+};
+
 // Which modules have a bias (ModernBERT's config turns each off; every BERT-family module has one).
 struct ModuleBiases {
   bool attention = true;  // the attention projections (attention_bias)
@@ -92,6 +106,13 @@ struct ModelConfig {
   // The prediction head's activation (ModernBERT's classifier_activation); nullopt: the family's.
   std::optional<Activation> head_activation;
   ClassifierPooling classifier_pooling = ClassifierPooling::Cls;
+  // The activation after classifier.dense where config.json names it (DeBERTa's pooler_hidden_act);
+  // nullopt: the family's (ClassifierSpec::dense).
+  std::optional<Activation> classifier_activation;
+  // Whether the embeddings add a learned position table (DeBERTa's position_biased_input); the family
+  // must have one (FamilySpec::position_embeddings).
+  bool absolute_positions = true;
+  DisentangledAttention disentangled;
 
   std::vector<std::string> id2label;  // index = class id; empty when the model has no classifier
   ProblemType problem_type = ProblemType::Auto;

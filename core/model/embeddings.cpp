@@ -17,17 +17,20 @@ EmbeddingTensors Embeddings::declare(const ModelConfig& config, TensorDecls& dec
   const std::int64_t width = embedding_width(config), hidden = config.hidden_size;
   EmbeddingTensors t;
   t.word = decls.tensor("embeddings.word_embeddings.weight", {config.vocab_size, width});
-  if (config.family->position_embeddings)
+  if (config.family->position_embeddings && config.absolute_positions)
     t.position = decls.tensor("embeddings.position_embeddings.weight", {config.max_position_embeddings, width});
   if (config.type_vocab_size > 0)
     t.token_type = decls.tensor("embeddings.token_type_embeddings.weight", {config.type_vocab_size, width});
-  t.norm = decls.layer_norm("embeddings.LayerNorm", width, config.biases.norm);
-  if (config.family->embedding_projection && width != hidden) t.project = decls.linear("embeddings_project", hidden, width);
+  const bool before_norm = config.family->projection_before_norm;
+  const bool projected = config.family->embedding_projection && width != hidden;
+  t.norm = decls.layer_norm("embeddings.LayerNorm", projected && before_norm ? hidden : width, config.biases.norm);
+  if (projected) t.project = decls.linear("embeddings_project", hidden, width, false, !before_norm);
   return t;
 }
 
 Embeddings::Embeddings(const ModelConfig& config, const Weights& weights)
     : width_(embedding_width(config)),
+      project_first_(config.family->projection_before_norm),
       vocab_size_(config.vocab_size),
       max_positions_(config.max_position_embeddings - config.position_offset),
       type_vocab_size_(config.type_vocab_size) {
@@ -108,8 +111,15 @@ void Embeddings::forward(std::span<const TokenSequence> batch, std::span<const s
       }
     }
   }
-  norm_.apply(sums, tokens);
-  if (project_) project_->forward(sums, tokens, out);
+  if (!project_) {
+    norm_.apply(out, tokens);
+  } else if (project_first_) {
+    project_->forward(sums, tokens, out);
+    norm_.apply(out, tokens);
+  } else {
+    norm_.apply(sums, tokens);
+    project_->forward(sums, tokens, out);
+  }
 }
 
 }  // namespace bertkit::core

@@ -1,6 +1,6 @@
 #pragma once
-// The embedding layer: word (+ position) (+ token type) embeddings, LayerNorm, and ELECTRA's projection
-// from embedding_size to hidden_size.
+// The embedding layer: word (+ position) (+ token type) embeddings, LayerNorm, and the projection from
+// embedding_size to hidden_size (ELECTRA's after the LayerNorm, DeBERTa's before it).
 #include "core/checkpoint/weights.h"
 #include "core/model/config.h"
 #include "core/model/layer_norm_weights.h"
@@ -39,6 +39,7 @@ class Embeddings {
 
  private:
   std::int64_t width_;  // embedding_size
+  bool project_first_;  // the projection before the LayerNorm (DeBERTa), else after it (ELECTRA)
   std::int64_t vocab_size_, max_positions_, type_vocab_size_;
   const float* word_ = nullptr;
   const std::uint16_t* word_bf16_ = nullptr;  // the table of a bf16 file, widened row by row

@@ -71,6 +71,7 @@ struct BlockRecipe;
 extern const BlockRecipe bert_block_recipe;        // core/model/blocks/bert_block.cpp
 extern const BlockRecipe modernbert_block_recipe;  // core/model/blocks/modernbert_block.cpp
 extern const BlockRecipe nomic_block_recipe;       // core/model/blocks/nomic_block.cpp
+extern const BlockRecipe deberta_block_recipe;     // core/model/blocks/deberta_block.cpp
 
 class ConfigReader;  // core/model/config_reader.h
 
@@ -134,6 +135,9 @@ struct FamilySpec {
   // Embeddings.
   bool positions_after_padding = false;  // position ids start at pad_token_id + 1 (RoBERTa), else at 0
   bool embedding_projection = false;     // embeddings_project from embedding_size to hidden_size (ELECTRA)
+  // The projection without bias and before the LayerNorm, which is then hidden_size wide (DeBERTa's
+  // embed_proj); false: after the LayerNorm, with a bias (ELECTRA's).
+  bool projection_before_norm = false;
   bool position_embeddings = true;       // a learned position table; false: positions are the layers' (rotary)
 
   // Heads.

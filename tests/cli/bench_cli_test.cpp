@@ -24,21 +24,21 @@ nlohmann::json only_record(const bktest::RunResult& r) {
   return records[0];
 }
 
-}  // namespace
-
-TEST_CASE("bench: the nomic-embed-text shape times NomicBERT, its SwiGLU counted as three matmuls (issue 33)") {
-  auto r = bktest::run_bertkit({"bench", "--shape", "nomic-embed-text", "--workloads", "1x16", "--threads", "1", "--format",
+// One 1x16 batch of `shape` on one thread: its record names the shape's sizes, and its GFLOP/s are its
+// sequences per second times `flops` (one sequence's).
+void check_shape_flops(const char* shape, int layers, int hidden, int intermediate, double flops) {
+  auto r = bktest::run_bertkit({"bench", "--shape", shape, "--workloads", "1x16", "--threads", "1", "--format",
                                 "jsonl", "--min-time", "0", "--runs", "1"});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   auto j = only_record(r);
-  CHECK(j["model"] == "nomic-embed-text");
-  CHECK(j["layers"] == 12);
-  CHECK(j["hidden"] == 768);
-  CHECK(j["intermediate"] == 3072);
-  const double s = 16, h = 768, i = 3072;
-  const double flops = 12 * (2 * (4 * s * h * h + 3 * s * h * i) + 4 * h * s * s);
+  CHECK(j["model"] == shape);
+  CHECK(j["layers"] == layers);
+  CHECK(j["hidden"] == hidden);
+  CHECK(j["intermediate"] == intermediate);
   CHECK(j["gflops"].get<double>() == doctest::Approx(j["sequences_per_second"].get<double>() * flops / 1e9).epsilon(1e-9));
 }
+
+}  // namespace
 
 TEST_CASE("bench: a mixed-length workload is one batch whose work is the sum of its sequences'") {
   auto r = bktest::run_bertkit({"bench", "--shape", "minilm-l6", "--workloads", "8+16+3", "--threads", "1", "--format",
@@ -55,6 +55,19 @@ TEST_CASE("bench: a mixed-length workload is one batch whose work is the sum of 
   auto bad = bktest::run_bertkit({"bench", "--shape", "minilm-l6", "--workloads", "8+0+3"});
   CHECK(bad.exit_code == 2);
   CHECK(bad.err == "bertkit: error: --workloads: \"8+0+3\" is not BATCHxLENGTH (e.g. 8x128) or LENGTH+LENGTH+...\n");
+}
+
+TEST_CASE("bench: the nomic-embed-text shape times NomicBERT, its SwiGLU counted as three matmuls (issue 33)") {
+  const double s = 16, h = 768, i = 3072;
+  check_shape_flops("nomic-embed-text", 12, 768, 3072, 12 * (2 * (4 * s * h * h + 3 * s * h * i) + 4 * h * s * s));
+}
+
+TEST_CASE("bench: the deberta-v3-base shape times DeBERTa-v2, its c2p and p2c products counted (issue 32)") {
+  // 16 tokens read the relative rows of δ −15..15 (each its own bucket of the 256): 31 rows, times
+  // queries and keys, 2·s·31·h flops each.
+  const double s = 16, h = 768, i = 3072, rows = 31;
+  check_shape_flops("deberta-v3-base", 12, 768, 3072,
+                    12 * (2 * (4 * s * h * h + 2 * s * h * i) + 4 * h * s * s + 2 * (2 * s * rows * h)));
 }
 
 TEST_CASE("bench: an encoder record's figures are positive and agree with the formula") {

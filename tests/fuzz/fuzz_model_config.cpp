@@ -1,6 +1,7 @@
 // config.json parsing (core/model/config.h) on arbitrary bytes. Beyond not crashing: a config that
 // parses has a positive size for every dimension the encoder allocates from, whole attention heads and
-// one label name per class, and (ModernBERT) attention settings for every layer.
+// one label name per class, (ModernBERT) attention settings for every layer, and (DeBERTa) a positive
+// relative span.
 #include "core/error.h"
 #include "core/model/config.h"
 
@@ -22,6 +23,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     bool layers_ok = c.layer_attention.empty() || c.layer_attention.size() == static_cast<std::size_t>(c.num_layers);
     for (const LayerAttention& a : c.layer_attention) layers_ok = layers_ok && a.rope_theta > 0 && a.window >= -1;
     if (!layers_ok) std::abort();
+    // DeBERTa: no negative buckets, a relative span for the relative embeddings' rows.
+    const DisentangledAttention& d = c.disentangled;
+    if (d.buckets < 0 || d.max_relative < 1 || d.span() < 1) std::abort();
     if (!ok) std::abort();
   } catch (const bertkit::Error&) {
   }

@@ -4,9 +4,6 @@
 // top-10 logits and logsumexp, the sequence and token classifiers' logits, and config.json in the
 // layout the Hub's checkpoints have (transformers 4.48's keys) giving the same numbers.
 #include "core/loading/model_source.h"
-#include "core/model/classification_head.h"
-#include "core/model/mlm_head.h"
-#include "core/model/token_classification_head.h"
 #include "golden/encoder_fixtures.h"
 #include "golden/w3_encoder_checks.h"
 #include "support.h"
@@ -18,8 +15,6 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
-#include <numeric>
-#include <optional>
 
 using bertkit::core::EncoderOutput;
 using nlohmann::json;
@@ -31,74 +26,21 @@ namespace core = bertkit::core;
 // float32 agreement: what a float32 implementation reaches (~1e-6), far below a wrong theta's effect.
 constexpr double kHidden = 1e-5;
 
-const char* const kTaskFixtures[] = {"modernbert-mlm", "modernbert-cls", "modernbert-ner"};
-
-// Case `c` alone through the encoder.
-EncoderOutput encode_case(core::Encoder& encoder, const json& c) {
-  const bktest::Tokens t = bktest::tokens_of(c);
-  const core::TokenSequence seq = t.sequence();
-  EncoderOutput out;
-  encoder.forward({&seq, 1}, out);
-  return out;
-}
-
 }  // namespace
 
-TEST_CASE("modernbert: hidden states of every case and layer, alone and batched, folder and converted (fixtures/models3)") {
-  for (const char* name : kTaskFixtures)
-    for (bool converted : {false, true}) {
-      INFO(name << (converted ? " converted to f32" : ""));
-      bktest::check_hidden_states(name, kHidden, converted);
-    }
+TEST_CASE("modernbert: hidden states of every case and layer, alone and batched, folder and f32 file (fixtures/models3)") {
+  bktest::check_fixture_states({"modernbert-mlm", "modernbert-cls", "modernbert-ner"}, "models3", kHidden);
 }
 
 TEST_CASE("modernbert: the MLM head's top-10 ids, logits and logsumexp at each mask") {
-  const bktest::Fixture f = bktest::load_fixture("modernbert-mlm", "models3");
-  core::Encoder encoder(f.model.config, f.weights);
-  core::MlmHead head(f.model.config, *f.weights);
-  std::size_t masks = 0;
-  for (const json& c : f.goldens.at("cases")) {
-    INFO("case " << c.at("id").get<std::string>());
-    const EncoderOutput out = encode_case(encoder, c);
-    for (const json& m : c.at("mlm")) {
-      const core::TokenPosition at{0, m.at("position").get<std::int64_t>()};
-      std::vector<float> logits;
-      head.forward(out, {&at, 1}, logits);
-      std::vector<int> order(logits.size());
-      std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return logits[a] > logits[b]; });
-      const auto top_ids = m.at("top_ids").get<std::vector<int>>();
-      CHECK(std::vector<int>(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top_ids.size())) == top_ids);
-      for (std::size_t k = 0; k < top_ids.size(); ++k)
-        CHECK(std::abs(logits[top_ids[k]] - m.at("top_logits")[k].get<double>()) <= bktest::kTolerance);
-      const float peak = *std::max_element(logits.begin(), logits.end());
-      double total = 0;
-      for (float v : logits) total += std::exp(double(v) - peak);
-      CHECK(std::abs(peak + std::log(total) - m.at("logsumexp").get<double>()) <= bktest::kTolerance);
-      ++masks;
-    }
-  }
-  CHECK(masks >= 2);
+  CHECK(bktest::check_mlm_cases(bktest::load_fixture("modernbert-mlm", "models3"), "top_ids", "top_logits") >= 2);
 }
 
 TEST_CASE("modernbert: sequence (mean pooling, pairs) and token classification logits") {
   for (const char* name : {"modernbert-cls", "modernbert-ner"}) {
     INFO(name);
     const bktest::Fixture f = bktest::load_fixture(name, "models3");
-    core::Encoder encoder(f.model.config, f.weights);
-    std::optional<core::ClassificationHead> sequence_head;
-    std::optional<core::TokenClassificationHead> token_head;
-    if (f.model.config.head == core::HeadKind::SequenceClassification) sequence_head.emplace(f.model.config, *f.weights);
-    else token_head.emplace(f.model.config, *f.weights);
-    REQUIRE(f.model.config.head != core::HeadKind::None);
-    for (const json& c : f.goldens.at("cases")) {
-      INFO("case " << c.at("id").get<std::string>());
-      const EncoderOutput out = encode_case(encoder, c);
-      std::vector<float> logits;
-      if (sequence_head) sequence_head->forward(out, logits);
-      else token_head->forward(out, logits);
-      CHECK(bktest::max_abs_diff(logits, bktest::flatten(c.at("logits"))) <= bktest::kTolerance);
-    }
+    bktest::check_head_logits(f.model.config, f.weights, f.goldens);
   }
 }
 

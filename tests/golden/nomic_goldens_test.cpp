@@ -3,7 +3,6 @@
 // SwiGLU, tensors under "bert.") and transformers 5's native one (nomic-*-native: hidden_size keys,
 // rope_parameters, "nomic_bert."), each case's layers and last hidden state within 1e-5, alone and in
 // one batch (byte for byte the same), and the classifier's logits.
-#include "core/model/classification_head.h"
 #include "golden/encoder_fixtures.h"
 #include "golden/w3_encoder_checks.h"
 #include "support.h"
@@ -20,12 +19,8 @@ constexpr double kNomicHidden = 1e-5;
 
 }  // namespace
 
-TEST_CASE("nomic_bert: hidden states of every case and layer in both layouts, alone and batched, folder and converted") {
-  for (const char* name : {"nomic-base", "nomic-base-native", "nomic-cls", "nomic-cls-native"})
-    for (bool converted : {false, true}) {
-      INFO(name << (converted ? " converted to f32" : ""));
-      bktest::check_hidden_states(name, kNomicHidden, converted);
-    }
+TEST_CASE("nomic_bert: hidden states of every case and layer in both layouts, alone and batched, folder and f32 file") {
+  bktest::check_fixture_states({"nomic-base", "nomic-base-native", "nomic-cls", "nomic-cls-native"}, "models3", kNomicHidden);
 }
 
 TEST_CASE("nomic_bert: the sequence classifier (BERT's pooler, then classifier) in both layouts") {
@@ -33,17 +28,6 @@ TEST_CASE("nomic_bert: the sequence classifier (BERT's pooler, then classifier) 
     INFO(name);
     const bktest::Fixture f = bktest::load_fixture(name, "models3");
     REQUIRE(f.model.config.head == core::HeadKind::SequenceClassification);
-    core::Encoder encoder(f.model.config, f.weights);
-    core::ClassificationHead head(f.model.config, *f.weights);
-    for (const json& c : f.goldens.at("cases")) {
-      INFO("case " << c.at("id").get<std::string>());
-      const bktest::Tokens t = bktest::case_tokens_of(c, f.model.config);
-      const core::TokenSequence seq = t.sequence();
-      core::EncoderOutput out;
-      encoder.forward({&seq, 1}, out);
-      std::vector<float> logits;
-      head.forward(out, logits);
-      CHECK(bktest::max_abs_diff(logits, bktest::flatten(c.at("logits"))) <= bktest::kTolerance);
-    }
+    bktest::check_head_logits(f.model.config, f.weights, f.goldens);
   }
 }

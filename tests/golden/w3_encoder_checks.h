@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,15 +19,28 @@ Tokens case_tokens_of(const nlohmann::json& c, const bertkit::core::ModelConfig&
 std::vector<Tokens> case_tokens(const nlohmann::json& goldens, const bertkit::core::ModelConfig& config);
 
 // Every case alone, all layers kept: each layer's sum and sum of absolute values within
-// tolerance·values, the whole last hidden state within tolerance.
+// tolerance·values, and where the case lists them, every layer's values and the whole last hidden
+// state within tolerance.
 void check_cases_alone(bertkit::core::Encoder& encoder, const nlohmann::json& goldens, double tolerance);
 
 // All cases as one packed batch: each case's rows byte for byte its rows alone, no NaN, and the padded
-// batch's masked sums (goldens.batch) within tolerance·values.
+// batch's masked sums (goldens.batch, where recorded) within tolerance·values.
 void check_batch(bertkit::core::Encoder& encoder, const nlohmann::json& goldens, double tolerance);
 
-// Both checks above on fixtures/models3/NAME's folder (`converted`: its f32 file, written by convert's
-// code and loaded back), against the folder's goldens.
-void check_hidden_states(const std::string& name, double tolerance, bool converted = false);
+// Case `c` alone through the encoder (its last hidden state).
+bertkit::core::EncoderOutput encode_case(bertkit::core::Encoder& encoder, const nlohmann::json& c);
+
+// Each named fixture of `set`, from its folder and from its f32 file (written by convert's code and
+// loaded back): check_cases_alone and check_batch.
+void check_fixture_states(std::initializer_list<const char*> names, const char* set, double tolerance);
+
+// Every case's logits through the fixture's head (a sequence or a token classifier) within kTolerance.
+void check_head_logits(const bertkit::core::ModelConfig& config,
+                       const std::shared_ptr<const bertkit::core::Weights>& weights, const nlohmann::json& goldens);
+
+// Every case's MLM records (c["mlm"], a position each) through the fixture's MLM head: the top ids
+// (m[ids_key]) ranked in that order (ties within 1e-5 either way) with no other row above them, their
+// logits (m[logits_key]) and the logsumexp within kTolerance. Returns how many positions it checked.
+std::size_t check_mlm_cases(const Fixture& fixture, const char* ids_key, const char* logits_key);
 
 }  // namespace bktest

@@ -100,6 +100,19 @@ TEST_CASE("name map: Hugging Face names onto canonical names") {
       {"modernbert", "head.norm.weight", "head.norm.weight"},
       {"modernbert", "classifier.bias", "classifier.out.bias"},
       {"modernbert", "decoder.bias", "mlm.decoder.bias"},
+      {"deberta-v2", "deberta.embeddings.word_embeddings.weight", "embeddings.word_embeddings.weight"},
+      {"deberta-v2", "deberta.embeddings.embed_proj.weight", "embeddings_project.weight"},
+      {"deberta-v2", "deberta.encoder.rel_embeddings.weight", "encoder.rel_embeddings.weight"},
+      {"deberta-v2", "deberta.encoder.LayerNorm.bias", "encoder.LayerNorm.bias"},
+      {"deberta-v2", "deberta.encoder.layer.3.attention.self.query_proj.weight", "encoder.layer.3.attention.self.query.weight"},
+      {"deberta-v2", "deberta.encoder.layer.3.attention.self.key_proj.bias", "encoder.layer.3.attention.self.key.bias"},
+      {"deberta-v2", "deberta.encoder.layer.3.attention.self.value_proj.weight", "encoder.layer.3.attention.self.value.weight"},
+      {"deberta-v2", "deberta.encoder.layer.0.attention.self.pos_key_proj.weight", "encoder.layer.0.attention.self.pos_key_proj.weight"},
+      {"deberta-v2", "deberta.encoder.layer.0.output.LayerNorm.weight", "encoder.layer.0.output.LayerNorm.weight"},
+      {"deberta-v2", "pooler.dense.weight", "classifier.dense.weight"},
+      {"deberta-v2", "classifier.bias", "classifier.out.bias"},
+      {"deberta-v2", "cls.predictions.bias", "mlm.decoder.bias"},
+      {"deberta-v2", "cls.predictions.transform.LayerNorm.weight", "mlm.transform.LayerNorm.weight"},
   };
   for (const auto& c : cases) {
     INFO(c.model_type, " ", c.name);

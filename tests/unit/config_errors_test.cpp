@@ -41,7 +41,7 @@ TEST_CASE("config: unsupported values are refused by name") {
   expect_config_refused("{\"a\": 1e999}", ": invalid JSON: number overflow parsing '1e999'");
   expect_config_refused("{\"a\": " + std::string(100000, '[') + std::string(100000, ']') + "}",
                         "nested deeper than 64 levels");
-  expect_config_refused(with("model_type", "deberta-v2"), "unsupported model_type \"deberta-v2\"");
+  expect_config_refused(with("model_type", "deberta"), "unsupported model_type \"deberta\"");  // DeBERTa v1
   expect_config_refused(with("hidden_act", "quick_gelu"), "\"quick_gelu\"");
   expect_config_refused(with("position_embedding_type", "relative_key"), "\"relative_key\"");
   expect_config_refused(with("architectures", {"BertForMultipleChoice"}), "\"BertForMultipleChoice\"");
@@ -90,4 +90,21 @@ TEST_CASE("config: defaults and the three families") {
   CHECK(d.architecture == "DistilBertModel");
   CHECK(d.type_vocab_size == 0);
   CHECK(d.hidden_act == Activation::Relu);
+}
+
+TEST_CASE("config: DeBERTa-v2 settings bertkit does not compute are refused by name") {
+  auto deberta = [](const char* key, nlohmann::json value) {
+    nlohmann::json c = {{"architectures", {"DebertaV2Model"}}, {"model_type", "deberta-v2"}, {"vocab_size", 10},
+                        {"hidden_size", 8}, {"num_hidden_layers", 1}, {"num_attention_heads", 2},
+                        {"intermediate_size", 16}, {"relative_attention", true}, {"pos_att_type", "p2c|c2p"}};
+    c[key] = std::move(value);
+    return c.dump();
+  };
+  CHECK(parse_model_config(deberta("position_buckets", 16), "config.json").disentangled.c2p);
+  expect_config_refused(deberta("conv_kernel_size", 3), "conv_kernel_size");
+  expect_config_refused(deberta("pos_att_type", "p2c|p2p"), "unsupported pos_att_type \"p2p\"");
+  expect_config_refused(deberta("pos_att_type", 3), "field \"pos_att_type\" must be a list");
+  expect_config_refused(deberta("pooler_hidden_size", 16), "pooler_hidden_size 16");
+  expect_config_refused(deberta("attention_head_size", 2), "attention_head_size 2");
+  expect_config_refused(deberta("pooler_hidden_act", "quick_gelu"), "\"quick_gelu\"");
 }

@@ -39,7 +39,7 @@ std::vector<float> embed_single_sequence(Embeddings& embeddings, std::span<const
 }  // namespace
 
 TEST_CASE("families: the registry by model_type") {
-  CHECK(supported_model_types() == "bert, distilbert, electra, roberta, xlm-roberta, camembert, mpnet, modernbert, nomic_bert");
+  CHECK(supported_model_types() == "bert, distilbert, electra, roberta, xlm-roberta, camembert, mpnet, modernbert, nomic_bert, deberta-v2");
   CHECK(!find_family("gpt2"));
   for (const FamilySpec* family : families()) {
     INFO(family->model_type);

@@ -15,10 +15,10 @@ inline std::vector<float> random_floats(std::size_t n, std::uint32_t seed, float
   return v;
 }
 
-// y[r, o] = Σ_i x[r, i] · w[o, i] + b[o], w in PyTorch's [out, in] layout.
-inline std::vector<double> reference_linear(const std::vector<float>& x, const std::vector<float>& w,
-                                            const std::vector<float>& b, std::int64_t rows, std::int64_t in,
-                                            std::int64_t out) {
+// y[r, o] = Σ_i x[r, i] · w[o, i] + b[o], w in PyTorch's [out, in] layout; x float or double.
+template <class X>
+std::vector<double> reference_linear(const std::vector<X>& x, const std::vector<float>& w, const std::vector<float>& b,
+                                     std::int64_t rows, std::int64_t in, std::int64_t out) {
   std::vector<double> y(static_cast<std::size_t>(rows * out));
   for (std::int64_t r = 0; r < rows; ++r)
     for (std::int64_t o = 0; o < out; ++o) {

@@ -129,6 +129,13 @@ void BertBlock::add_packed_to(const Weights& source, Weights& weights) const {
   }
 }
 
+ScoreModifier BertBlock::score_modifier(const float*, std::span<const std::int64_t>, LayerScratch&,
+                                        const LayerContext& context) const {
+  ScoreModifier modifier;
+  if (context.score_bias) modifier.relative = *context.score_bias;
+  return modifier;
+}
+
 void BertBlock::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s,
                         const LayerContext& context) const {
   const std::int64_t tokens = offsets.back(), h = hidden_size_;
@@ -137,8 +144,7 @@ void BertBlock::forward(float* hidden, std::span<const std::int64_t> offsets, La
   float* intermediate = grown(s.intermediate, tokens * intermediate_size_);
 
   qkv_.forward(hidden, tokens, qkv);
-  ScoreModifier modifier;
-  if (context.score_bias) modifier.relative = *context.score_bias;
+  const ScoreModifier modifier = score_modifier(qkv, offsets, s, context);
   s.attention.forward(qkv, offsets, heads_, h / heads_, attended, attention_products_, modifier);
   attention_out_.forward(attended, tokens, hidden);  // hidden += context·Wᵀ + b
   attention_norm_.apply(hidden, tokens);

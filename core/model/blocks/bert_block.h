@@ -30,6 +30,19 @@ class BertBlock : public Block {
   void forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch,
                const LayerContext& context) const override;
 
+  // rows × [Q | K | V] of other rows through the layer's own projections (biases included): DeBERTa
+  // puts its relative embeddings through them.
+  void project_qkv(const float* x, std::int64_t rows, float* qkv) const { qkv_.forward(x, rows, qkv); }
+
+ protected:
+  // What modifies the attention scores of this batch, given its Q|K|V rows (qkv: [tokens, 3·hidden]):
+  // BERT's layer adds the context's score bias (MPNet's); a layer with other terms overrides this. The
+  // modifier may point into `scratch` and into the block, until the next call.
+  virtual ScoreModifier score_modifier(const float* qkv, std::span<const std::int64_t> offsets, LayerScratch& scratch,
+                                       const LayerContext& context) const;
+  int heads() const { return heads_; }
+  std::int64_t hidden_size() const { return hidden_size_; }
+
  private:
   int index_;
   BertBlockTensors tensors_;

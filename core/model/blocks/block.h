@@ -23,6 +23,7 @@ struct LayerScratch {
   FloatBuffer qkv;           // [tokens, 3·hidden]
   FloatBuffer context;       // [tokens, hidden]
   FloatBuffer intermediate;  // [tokens, intermediate_size]
+  FloatBuffer positional;    // DeBERTa's c2p and p2c products: [terms, heads, tokens, relative rows used]
   SelfAttention attention;
 };
 
@@ -55,5 +56,15 @@ struct BlockRecipe {
   void (*declare)(const ModelConfig& config, int layer, TensorDecls& decls);
   std::unique_ptr<Block> (*build)(const ModelConfig& config, const Weights& weights, int layer);
 };
+
+// The recipe of a Block class with a static declare(config, layer, decls) and a (config, weights,
+// layer) constructor.
+template <class B>
+constexpr BlockRecipe recipe_of() {
+  return {[](const ModelConfig& config, int layer, TensorDecls& decls) { B::declare(config, layer, decls); },
+          [](const ModelConfig& config, const Weights& weights, int layer) -> std::unique_ptr<Block> {
+            return std::make_unique<B>(config, weights, layer);
+          }};
+}
 
 }  // namespace bertkit::core

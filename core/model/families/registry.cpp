@@ -17,11 +17,13 @@ const FamilySpec& camembert_family();    // roberta.cpp
 const FamilySpec& mpnet_family();        // mpnet.cpp
 const FamilySpec& modernbert_family();   // modernbert.cpp
 const FamilySpec& nomic_bert_family();   // nomic_bert.cpp
+const FamilySpec& deberta_v2_family();   // deberta_v2.cpp
 
 std::span<const FamilySpec* const> families() {
   static const FamilySpec* const all[] = {&bert_family(),    &distilbert_family(),  &electra_family(),
                                           &roberta_family(), &xlm_roberta_family(), &camembert_family(),
-                                          &mpnet_family(),   &modernbert_family(),  &nomic_bert_family()};
+                                          &mpnet_family(),   &modernbert_family(),  &nomic_bert_family(),
+                                          &deberta_v2_family()};
   return all;
 }
 

@@ -1,0 +1,164 @@
+#include "core/model/blocks/deberta_block.h"
+
+#include "core/error.h"
+#include "core/model/family_spec.h"
+#include "core/model/layer_norm_weights.h"
+#include "core/model/linear_weights.h"
+#include "core/ops/threading.h"
+
+#include <fmt/format.h>
+#include <oneapi/dnnl/dnnl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+namespace bertkit::core {
+namespace {
+
+RelativeEmbeddingTensors declare_relative_embeddings(const ModelConfig& config, TensorDecls& decls) {
+  const DisentangledAttention& a = config.disentangled;
+  RelativeEmbeddingTensors t;
+  if (a.relative) {
+    if (a.span() <= 0) bad_input("relative_attention needs position_buckets or max_relative_positions above 0");
+    t.table = decls.tensor("encoder.rel_embeddings.weight", {2 * std::int64_t{a.span()}, config.hidden_size});
+  }
+  if (a.norm_relative) t.norm = decls.layer_norm("encoder.LayerNorm", config.hidden_size);
+  return t;
+}
+
+// The relative embeddings as every layer reads them: the table, through encoder.LayerNorm if any.
+std::vector<float> normalised_relative_embeddings(const ModelConfig& config, const Weights& weights) {
+  TensorDecls decls;
+  const RelativeEmbeddingTensors t = declare_relative_embeddings(config, decls);
+  std::vector<float> table = to_f32(weights.require(t.table->name, t.table->shape));
+  if (t.norm) LayerNormWeights(weights, *t.norm, config.layer_norm_eps).apply(table.data(), t.table->shape[0]);
+  return table;
+}
+
+// Adds the c2p and p2c terms of queries query .. query+rows and keys key .. key+keys (ScoreTerm::add).
+void add_disentangled_terms(const void* context, int head, std::int64_t first_row, std::int64_t length,
+                            std::int64_t query, std::int64_t rows, std::int64_t key, std::int64_t keys, float* scores,
+                            std::int64_t stride) {
+  const auto& t = *static_cast<const DisentangledTerms*>(context);
+  const auto sequence = std::upper_bound(t.offsets.begin(), t.offsets.end(), first_row) - t.offsets.begin() - 1;
+  const RelativeRows::Range range = t.rows->range(length);
+  const std::int64_t count = range.count, plane = length * count;
+  const float* base = t.products + t.bases[static_cast<std::size_t>(sequence)] + head * plane;
+  const float* c2p = t.c2p ? base : nullptr;
+  const float* p2c = t.p2c ? base + (t.c2p ? t.heads * plane : 0) : nullptr;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t i = query + r;
+    const std::int32_t* row = t.rows->at_zero() + (i - key);  // key key+j reads row[−j] − first
+    float* s = scores + r * stride;
+    const float* c2p_i = c2p ? c2p + i * count : nullptr;
+    const float* p2c_j = p2c ? p2c + key * count : nullptr;
+    // transformers adds c2p + p2c to the scaled Q·Kᵀ.
+    if (c2p_i && p2c_j)
+      for (std::int64_t j = 0; j < keys; ++j) {
+        const std::int64_t at = row[-j] - range.first;
+        s[j] += c2p_i[at] + p2c_j[j * count + at];
+      }
+    else if (c2p_i)
+      for (std::int64_t j = 0; j < keys; ++j) s[j] += c2p_i[row[-j] - range.first];
+    else
+      for (std::int64_t j = 0; j < keys; ++j) s[j] += p2c_j[j * count + row[-j] - range.first];
+  }
+}
+
+}  // namespace
+
+const BlockRecipe deberta_block_recipe = recipe_of<DebertaBlock>();
+
+DebertaBlockTensors DebertaBlock::declare(const ModelConfig& config, int index, TensorDecls& decls) {
+  DebertaBlockTensors t;
+  if (index == 0) t.relative = declare_relative_embeddings(config, decls);
+  BertBlock::declare(config, index, decls);
+  const DisentangledAttention& a = config.disentangled;
+  if (a.relative && !a.share_key) {
+    const std::int64_t h = config.hidden_size;
+    const std::string p = fmt::format("encoder.layer.{}.attention.self.", index);
+    if (a.p2c) t.pos_query = decls.linear(p + "pos_query_proj", h, h);
+    if (a.c2p) t.pos_key = decls.linear(p + "pos_key_proj", h, h);
+  }
+  return t;
+}
+
+DebertaBlock::DebertaBlock(const ModelConfig& config, const Weights& weights, int index)
+    : BertBlock(config, weights, index), attention_(config.disentangled) {
+  const std::int64_t h = config.hidden_size, d = h / config.num_heads;
+  scale_ = 1.0f / std::sqrt(static_cast<float>(d) * static_cast<float>(attention_.scale_factor()));
+  if (!attention_.relative || (!attention_.c2p && !attention_.p2c)) return;
+  const std::vector<float> relative = normalised_relative_embeddings(config, weights);
+  const std::int64_t rows = 2 * std::int64_t{attention_.span()};
+  auto each = [&](bool wanted, std::vector<float>& out, auto&& project) {
+    if (!wanted) return;
+    out.resize(static_cast<std::size_t>(rows * h));
+    project(out.data());
+  };
+  if (attention_.share_key) {
+    std::vector<float> qkv(static_cast<std::size_t>(rows * 3 * h));
+    project_qkv(relative.data(), rows, qkv.data());
+    // Q's columns for p2c, K's for c2p.
+    auto columns = [&](std::int64_t from) {
+      return [&, from](float* out) {
+        for (std::int64_t r = 0; r < rows; ++r)
+          std::copy_n(qkv.data() + r * 3 * h + from, h, out + r * h);
+      };
+    };
+    each(attention_.p2c, pos_query_, columns(0));
+    each(attention_.c2p, pos_key_, columns(h));
+    return;
+  }
+  TensorDecls decls;
+  const DebertaBlockTensors t = declare(config, index, decls);
+  auto projected = [&](const std::optional<LinearDecl>& decl) {
+    return [&](float* out) { linear_layer(weights, *decl).forward(relative.data(), rows, out); };
+  };
+  each(attention_.p2c, pos_query_, projected(t.pos_query));
+  each(attention_.c2p, pos_key_, projected(t.pos_key));
+}
+
+ScoreModifier DebertaBlock::score_modifier(const float* qkv, std::span<const std::int64_t> offsets, LayerScratch& s,
+                                           const LayerContext&) const {
+  ScoreModifier modifier;
+  modifier.scale = scale_;
+  if (pos_query_.empty() && pos_key_.empty()) return modifier;
+  const std::int64_t h = hidden_size(), d = h / heads();
+  const auto sequences = static_cast<std::int64_t>(offsets.size()) - 1;
+  std::int64_t longest = 0;
+  for (std::int64_t i = 0; i < sequences; ++i) longest = std::max(longest, offsets[i + 1] - offsets[i]);
+  rows_.tabulate(attention_, longest);
+
+  // Per sequence, term and head: c2p = Q_h · pk_hᵀ or p2c = K_h · pq_hᵀ over the rows the sequence reads.
+  const int terms = int{!pos_key_.empty()} + int{!pos_query_.empty()};
+  terms_ = {offsets, {}, nullptr, !pos_key_.empty(), !pos_query_.empty(), heads(), &rows_};
+  std::int64_t total = 0;
+  for (std::int64_t i = 0; i < sequences; ++i) {
+    terms_.bases.push_back(total);
+    total += terms * heads() * (offsets[i + 1] - offsets[i]) * rows_.range(offsets[i + 1] - offsets[i]).count;
+  }
+  float* products = grown(s.positional, total);
+  terms_.products = products;
+  const std::int64_t tasks = sequences * terms * heads();
+  std::atomic<bool> failed{false};
+  SerialScope serial(total * d < kMinParallelWork);
+#pragma omp parallel for schedule(dynamic)
+  for (std::int64_t task = 0; task < tasks; ++task) {
+    const std::int64_t seq = task / (terms * heads()), term = task / heads() % terms, head = task % heads();
+    const std::int64_t length = offsets[seq + 1] - offsets[seq];
+    const RelativeRows::Range range = rows_.range(length);
+    const bool content_to_position = terms_.c2p && term == 0;
+    const float* content = qkv + offsets[seq] * 3 * h + (content_to_position ? 0 : h) + head * d;  // Q or K
+    const float* position = (content_to_position ? pos_key_ : pos_query_).data() + range.first * h + head * d;
+    float* out = products + terms_.bases[static_cast<std::size_t>(seq)] + (term * heads() + head) * length * range.count;
+    if (dnnl_sgemm('N', 'T', length, range.count, d, scale_, content, 3 * h, position, h, 0.0f, out, range.count) !=
+        dnnl_success)
+      failed = true;
+  }
+  if (failed) runtime_error("oneDNN sgemm failed in DeBERTa's disentangled attention");
+  modifier.term = {&add_disentangled_terms, &terms_};
+  return modifier;
+}
+
+}  // namespace bertkit::core
