@@ -79,6 +79,10 @@ TokenizerChoice choose_tokenizer_files(const FileExists& exists) {
     c.source = TokenizerSource::VocabJsonMerges;
     take(kVocabJson);
     take(kMergesTxt);
+  } else if (exists(kSpmModel)) {
+    c.source = TokenizerSource::SentencePiece;
+    take(kSpmModel);
+    take(kAddedTokens);
   } else {
     for (std::string_view model : kSentencePieceModels)
       if (!c.sentencepiece_only && exists(model)) c.sentencepiece_only = std::string(model);
@@ -91,11 +95,13 @@ TokenizerChoice choose_tokenizer_files(const FileExists& exists) {
 std::vector<std::string> downloaded_tokenizer_files(const FileExists& exists) {
   const TokenizerChoice choice = choose_tokenizer_files(exists);
   std::vector<std::string> files = choice.files;
-  if (exists(kAddedTokens)) files.emplace_back(kAddedTokens);
+  auto add = [&](std::string_view name) {
+    if (exists(name) && std::find(files.begin(), files.end(), name) == files.end()) files.emplace_back(name);
+  };
+  add(kAddedTokens);
   // Without tokenizer.json the SentencePiece model is the tokenizer's only full description.
   if (choice.source != TokenizerSource::TokenizerJson)
-    for (std::string_view model : kSentencePieceModels)
-      if (exists(model)) files.emplace_back(model);
+    for (std::string_view model : kSentencePieceModels) add(model);
   return files;
 }
 
@@ -168,8 +174,8 @@ std::optional<std::string> first_missing_file(const fs::path& root, ModelPart pa
   const fs::path transformer = root / modules.transformer;
   const TokenizerChoice tokenizer = choose_tokenizer_files(exists_in(transformer));
   if (tokenizer.source == TokenizerSource::None)
-    return fmt::format("{}its tokenizer ({}, {}, or {} with {})", modules.transformer, kTokenizerJson, kVocabTxt,
-                       kVocabJson, kMergesTxt);
+    return fmt::format("{}its tokenizer ({}, {}, {}, or {} with {})", modules.transformer, kTokenizerJson, kVocabTxt,
+                       kSpmModel, kVocabJson, kMergesTxt);
   if (part == ModelPart::Tokenizer) return std::nullopt;
   if (!exists_in(transformer)(kConfig)) return modules.transformer + std::string(kConfig);
   if (auto weights = missing_weights(transformer, modules.transformer)) return weights;
