@@ -144,6 +144,7 @@ std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& f, const c
   tok::TokenizerFiles files = model ? files_of(*model)
                               : f.model.empty() ? tok::builtin_tokenizer_files()
                                                 : model_tokenizer_files(f.model);
+  if (f.compat == "python") files = tok::slow_sentencepiece_files(std::move(files));
   if (files_read) *files_read = files.paths;
   if (model && !files.tokenizer_json && files.vocab_txt && !vocab_txt_is_bert_tokenizer(*model->config.family))
     refuse_vocab_txt(model->location.string(), *model->config.family);

@@ -317,6 +317,19 @@ TokenizerFiles read_tokenizer_files(const fs::path& path) {
   return files;
 }
 
+TokenizerFiles slow_sentencepiece_files(TokenizerFiles files) {
+  std::error_code ec;
+  const fs::path spm = fs::path(files.origin) / core::kSpmModel;
+  if (!files.tokenizer_json || !fs::is_directory(files.origin, ec) || !fs::is_regular_file(spm, ec)) return files;
+  files.tokenizer_json.reset();
+  files.vocab_txt.reset();
+  files.spm_model = read_if_exists(spm);
+  files.paths.push_back(spm);
+  const fs::path added = fs::path(files.origin) / core::kAddedTokens;
+  if ((files.added_tokens_json = read_if_exists(added))) files.paths.push_back(added);
+  return files;
+}
+
 TokenizerFiles builtin_tokenizer_files() {
   TokenizerFiles files;
   files.vocab_txt = std::string(default_vocab_text());
@@ -371,13 +384,32 @@ TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
 std::string model_summary(const TokenizerSpec& spec) {
   if (const auto* bpe = std::get_if<BpeOptions>(&spec.model))
     return fmt::format("BPE (byte-level, {} merges)", bpe->merges->size());
+  if (const auto* unigram = std::get_if<UnigramSpec>(&spec.model); unigram && unigram->types)
+    return fmt::format("Unigram (SentencePiece spm.model, {} pieces{})", spec.vocab->size(),
+                       unigram->byte_fallback ? ", byte fallback" : "");
   return model_kind(spec.model);
 }
+
+namespace {
+
+std::string sentencepiece_rules_summary(const SentencePieceRules& rules) {
+  std::vector<std::string> on;
+  if (rules.charsmap) on.emplace_back("precompiled charsmap");
+  if (rules.remove_extra_whitespaces) on.emplace_back("remove_extra_whitespaces");
+  if (rules.add_dummy_prefix) on.emplace_back("add_dummy_prefix");
+  return fmt::format("SentencePiece({})", fmt::join(on, ", "));
+}
+
+}  // namespace
 
 std::string normalizer_summary(const TokenizerSpec& spec) {
   const std::vector<std::string> kinds = normalizer_kinds(spec.normalizer);
   std::vector<std::string> steps;
   for (std::size_t i = 0; i < kinds.size(); ++i) {
+    if (const auto* sp = std::get_if<SentencePieceRules>(&spec.normalizer[i])) {
+      steps.push_back(sentencepiece_rules_summary(*sp));
+      continue;
+    }
     const auto* o = std::get_if<NormalizerOptions>(&spec.normalizer[i]);
     if (!o) {
       steps.push_back(kinds[i]);

@@ -14,8 +14,7 @@ namespace bertkit::tok {
 namespace {
 
 
-// The pieces as the vocabulary (ids in file order), their scores and types; a piece twice is refused,
-// as sentencepiece refuses it.
+// The pieces as the vocabulary (ids in file order), their scores and types.
 std::shared_ptr<const Vocab> read_pieces(const SentencePieceModel& m, const std::string& where, UnigramSpec& unigram) {
   std::vector<std::pair<std::string, std::int64_t>> entries;
   auto scores = std::make_shared<std::vector<double>>();
@@ -26,11 +25,8 @@ std::shared_ptr<const Vocab> read_pieces(const SentencePieceModel& m, const std:
     scores->push_back(p.score);
     types->push_back(p.type);
   }
+  // Vocab refuses a piece given twice, as sentencepiece does.
   auto vocab = std::make_shared<const Vocab>(Vocab::from_pairs(std::move(entries), where));
-  for (std::size_t id = 0; id < m.pieces.size(); ++id)
-    if (auto found = vocab->find(m.pieces[id].piece); found && static_cast<std::size_t>(*found) != id)
-      bad_input("{}: not a SentencePiece model: piece '{}' is defined twice (ids {} and {})", where, m.pieces[id].piece,
-                *found, id);
   unigram.unk_id = m.unk_id;
   unigram.byte_fallback = m.byte_fallback;
   unigram.scores = std::move(scores);
