@@ -46,19 +46,7 @@ bool python_space(char32_t c) { return is_white_space(c) || (c >= 0x1C && c <= 0
 
 // Python's str.strip().
 void strip(std::string& s) {
-  std::size_t begin = 0, end = s.size();
-  while (begin < end) {
-    std::size_t next = begin;
-    if (!python_space(next_code_point(s, next))) break;
-    begin = next;
-  }
-  while (end > begin) {
-    std::size_t start = end - 1;
-    while (start > begin && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80) --start;
-    std::size_t next = start;
-    if (!python_space(next_code_point(s, next))) break;
-    end = start;
-  }
+  const auto [begin, end] = trimmed_span(s, true, true, python_space);
   s = s.substr(begin, end - begin);
 }
 

@@ -193,13 +193,9 @@ SentencePieceModel read_sentencepiece_model(std::string_view bytes, const std::s
 }
 
 std::string_view sentencepiece_model_type_name(SentencePieceModelType type) {
-  switch (type) {
-    case SentencePieceModelType::Unigram: return "Unigram";
-    case SentencePieceModelType::Bpe: return "BPE";
-    case SentencePieceModelType::Word: return "WORD";
-    case SentencePieceModelType::Char: return "CHAR";
-  }
-  return "unknown";
+  // By TrainerSpec.ModelType's number (the reader takes 1 to 4 only).
+  constexpr std::string_view kNames[] = {"", "Unigram", "BPE", "WORD", "CHAR"};
+  return kNames[static_cast<int>(type)];
 }
 
 }  // namespace bertkit::tok

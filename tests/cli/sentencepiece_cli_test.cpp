@@ -33,9 +33,10 @@ Cases cases_of(const std::string& folder, bool pairs) {
   return out;
 }
 
-void check_ids(const std::string& folder, bool pairs, const std::vector<std::string>& extra = {}) {
+// Returns the number of cases checked.
+std::size_t check_ids(const std::string& folder, bool pairs, const std::vector<std::string>& extra = {}) {
   const Cases cases = cases_of(folder, pairs);
-  REQUIRE(!cases.ids.empty());
+  if (cases.ids.empty()) return 0;
   std::vector<std::string> args{"tokenize", "-m", bktest::shared("fixtures/models3/" + folder).string()};
   if (pairs) args.emplace_back("--pairs");
   args.insert(args.end(), extra.begin(), extra.end());
@@ -49,6 +50,7 @@ void check_ids(const std::string& folder, bool pairs, const std::vector<std::str
     CHECK(records[i]["ids"] == cases.ids[i]);
     CHECK(records[i]["offsets"].size() == cases.ids[i].size());
   }
+  return records.size();
 }
 
 }  // namespace
@@ -56,11 +58,10 @@ void check_ids(const std::string& folder, bool pairs, const std::vector<std::str
 TEST_CASE("tokenize: a DeBERTa-v3 folder with only spm.model gives the slow tokenizer's ids, texts and pairs") {
   for (const char* folder : {"deberta-v3-nli", "deberta-v3-rerank", "deberta-v3-ner", "deberta-v3-mlm"}) {
     CAPTURE(folder);
-    check_ids(folder, false);
-    if (std::string(folder) == "deberta-v3-nli" || std::string(folder) == "deberta-v3-rerank") check_ids(folder, true);
+    CHECK(check_ids(folder, false) + check_ids(folder, true) >= 10);
   }
   // --compat python is what the folder gives already.
-  check_ids("deberta-v3-nli", true, {"--compat", "python"});
+  CHECK(check_ids("deberta-v3-nli", true, {"--compat", "python"}) >= 10);
 }
 
 TEST_CASE("tokenize: spm.model's byte fallback, [MASK] at 128000 and decoding through the binary") {

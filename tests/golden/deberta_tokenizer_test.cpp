@@ -8,6 +8,7 @@
 #include "tokenizer/tokenizer.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <string>
 #include <vector>
@@ -60,4 +61,15 @@ TEST_CASE("deberta-v3 fixtures: spm.model in every layout gives the slow tokeniz
     }
     CHECK(cases >= 10);
   }
+}
+
+TEST_CASE("deberta-v3 fixtures: what info says of the spm.model tokenizer") {
+  const auto files = bertkit::tok::read_tokenizer_files(bktest::shared("vocab/deberta-v3-base"));
+  const auto spec = bertkit::tok::build_tokenizer_spec(files);
+  // [MASK] is added right after the pieces.
+  const json goldens = bktest::read_json(bktest::shared("fixtures/models3/deberta-v3-rerank/goldens.json"));
+  const int pieces = goldens["encode"]["special_ids"]["[MASK]"];
+  CHECK(bertkit::tok::model_summary(spec) == fmt::format("Unigram (SentencePiece spm.model, {} pieces, byte fallback)", pieces));
+  CHECK(bertkit::tok::normalizer_summary(spec) ==
+        "SentencePiece(precompiled charsmap, remove_extra_whitespaces, add_dummy_prefix)");
 }
