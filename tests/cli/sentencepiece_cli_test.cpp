@@ -25,7 +25,8 @@ struct Cases {
 };
 Cases cases_of(const std::string& folder, bool pairs) {
   Cases out;
-  for (const json& c : bktest::read_json(bktest::shared("fixtures/models3/" + folder + "/goldens.json"))["cases"]) {
+  const json goldens = bktest::read_json(bktest::shared("fixtures/models3/" + folder + "/goldens.json"));
+  for (const json& c : goldens["cases"]) {
     if (c.contains("text_pair") != pairs) continue;
     out.input += c["text"].get<std::string>() + (pairs ? "\t" + c["text_pair"].get<std::string>() : "") + "\n";
     out.ids.push_back(c["input_ids"]);
