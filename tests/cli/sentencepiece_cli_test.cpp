@@ -28,6 +28,9 @@ Cases cases_of(const std::string& folder, bool pairs) {
   const json goldens = bktest::read_json(bktest::shared("fixtures/models3/" + folder + "/goldens.json"));
   for (const json& c : goldens["cases"]) {
     if (c.contains("text_pair") != pairs) continue;
+    // One input line a case: texts with line breaks or tabs are left to the in-process golden test.
+    const std::string both = c["text"].get<std::string>() + c.value("text_pair", "");
+    if (both.find_first_of("\n\r\t") != std::string::npos) continue;
     out.input += c["text"].get<std::string>() + (pairs ? "\t" + c["text_pair"].get<std::string>() : "") + "\n";
     out.ids.push_back(c["input_ids"]);
   }
