@@ -63,30 +63,37 @@ FileExists exists_in(const fs::path& folder) {
   };
 }
 
+namespace {
+
+// Each source in the loader's order of preference: the files it needs, and one it reads when present.
+struct SourceFiles {
+  TokenizerSource source;
+  std::string_view needed[2];  // the second may be empty
+  std::string_view optional;   // may be empty
+};
+constexpr SourceFiles kTokenizerSources[] = {
+    {TokenizerSource::TokenizerJson, {kTokenizerJson, {}}, kVocabTxt},
+    {TokenizerSource::VocabTxt, {kVocabTxt, {}}, {}},
+    {TokenizerSource::VocabJsonMerges, {kVocabJson, kMergesTxt}, {}},
+    {TokenizerSource::SentencePiece, {kSpmModel, {}}, kAddedTokens},
+};
+
+}  // namespace
+
 TokenizerChoice choose_tokenizer_files(const FileExists& exists) {
   TokenizerChoice c;
   auto take = [&](std::string_view name) {
-    if (exists(name)) c.files.emplace_back(name);
+    if (!name.empty() && exists(name)) c.files.emplace_back(name);
   };
-  if (exists(kTokenizerJson)) {
-    c.source = TokenizerSource::TokenizerJson;
-    take(kTokenizerJson);
-    take(kVocabTxt);
-  } else if (exists(kVocabTxt)) {
-    c.source = TokenizerSource::VocabTxt;
-    take(kVocabTxt);
-  } else if (exists(kVocabJson) && exists(kMergesTxt)) {
-    c.source = TokenizerSource::VocabJsonMerges;
-    take(kVocabJson);
-    take(kMergesTxt);
-  } else if (exists(kSpmModel)) {
-    c.source = TokenizerSource::SentencePiece;
-    take(kSpmModel);
-    take(kAddedTokens);
-  } else {
+  for (const SourceFiles& s : kTokenizerSources) {
+    if (!exists(s.needed[0]) || (!s.needed[1].empty() && !exists(s.needed[1]))) continue;
+    c.source = s.source;
+    for (std::string_view name : {s.needed[0], s.needed[1], s.optional}) take(name);
+    break;
+  }
+  if (c.source == TokenizerSource::None)
     for (std::string_view model : kSentencePieceModels)
       if (!c.sentencepiece_only && exists(model)) c.sentencepiece_only = std::string(model);
-  }
   take(kTokenizerConfig);
   take(kSpecialTokensMap);
   return c;
