@@ -75,10 +75,10 @@ std::optional<fs::path> check_folder_tokenizer(const fs::path& folder) {
   std::error_code ec;
   const fs::path config = folder / core::kConfig;
   const core::TokenizerSource source = core::choose_tokenizer_files(core::exists_in(folder)).source;
-  // tokenizer.json says what it is; vocab.json + merges.txt (no vocab.txt) declare byte-level BPE,
-  // whatever the family.
+  // tokenizer.json says what it is; vocab.json + merges.txt (no vocab.txt) declare byte-level BPE and
+  // spm.model DeBERTa's SentencePiece tokenizer, whatever the family.
   if (source == core::TokenizerSource::TokenizerJson || source == core::TokenizerSource::VocabJsonMerges ||
-      !fs::exists(config, ec))
+      source == core::TokenizerSource::SentencePiece || !fs::exists(config, ec))
     return std::nullopt;
   const auto json = core::read_json_file(config);
   if (!json.is_object() || !json.contains("model_type") || !json["model_type"].is_string()) return config;
@@ -118,13 +118,13 @@ tok::Side parse_side(const std::string& s, const char* flag) {
 }
 
 // --compat python stands for transformers' slow tokenizers: BertTokenizer (a WordPiece model behind one
-// BertNormalizer, whose Python character classes bertkit reproduces) and RobertaTokenizer (byte-level
-// BPE: the fast tokenizer's tokens, and the pipelines' slow-tokenizer paths, which ner and qa follow).
-// A Unigram tokenizer's slow twin (SentencePiece) is not reproduced, so the flag is refused there, never
-// taken and ignored.
+// BertNormalizer, whose Python character classes bertkit reproduces), RobertaTokenizer (byte-level
+// BPE: the fast tokenizer's tokens, and the pipelines' slow-tokenizer paths, which ner and qa follow) and
+// DebertaV2Tokenizer (spm.model read with SentencePiece's own rules, which it already is). Another
+// Unigram tokenizer's slow twin is not reproduced, so the flag is refused there, never taken and ignored.
 void check_python_compat(const tok::TokenizerSpec& spec) {
   const std::string kind = tok::model_kind(spec.model);
-  if (kind == "BPE") return;
+  if (kind == "BPE" || tok::normalizer_kinds(spec.normalizer) == std::vector<std::string>{"SentencePiece"}) return;
   if (kind != "WordPiece")
     usage_error("--compat python reproduces transformers' slow BertTokenizer and RobertaTokenizer; this tokenizer "
                 "is {}: leave --compat out",
@@ -144,6 +144,7 @@ std::unique_ptr<tok::Tokenizer> build_tokenizer(const TokenizerFlags& f, const c
   tok::TokenizerFiles files = model ? files_of(*model)
                               : f.model.empty() ? tok::builtin_tokenizer_files()
                                                 : model_tokenizer_files(f.model);
+  if (f.compat == "python") files = tok::slow_sentencepiece_files(std::move(files));
   if (files_read) *files_read = files.paths;
   if (model && !files.tokenizer_json && files.vocab_txt && !vocab_txt_is_bert_tokenizer(*model->config.family))
     refuse_vocab_txt(model->location.string(), *model->config.family);

@@ -63,26 +63,37 @@ FileExists exists_in(const fs::path& folder) {
   };
 }
 
+namespace {
+
+// Each source in the loader's order of preference: the files it needs, and one it reads when present.
+struct SourceFiles {
+  TokenizerSource source;
+  std::string_view needed[2];  // the second may be empty
+  std::string_view optional;   // may be empty
+};
+constexpr SourceFiles kTokenizerSources[] = {
+    {TokenizerSource::TokenizerJson, {kTokenizerJson, {}}, kVocabTxt},
+    {TokenizerSource::VocabTxt, {kVocabTxt, {}}, {}},
+    {TokenizerSource::VocabJsonMerges, {kVocabJson, kMergesTxt}, {}},
+    {TokenizerSource::SentencePiece, {kSpmModel, {}}, kAddedTokens},
+};
+
+}  // namespace
+
 TokenizerChoice choose_tokenizer_files(const FileExists& exists) {
   TokenizerChoice c;
   auto take = [&](std::string_view name) {
-    if (exists(name)) c.files.emplace_back(name);
+    if (!name.empty() && exists(name)) c.files.emplace_back(name);
   };
-  if (exists(kTokenizerJson)) {
-    c.source = TokenizerSource::TokenizerJson;
-    take(kTokenizerJson);
-    take(kVocabTxt);
-  } else if (exists(kVocabTxt)) {
-    c.source = TokenizerSource::VocabTxt;
-    take(kVocabTxt);
-  } else if (exists(kVocabJson) && exists(kMergesTxt)) {
-    c.source = TokenizerSource::VocabJsonMerges;
-    take(kVocabJson);
-    take(kMergesTxt);
-  } else {
+  for (const SourceFiles& s : kTokenizerSources) {
+    if (!exists(s.needed[0]) || (!s.needed[1].empty() && !exists(s.needed[1]))) continue;
+    c.source = s.source;
+    for (std::string_view name : {s.needed[0], s.needed[1], s.optional}) take(name);
+    break;
+  }
+  if (c.source == TokenizerSource::None)
     for (std::string_view model : kSentencePieceModels)
       if (!c.sentencepiece_only && exists(model)) c.sentencepiece_only = std::string(model);
-  }
   take(kTokenizerConfig);
   take(kSpecialTokensMap);
   return c;
@@ -91,11 +102,13 @@ TokenizerChoice choose_tokenizer_files(const FileExists& exists) {
 std::vector<std::string> downloaded_tokenizer_files(const FileExists& exists) {
   const TokenizerChoice choice = choose_tokenizer_files(exists);
   std::vector<std::string> files = choice.files;
-  if (exists(kAddedTokens)) files.emplace_back(kAddedTokens);
+  auto add = [&](std::string_view name) {
+    if (exists(name) && std::find(files.begin(), files.end(), name) == files.end()) files.emplace_back(name);
+  };
+  add(kAddedTokens);
   // Without tokenizer.json the SentencePiece model is the tokenizer's only full description.
   if (choice.source != TokenizerSource::TokenizerJson)
-    for (std::string_view model : kSentencePieceModels)
-      if (exists(model)) files.emplace_back(model);
+    for (std::string_view model : kSentencePieceModels) add(model);
   return files;
 }
 
@@ -168,8 +181,8 @@ std::optional<std::string> first_missing_file(const fs::path& root, ModelPart pa
   const fs::path transformer = root / modules.transformer;
   const TokenizerChoice tokenizer = choose_tokenizer_files(exists_in(transformer));
   if (tokenizer.source == TokenizerSource::None)
-    return fmt::format("{}its tokenizer ({}, {}, or {} with {})", modules.transformer, kTokenizerJson, kVocabTxt,
-                       kVocabJson, kMergesTxt);
+    return fmt::format("{}its tokenizer ({}, {}, {}, or {} with {})", modules.transformer, kTokenizerJson, kVocabTxt,
+                       kSpmModel, kVocabJson, kMergesTxt);
   if (part == ModelPart::Tokenizer) return std::nullopt;
   if (!exists_in(transformer)(kConfig)) return modules.transformer + std::string(kConfig);
   if (auto weights = missing_weights(transformer, modules.transformer)) return weights;

@@ -25,6 +25,7 @@ enum class TokenizerSource {
                    // tokenizer.json keeps its vocabulary there)
   VocabTxt,        // vocab.txt alone: BERT's WordPiece pipeline
   VocabJsonMerges, // vocab.json + merges.txt: transformers' slow RobertaTokenizer (byte-level BPE)
+  SentencePiece,   // spm.model (with added_tokens.json): transformers' slow DebertaV2Tokenizer
   None,
 };
 inline constexpr std::string_view kTokenizerJson = "tokenizer.json";
@@ -34,11 +35,13 @@ inline constexpr std::string_view kMergesTxt = "merges.txt";
 // Read on top of any of them.
 inline constexpr std::string_view kTokenizerConfig = "tokenizer_config.json";
 inline constexpr std::string_view kSpecialTokensMap = "special_tokens_map.json";
-// transformers' slow tokenizers' legacy list of added tokens: fetched with the rest, not read by
-// bertkit (the added tokens it reads are tokenizer.json's and tokenizer_config.json's).
+// transformers' slow tokenizers' legacy list of added tokens: fetched with the rest, read beside
+// spm.model (elsewhere the added tokens bertkit reads are tokenizer.json's and tokenizer_config.json's).
 inline constexpr std::string_view kAddedTokens = "added_tokens.json";
-// SentencePiece models (XLM-R and CamemBERT, DeBERTa-v3, ALBERT/T5, Llama). bertkit reads a
-// SentencePiece tokenizer from its tokenizer.json; a folder with only one of these is named as such.
+// DeBERTa-v2/v3's SentencePiece model, which bertkit reads itself when no tokenizer.json is there.
+inline constexpr std::string_view kSpmModel = "spm.model";
+// SentencePiece models (XLM-R and CamemBERT, DeBERTa-v3, ALBERT/T5, Llama). bertkit reads the others'
+// tokenizer from tokenizer.json; a folder with only one of them is named as such.
 inline constexpr std::string_view kSentencePieceModels[] = {"sentencepiece.bpe.model", "spm.model", "spiece.model",
                                                             "tokenizer.model"};
 

@@ -4,6 +4,7 @@
 #include "core/json.h"
 #include "tokenizer/default_vocab.h"
 #include "tokenizer/json_fields.h"
+#include "tokenizer/sentencepiece_spec.h"
 #include "tokenizer/tokenizer_json.h"
 #include "tokenizer/tokenizer_json_pieces.h"
 #include "tokenizer/wordpiece_image.h"
@@ -64,10 +65,7 @@ void number_added_token(const TokenizerSpec& spec, AddedToken& t) {
     t.id = *id;
     return;
   }
-  std::int64_t next = static_cast<std::int64_t>(spec.vocab->size());
-  for (const AddedToken& a : spec.added_tokens) next = std::max<std::int64_t>(next, std::int64_t{a.id} + 1);
-  if (next > std::numeric_limits<std::int32_t>::max()) bad_input("too many added tokens");
-  t.id = static_cast<std::int32_t>(next);
+  t.id = spec.next_added_id();
 }
 
 // The vocabulary of vocab.txt, with the token index and WordPiece's tries from bertkit's compiled image
@@ -254,6 +252,7 @@ void read_tokenizer_config(const std::string& text, TokenizerSpec& spec, const s
     }
   }
   if (auto* metaspace = std::get_if<MetaspaceDecoderSpec>(&spec.decoder)) metaspace->clean_up_tokenization_spaces = clean_up;
+  if (auto* sp = std::get_if<SentencePieceDecoderSpec>(&spec.decoder)) sp->clean_up_tokenization_spaces = clean_up;
   read_special_tokens(cfg, spec, where);
   if (cfg.contains("added_tokens_decoder") && cfg["added_tokens_decoder"].is_object()) {
     for (auto it = cfg["added_tokens_decoder"].begin(); it != cfg["added_tokens_decoder"].end(); ++it) {
@@ -297,10 +296,11 @@ TokenizerFiles read_tokenizer_files(const fs::path& path) {
     tokenizer.files.origin = path.string();
     if (tokenizer.choice.source != core::TokenizerSource::None) return std::move(tokenizer.files);
     if (tokenizer.choice.sentencepiece_only)
-      bad_input("{}: only a SentencePiece model ({}) and no tokenizer.json; bertkit reads tokenizer.json (write it "
-                "with transformers: AutoTokenizer.from_pretrained(FOLDER).save_pretrained(FOLDER))",
+      bad_input("{}: only a SentencePiece model ({}) and no tokenizer.json; bertkit reads DeBERTa's spm.model itself, "
+                "other models' tokenizer from tokenizer.json (write it with transformers: "
+                "AutoTokenizer.from_pretrained(FOLDER).save_pretrained(FOLDER))",
                 path.string(), *tokenizer.choice.sentencepiece_only);
-    bad_input("{}: no tokenizer.json, vocab.txt, or vocab.json with merges.txt in this folder", path.string());
+    bad_input("{}: no tokenizer.json, vocab.txt, spm.model, or vocab.json with merges.txt in this folder", path.string());
   }
   if (!fs::exists(path, ec)) bad_input("{}: no such file or folder", path.string());
   TokenizerFiles files;
@@ -310,8 +310,23 @@ TokenizerFiles read_tokenizer_files(const fs::path& path) {
   files.paths.push_back(path);
   if (path.extension() == ".json")
     files.tokenizer_json = std::move(text);
+  else if (path.filename() == core::kSpmModel)
+    files.spm_model = std::move(text);
   else
     files.vocab_txt = std::move(text);
+  return files;
+}
+
+TokenizerFiles slow_sentencepiece_files(TokenizerFiles files) {
+  std::error_code ec;
+  const fs::path spm = fs::path(files.origin) / core::kSpmModel;
+  if (!files.tokenizer_json || !fs::is_directory(files.origin, ec) || !fs::is_regular_file(spm, ec)) return files;
+  files.tokenizer_json.reset();
+  files.vocab_txt.reset();
+  files.spm_model = read_if_exists(spm);
+  files.paths.push_back(spm);
+  const fs::path added = fs::path(files.origin) / core::kAddedTokens;
+  if ((files.added_tokens_json = read_if_exists(added))) files.paths.push_back(added);
   return files;
 }
 
@@ -339,8 +354,10 @@ TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
     spec.vocab = vocab_from_lines(files, vocab_txt_where, spec);
   } else if (files.vocab_json && files.merges_txt) {
     read_bpe_files(files, spec);
+  } else if (files.spm_model) {
+    read_sentencepiece_tokenizer(*files.spm_model, origin + "/" + std::string(core::kSpmModel), spec);
   } else {
-    bad_input("{}: no tokenizer.json or vocab.txt", origin);
+    bad_input("{}: no tokenizer.json, vocab.txt or spm.model", origin);
   }
   if (files.special_tokens_map_json) {
     std::string where = origin + "/special_tokens_map.json";
@@ -351,6 +368,7 @@ TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
                           files.tokenizer_json.has_value());
   if (auto* wordpiece = std::get_if<WordPieceOptions>(&spec.model)) wordpiece->unk_token = spec.special.unk;
   if (!files.tokenizer_json) add_missing_special_tokens(spec);
+  if (!files.tokenizer_json && !files.vocab_txt && !files.vocab_json && files.spm_model) finish_sentencepiece_tokenizer(files, spec);
   if (!files.tokenizer_json && files.vocab_json) {
     const bool add_prefix_space = std::get<ByteLevelOptions>(spec.pre_tokenizer).add_prefix_space;
     spec.post_processor = PostProcessor::roberta(require_special(*spec.vocab, spec.special.cls, "classifier"),
@@ -366,13 +384,32 @@ TokenizerSpec build_tokenizer_spec(const TokenizerFiles& files) {
 std::string model_summary(const TokenizerSpec& spec) {
   if (const auto* bpe = std::get_if<BpeOptions>(&spec.model))
     return fmt::format("BPE (byte-level, {} merges)", bpe->merges->size());
+  if (const auto* unigram = std::get_if<UnigramSpec>(&spec.model); unigram && unigram->types)
+    return fmt::format("Unigram (SentencePiece spm.model, {} pieces{})", spec.vocab->size(),
+                       unigram->byte_fallback ? ", byte fallback" : "");
   return model_kind(spec.model);
 }
+
+namespace {
+
+std::string sentencepiece_rules_summary(const SentencePieceRules& rules) {
+  std::vector<std::string> on;
+  if (rules.charsmap) on.emplace_back("precompiled charsmap");
+  if (rules.remove_extra_whitespaces) on.emplace_back("remove_extra_whitespaces");
+  if (rules.add_dummy_prefix) on.emplace_back("add_dummy_prefix");
+  return fmt::format("SentencePiece({})", fmt::join(on, ", "));
+}
+
+}  // namespace
 
 std::string normalizer_summary(const TokenizerSpec& spec) {
   const std::vector<std::string> kinds = normalizer_kinds(spec.normalizer);
   std::vector<std::string> steps;
   for (std::size_t i = 0; i < kinds.size(); ++i) {
+    if (const auto* sp = std::get_if<SentencePieceRules>(&spec.normalizer[i])) {
+      steps.push_back(sentencepiece_rules_summary(*sp));
+      continue;
+    }
     const auto* o = std::get_if<NormalizerOptions>(&spec.normalizer[i]);
     if (!o) {
       steps.push_back(kinds[i]);

@@ -18,6 +18,11 @@ using TokenizerFiles = core::TokenizerFiles;
 // vocab.txt. Throws BadInput naming the path when nothing usable is there.
 TokenizerFiles read_tokenizer_files(const std::filesystem::path& path);
 
+// --compat python for a folder with tokenizer.json and DeBERTa's spm.model beside it: the folder's files
+// with spm.model (and added_tokens.json) in place of tokenizer.json, so that transformers' slow
+// DebertaV2Tokenizer is built; the files as they are otherwise.
+TokenizerFiles slow_sentencepiece_files(TokenizerFiles files);
+
 // bert-base-uncased's tokenizer from the vocabulary built into the binary.
 TokenizerFiles builtin_tokenizer_files();
 

@@ -18,6 +18,7 @@ std::unique_ptr<Normalizer> make_step(const NormalizerStep& step, UnicodeProfile
   if (const auto* strip = std::get_if<StripSpec>(&step)) return std::make_unique<StripNormalizer>(*strip);
   if (const auto* form = std::get_if<UnicodeForm>(&step)) return std::make_unique<UnicodeFormNormalizer>(*form);
   if (std::holds_alternative<StripAccentsSpec>(step)) return std::make_unique<StripAccentsNormalizer>();
+  if (const auto* sp = std::get_if<SentencePieceRules>(&step)) return std::make_unique<SentencePieceNormalizer>(*sp);
   // Lowercase: BertNormalizer's lower-casing alone.
   return std::make_unique<BertNormalizer>(NormalizerOptions{false, false, false, true}, profile);
 }
@@ -33,6 +34,7 @@ struct KindName {
   std::string operator()(const ReplaceSpec&) const { return "Replace"; }
   std::string operator()(const StripSpec&) const { return "Strip"; }
   std::string operator()(const StripAccentsSpec&) const { return "StripAccents"; }
+  std::string operator()(const SentencePieceRules&) const { return "SentencePiece"; }
   std::string operator()(UnicodeForm form) const {
     switch (form) {
       case UnicodeForm::Nfc: return "NFC";
@@ -56,6 +58,8 @@ std::vector<std::string> normalizer_kinds(std::span<const NormalizerStep> steps)
 
 std::unique_ptr<Normalizer> make_normalizer(std::span<const NormalizerStep> steps, UnicodeProfile profile) {
   if (profile == UnicodeProfile::Python) {
+    if (steps.size() == 1)
+      if (const auto* sp = std::get_if<SentencePieceRules>(&steps.front())) return std::make_unique<SentencePieceNormalizer>(*sp);
     const auto* bert = steps.size() == 1 ? std::get_if<NormalizerOptions>(&steps.front()) : nullptr;
     if (!bert)
       bad_input("the Python profile reproduces transformers' BertTokenizer, whose normalizer is one "
@@ -87,6 +91,7 @@ std::unique_ptr<Decoder> make_decoder(const DecoderSpec& spec, UnicodeProfile pr
   if (const auto* byte_level = std::get_if<ByteLevelDecoderOptions>(&spec))
     return std::make_unique<ByteLevelDecoder>(*byte_level);
   if (const auto* metaspace = std::get_if<MetaspaceDecoderSpec>(&spec)) return std::make_unique<MetaspaceDecoder>(*metaspace);
+  if (const auto* sp = std::get_if<SentencePieceDecoderSpec>(&spec)) return std::make_unique<SentencePieceDecoder>(*sp);
   return std::make_unique<WordPieceDecoder>(std::get<DecoderOptions>(spec), profile);
 }
 

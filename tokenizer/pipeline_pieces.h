@@ -13,6 +13,8 @@
 #include "tokenizer/pre_tokenizer.h"
 #include "tokenizer/precompiled_charsmap.h"
 #include "tokenizer/replace_normalizer.h"
+#include "tokenizer/sentencepiece_decoder.h"
+#include "tokenizer/sentencepiece_normalizer.h"
 #include "tokenizer/split_pre_tokenizers.h"
 #include "tokenizer/strip_accents_normalizer.h"
 #include "tokenizer/strip_normalizer.h"
@@ -35,16 +37,17 @@ struct PrecompiledSpec {
   std::shared_ptr<const PrecompiledCharsmap> charsmap;
 };
 // One normaliser of a sequence: BertNormalizer (its options), Lowercase, Precompiled, Replace, Strip,
-// NFC/NFD/NFKC/NFKD or StripAccents.
-using NormalizerStep =
-    std::variant<NormalizerOptions, LowercaseSpec, PrecompiledSpec, ReplaceSpec, StripSpec, UnicodeForm, StripAccentsSpec>;
+// NFC/NFD/NFKC/NFKD, StripAccents, or SentencePiece's own (a model read from its .model file).
+using NormalizerStep = std::variant<NormalizerOptions, LowercaseSpec, PrecompiledSpec, ReplaceSpec, StripSpec, UnicodeForm,
+                                    StripAccentsSpec, SentencePieceRules>;
 
 // BERT's own (the default), byte-level's, Metaspace's, or a Sequence of pre-tokenizers that only split.
 using PreTokenizerSpec = std::variant<BertPreTokenizerSpec, ByteLevelOptions, MetaspaceSpec, SplitSequenceSpec>;
 
 using ModelSpec = std::variant<WordPieceOptions, BpeOptions, UnigramSpec>;
 
-using DecoderSpec = std::variant<DecoderOptions, ByteLevelDecoderOptions, MetaspaceDecoderSpec>;  // WordPiece's, ByteLevel's, Metaspace's
+// WordPiece's, ByteLevel's, Metaspace's, transformers' slow SentencePiece tokenizer's.
+using DecoderSpec = std::variant<DecoderOptions, ByteLevelDecoderOptions, MetaspaceDecoderSpec, SentencePieceDecoderSpec>;
 
 struct WordPieceTables;
 
@@ -53,7 +56,8 @@ std::string model_kind(const ModelSpec& spec);
 std::vector<std::string> normalizer_kinds(std::span<const NormalizerStep> steps);
 
 // The steps one after another (a SequenceNormalizer when there are several). --compat python
-// (`profile` Python) stands for transformers' slow BertTokenizer, so it takes exactly one BertNormalizer.
+// (`profile` Python) stands for transformers' slow tokenizers, so it takes exactly one BertNormalizer
+// (BertTokenizer) or SentencePiece's own rules (DebertaV2Tokenizer over sentencepiece).
 std::unique_ptr<Normalizer> make_normalizer(std::span<const NormalizerStep> steps, UnicodeProfile profile);
 std::unique_ptr<PreTokenizer> make_pre_tokenizer(const PreTokenizerSpec& spec, UnicodeProfile profile);
 // `compiled`: WordPiece's tries as `convert` stored them, if any.

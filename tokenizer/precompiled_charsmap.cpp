@@ -65,27 +65,51 @@ PrecompiledCharsmap PrecompiledCharsmap::from_bytes(std::string_view bytes, cons
   return map;
 }
 
-std::optional<std::string_view> PrecompiledCharsmap::transform(std::string_view chunk) const {
-  if (units_.empty()) return std::nullopt;
+std::optional<std::string_view> PrecompiledCharsmap::replacement_at(std::size_t node) const {
+  if (node >= units_.size()) return std::nullopt;
+  const std::size_t start = unit_value(units_[node]);
+  if (start >= normalized_.size()) return std::nullopt;
+  const std::size_t end = normalized_.find('\0', start);
+  std::string_view replacement(normalized_.data() + start, (end == std::string::npos ? normalized_.size() : end) - start);
+  // An offset into the middle of a character would hand on broken UTF-8.
+  if ((static_cast<unsigned char>(replacement.empty() ? 'a' : replacement[0]) & 0xC0) == 0x80) return std::nullopt;
+  return replacement;
+}
+
+template <typename OnMatch>
+void PrecompiledCharsmap::for_each_match(std::string_view text, OnMatch&& on_match) const {
+  if (units_.empty()) return;
   std::size_t node = unit_offset(units_[0]);
-  for (unsigned char c : chunk) {
-    if (c == 0) return std::nullopt;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == 0) return;
     node ^= c;
-    if (node >= units_.size()) return std::nullopt;
+    if (node >= units_.size()) return;
     const std::uint32_t unit = units_[node];
-    if (unit_label(unit) != c) return std::nullopt;
+    if (unit_label(unit) != c) return;
     node ^= unit_offset(unit);
     if (!unit_has_leaf(unit)) continue;
-    if (node >= units_.size()) return std::nullopt;
-    const std::size_t start = unit_value(units_[node]);
-    if (start >= normalized_.size()) return std::nullopt;
-    const std::size_t end = normalized_.find('\0', start);
-    std::string_view replacement(normalized_.data() + start, (end == std::string::npos ? normalized_.size() : end) - start);
-    // An offset into the middle of a character would hand on broken UTF-8.
-    if ((static_cast<unsigned char>(replacement.empty() ? 'a' : replacement[0]) & 0xC0) == 0x80) return std::nullopt;
-    return replacement;
+    if (!on_match(i + 1, replacement_at(node))) return;
   }
-  return std::nullopt;
+}
+
+std::optional<std::string_view> PrecompiledCharsmap::transform(std::string_view chunk) const {
+  std::optional<std::string_view> out;
+  // The first key found decides, even one whose replacement is unreadable (no match then).
+  for_each_match(chunk, [&](std::size_t, std::optional<std::string_view> replacement) {
+    out = replacement;
+    return false;
+  });
+  return out;
+}
+
+std::optional<PrecompiledCharsmap::Match> PrecompiledCharsmap::longest_prefix(std::string_view text) const {
+  std::optional<Match> out;
+  for_each_match(text, [&](std::size_t length, std::optional<std::string_view> replacement) {
+    if (replacement) out = Match{*replacement, length};
+    return true;
+  });
+  return out;
 }
 
 }  // namespace bertkit::tok

@@ -24,7 +24,21 @@ class PrecompiledCharsmap {
   // Every step is bounds-checked: a damaged trie can only fail to match.
   std::optional<std::string_view> transform(std::string_view chunk) const;
 
+  // sentencepiece's own lookup (normalizer.cc, NormalizePrefix): the longest key `text` starts with, its
+  // replacement and length in bytes.
+  struct Match {
+    std::string_view replacement;
+    std::size_t length;
+  };
+  std::optional<Match> longest_prefix(std::string_view text) const;
+
  private:
+  // Calls on_match(length, replacement) for each key that text[0, length) is, shortest first, while it
+  // returns true; the replacement is empty when the trie points outside its strings.
+  template <typename OnMatch>
+  void for_each_match(std::string_view text, OnMatch&& on_match) const;
+  std::optional<std::string_view> replacement_at(std::size_t node) const;
+
   std::vector<std::uint32_t> units_;
   std::string normalized_;  // the replacement strings, NUL after each
 };

@@ -6,23 +6,7 @@
 namespace bertkit::tok {
 
 void StripNormalizer::normalize(std::string_view original, std::uint32_t base, NormalizedText& out) const {
-  std::size_t begin = 0, end = original.size();
-  if (spec_.left) {
-    while (begin < end) {
-      std::size_t next = begin;
-      if (!is_white_space(next_code_point(original, next))) break;
-      begin = next;
-    }
-  }
-  if (spec_.right) {
-    while (end > begin) {
-      std::size_t start = end - 1;
-      while (start > begin && (static_cast<unsigned char>(original[start]) & 0xC0) == 0x80) --start;
-      std::size_t i = start;
-      if (!is_white_space(next_code_point(original, i))) break;
-      end = start;
-    }
-  }
+  const auto [begin, end] = trimmed_span(original, spec_.left, spec_.right, is_white_space);
   for (std::size_t i = begin; i < end;) {
     const std::size_t b = i;
     const char32_t c = next_code_point(original, i);

@@ -116,6 +116,13 @@ std::optional<std::int32_t> TokenizerSpec::find_token(std::string_view content) 
   return vocab->find(content);
 }
 
+std::int32_t TokenizerSpec::next_added_id() const {
+  std::int64_t next = static_cast<std::int64_t>(vocab->size());
+  for (const AddedToken& a : added_tokens) next = std::max<std::int64_t>(next, std::int64_t{a.id} + 1);
+  if (next > std::numeric_limits<std::int32_t>::max()) bad_input("too many added tokens");
+  return static_cast<std::int32_t>(next);
+}
+
 NormalizerOptions& TokenizerSpec::bert_normalizer() {
   NormalizerOptions* options = find_bert_normalizer();
   if (!options)

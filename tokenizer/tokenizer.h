@@ -52,6 +52,9 @@ struct TokenizerSpec {
   // The id of token `content` as Hugging Face's token_to_id finds it: an added token's first, else the
   // vocabulary's.
   std::optional<std::int32_t> find_token(std::string_view content) const;
+  // The id Hugging Face gives a token it adds: the next past the vocabulary and the tokens added after
+  // it. BadInput past the largest id.
+  std::int32_t next_added_id() const;
 };
 
 struct EncodeOptions {

@@ -28,11 +28,25 @@ Unigram::Unigram(const Vocab& vocab, UnigramSpec spec) : vocab_(vocab), spec_(st
     bad_input("the Unigram model has {} scores for {} pieces", spec_.scores ? spec_.scores->size() : 0, vocab.size());
   if (spec_.unk_id >= static_cast<std::int32_t>(vocab.size()))
     bad_input("the Unigram model's unk_id {} is outside its {} pieces", spec_.unk_id, vocab.size());
+  if (spec_.types && spec_.types->size() != vocab.size())
+    bad_input("the Unigram model has {} piece types for {} pieces", spec_.types->size(), vocab.size());
+  const auto type = [&](std::int32_t id) { return spec_.types ? (*spec_.types)[static_cast<std::size_t>(id)] : PieceType::Normal; };
   std::vector<std::pair<std::string_view, std::int32_t>> entries;
   entries.reserve(vocab.size());
-  for (std::int32_t id = 0; id < static_cast<std::int32_t>(vocab.size()); ++id) entries.emplace_back(vocab.token(id), id);
+  double lowest = spec_.types ? 0 : *std::min_element(spec_.scores->begin(), spec_.scores->end());
+  bool any_normal = false;
+  for (std::int32_t id = 0; id < static_cast<std::int32_t>(vocab.size()); ++id) {
+    const PieceType t = type(id);
+    if (t == PieceType::Normal || t == PieceType::UserDefined || t == PieceType::Unused) entries.emplace_back(vocab.token(id), id);
+    if (spec_.types && t == PieceType::Normal) {
+      const double score = (*spec_.scores)[static_cast<std::size_t>(id)];
+      lowest = any_normal ? std::min(lowest, score) : score;
+      max_score_ = any_normal ? std::max(max_score_, score) : score;
+      any_normal = true;
+    }
+  }
   trie_.build(entries);
-  unk_score_ = *std::min_element(spec_.scores->begin(), spec_.scores->end()) - kUnknownPenalty;
+  unk_score_ = lowest - kUnknownPenalty;
   if (spec_.byte_fallback) {
     for (unsigned b = 0; b < 256; ++b) {
       auto id = vocab.find(fmt::format("<0x{:02X}>", b));
@@ -61,12 +75,34 @@ void Unigram::unknown(std::string_view word, std::uint32_t begin, std::uint32_t 
   }
 }
 
+void Unigram::sentencepiece_unknown(std::string_view word, std::uint32_t begin, std::uint32_t end,
+                                    std::vector<Piece>& out) const {
+  if (byte_ids_.empty()) {
+    out.push_back({spec_.unk_id, begin, end});
+    return;
+  }
+  for (std::size_t at = begin; at < end;) {
+    const std::size_t char_begin = at;
+    next_code_point(word, at);
+    for (std::size_t b = char_begin; b < at; ++b)
+      out.push_back({byte_ids_[static_cast<unsigned char>(word[b])], static_cast<std::uint32_t>(char_begin),
+                     static_cast<std::uint32_t>(at)});
+  }
+}
+
+double Unigram::lattice_score(std::int32_t id, std::uint32_t length) const {
+  if (spec_.types && (*spec_.types)[static_cast<std::size_t>(id)] == PieceType::UserDefined)
+    return static_cast<float>(length * max_score_ - 0.1);
+  return (*spec_.scores)[static_cast<std::size_t>(id)];
+}
+
 void Unigram::tokenize(std::string_view word, std::vector<Piece>& out) const {
   const std::size_t n = word.size();
   if (n == 0) return;
   thread_local std::vector<BestPath> best;
   best.assign(n + 1, BestPath{0.0, -1, 0, false});
-  const double* scores = spec_.scores->data();
+  const bool sentencepiece = spec_.types != nullptr;
+  const PieceType* types = sentencepiece ? spec_.types->data() : nullptr;
   for (std::size_t pos = 0; pos < n;) {
     const double here = best[pos].score;
     std::size_t next = pos;
@@ -75,11 +111,13 @@ void Unigram::tokenize(std::string_view word, std::vector<Piece>& out) const {
     bool single = false;
     auto offer = [&](std::size_t end, std::int32_t id, double score) {
       BestPath& target = best[end];
-      const double candidate = here + score;
+      // sentencepiece keeps path scores in float.
+      const double candidate = sentencepiece ? static_cast<double>(static_cast<float>(here) + static_cast<float>(score)) : here + score;
       if (!target.reached || candidate > target.score) target = {candidate, id, static_cast<std::uint32_t>(pos), true};
     };
     trie_.for_each_prefix(word.substr(pos), [&](std::uint32_t length, std::int32_t id) {
-      offer(pos + length, id, scores[id]);
+      if (types && types[id] == PieceType::Unused) return;
+      offer(pos + length, id, lattice_score(id, length));
       single = single || length == char_len;
     });
     if (!single) {
@@ -110,6 +148,8 @@ void Unigram::tokenize(std::string_view word, std::vector<Piece>& out) const {
   for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) {
     if (it->id >= 0)
       out.push_back(*it);
+    else if (sentencepiece)
+      sentencepiece_unknown(word, it->begin, it->end, out);
     else
       unknown(word, it->begin, it->end, out);
   }

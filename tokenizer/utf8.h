@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace bertkit::tok {
 
@@ -86,5 +87,25 @@ inline std::size_t ascii_run_end(std::string_view s, std::size_t i) {
 
 // Number of code points in valid UTF-8.
 std::size_t count_code_points(std::string_view s);
+
+// The byte span [begin, end) of valid UTF-8 `s` left when the characters `drop(c)` holds are taken off
+// its left end (`left`) and its right end (`right`).
+template <typename Drop>
+std::pair<std::size_t, std::size_t> trimmed_span(std::string_view s, bool left, bool right, Drop&& drop) {
+  std::size_t begin = 0, end = s.size();
+  while (left && begin < end) {
+    std::size_t next = begin;
+    if (!drop(next_code_point(s, next))) break;
+    begin = next;
+  }
+  while (right && end > begin) {
+    std::size_t start = end - 1;
+    while (start > begin && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80) --start;
+    std::size_t i = start;
+    if (!drop(next_code_point(s, i))) break;
+    end = start;
+  }
+  return {begin, end};
+}
 
 }  // namespace bertkit::tok

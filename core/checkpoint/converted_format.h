@@ -56,7 +56,8 @@ struct Entry {
 
 // The blobs a file may hold, in the order they are written.
 constexpr const char* kTokenizerFiles[] = {"vocab.txt", "tokenizer.json", "tokenizer_config.json",
-                                           "special_tokens_map.json", "vocab.json", "merges.txt", "wordpiece.bin"};
+                                           "special_tokens_map.json", "vocab.json", "merges.txt", "wordpiece.bin",
+                                           "spm.model", "added_tokens.json"};
 
 inline std::optional<std::string_view> tokenizer_file(const TokenizerFiles& t, std::string_view name) {
   if (name == "wordpiece.bin") return t.wordpiece_image ? std::optional(t.wordpiece_image->bytes) : std::nullopt;

@@ -31,6 +31,8 @@ struct TokenizerFiles {
   std::optional<std::string> special_tokens_map_json;
   // Byte-level BPE's files without tokenizer.json (what transformers' slow RobertaTokenizer reads).
   std::optional<std::string> vocab_json, merges_txt;
+  // DeBERTa-v2/v3's SentencePiece model (bytes) and transformers' legacy added_tokens.json beside it.
+  std::optional<std::string> spm_model, added_tokens_json;
   // bertkit's compiled tables (tok::write_wordpiece_image): megabytes, read in place from a model file.
   std::optional<SharedBytes> wordpiece_image;
   std::string origin;  // the folder or file they came from, for messages
@@ -47,6 +49,8 @@ auto* tokenizer_text(Files& files, std::string_view name) {
   if (name == kSpecialTokensMap) return &files.special_tokens_map_json;
   if (name == kVocabJson) return &files.vocab_json;
   if (name == kMergesTxt) return &files.merges_txt;
+  if (name == kSpmModel) return &files.spm_model;
+  if (name == kAddedTokens) return &files.added_tokens_json;
   return static_cast<decltype(&files.vocab_txt)>(nullptr);
 }
 

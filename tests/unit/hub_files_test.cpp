@@ -160,7 +160,7 @@ FileExists folder_with(std::set<std::string> names) {
 
 }  // namespace
 
-TEST_CASE("folder files: the tokenizer is tokenizer.json, else vocab.txt, else vocab.json with merges.txt") {
+TEST_CASE("folder files: the tokenizer is tokenizer.json, else vocab.txt, else vocab.json with merges.txt, else spm.model") {
   auto choice = choose_tokenizer_files(folder_with({"tokenizer.json", "vocab.txt", "vocab.json", "merges.txt",
                                            "special_tokens_map.json", "tokenizer_config.json", "spm.model"}));
   CHECK(choice.source == TokenizerSource::TokenizerJson);
@@ -170,12 +170,19 @@ TEST_CASE("folder files: the tokenizer is tokenizer.json, else vocab.txt, else v
   CHECK(choice.source == TokenizerSource::VocabJsonMerges);
   CHECK(choice.files == std::vector<std::string>{"vocab.json", "merges.txt", "special_tokens_map.json"});
   CHECK(choose_tokenizer_files(folder_with({"vocab.json"})).source == TokenizerSource::None);  // merges.txt too, or nothing
-  choice = choose_tokenizer_files(folder_with({"spm.model", "tokenizer_config.json"}));
+  // DeBERTa's spm.model is read, with added_tokens.json; another SentencePiece model alone is named.
+  choice = choose_tokenizer_files(folder_with({"spm.model", "tokenizer_config.json", "added_tokens.json"}));
+  CHECK(choice.source == TokenizerSource::SentencePiece);
+  CHECK(choice.files == std::vector<std::string>{"spm.model", "added_tokens.json", "tokenizer_config.json"});
+  choice = choose_tokenizer_files(folder_with({"spiece.model", "tokenizer_config.json"}));
   CHECK(choice.source == TokenizerSource::None);
-  CHECK(choice.sentencepiece_only == "spm.model");
-  // The download also takes added_tokens.json, and the SentencePiece model when no tokenizer.json comes.
+  CHECK(choice.sentencepiece_only == "spiece.model");
+  // The download takes the same, once each; and added_tokens.json and the SentencePiece model when no
+  // tokenizer.json comes.
   CHECK(downloaded_tokenizer_files(folder_with({"spm.model", "tokenizer_config.json", "added_tokens.json"})) ==
-        std::vector<std::string>{"tokenizer_config.json", "added_tokens.json", "spm.model"});
+        std::vector<std::string>{"spm.model", "added_tokens.json", "tokenizer_config.json"});
+  CHECK(downloaded_tokenizer_files(folder_with({"spiece.model", "tokenizer_config.json", "added_tokens.json"})) ==
+        std::vector<std::string>{"tokenizer_config.json", "added_tokens.json", "spiece.model"});
   CHECK(downloaded_tokenizer_files(folder_with({"tokenizer.json", "sentencepiece.bpe.model"})) ==
         std::vector<std::string>{"tokenizer.json"});
 }

@@ -175,7 +175,7 @@ TEST_CASE("tokenizer.json: another kind of model is named in the error") {
 
 TEST_CASE("folders: what is there, 0_Transformer, and clear errors for what is not") {
   bktest::TempDir dir;
-  CHECK_THROWS_WITH_AS(bertkit::tok::read_tokenizer_files(dir.path()), doctest::Contains("no tokenizer.json, vocab.txt, or vocab.json with merges.txt"), bertkit::Error);
+  CHECK_THROWS_WITH_AS(bertkit::tok::read_tokenizer_files(dir.path()), doctest::Contains("no tokenizer.json, vocab.txt, spm.model, or vocab.json with merges.txt"), bertkit::Error);
   CHECK_THROWS_WITH_AS(bertkit::tok::read_tokenizer_files(dir / "missing.json"), doctest::Contains("no such file"), bertkit::Error);
   std::filesystem::create_directory(dir / "0_Transformer");
   write_text(dir / "0_Transformer" / "vocab.txt", bktest::vocab_text(kSmall));

@@ -69,7 +69,7 @@ struct TinyUnigram {
   static UnigramSpec make_spec(const std::vector<std::pair<std::string, double>>& pieces, std::int32_t unk, bool bf) {
     auto scores = std::make_shared<std::vector<double>>();
     for (const auto& [p, s] : pieces) scores->push_back(s);
-    return {unk, bf, scores};
+    return {unk, bf, scores, nullptr};
   }
   std::string split(std::string_view word) const {
     std::vector<Piece> pieces;
