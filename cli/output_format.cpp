@@ -32,6 +32,14 @@ bool names_a_format(const std::string& ext) {
   return std::find(std::begin(kFormats), std::end(kFormats), ext) != std::end(kFormats);
 }
 
+void refuse_unoffered(const std::string& name, const std::vector<std::string>& offered) {
+  if (std::find(offered.begin(), offered.end(), name) != offered.end()) return;
+  std::string list;
+  for (std::size_t i = 0; i < offered.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == offered.size() ? " or " : ", ") + offered[i];
+  usage_error("unknown --format '{}' (expected {})", name, list);
+}
+
 }  // namespace
 
 std::string resolve_output_format(const std::string& output, const std::string& format_flag,
@@ -56,6 +64,23 @@ std::string resolve_output_format(const std::string& output, const std::string& 
     usage_error("-o {}: .{} is not an output format of this command (its formats are {}): choose one with --format",
                 output, ext, formats);
   usage_error("-o {}: .{} names no output format (the formats are {}): choose one with --format", output, ext, formats);
+}
+
+records::ResultFormat parse_result_format(const std::string& name, const std::vector<std::string>& offered) {
+  refuse_unoffered(name, offered);
+  if (name == "tsv") return records::ResultFormat::Tsv;
+  if (name == "csv") return records::ResultFormat::Csv;
+  if (name == "npy") return records::ResultFormat::Npy;
+  if (name == "f32") return records::ResultFormat::F32;
+  return records::ResultFormat::Jsonl;
+}
+
+cmd::TokenizeFormat parse_tokenize_format(const std::string& name) {
+  refuse_unoffered(name, {"jsonl", "tokens", "ids", "tsv"});
+  if (name == "tokens") return cmd::TokenizeFormat::Tokens;
+  if (name == "ids") return cmd::TokenizeFormat::Ids;
+  if (name == "tsv") return cmd::TokenizeFormat::Tsv;
+  return cmd::TokenizeFormat::Jsonl;
 }
 
 }  // namespace bertkit::cli
