@@ -1,5 +1,6 @@
 #include "cli/choice_flags.h"
 
+#include "cli/named_choice.h"
 #include "core/error.h"
 
 #include <charconv>
@@ -7,11 +8,12 @@
 namespace bertkit::cli {
 
 core::ScoreFunction parse_score_function(std::string_view name, const core::ModelConfig& config) {
-  if (name == "auto") return core::default_score_function(config);
-  if (name == "softmax") return core::ScoreFunction::Softmax;
-  if (name == "sigmoid") return core::ScoreFunction::Sigmoid;
-  if (name == "none") return core::ScoreFunction::None;
-  usage_error("unknown --function '{}' (expected auto, softmax, sigmoid or none)", name);
+  using F = std::optional<core::ScoreFunction>;  // nullopt: auto
+  const F picked = pick_choice<F>("--function", name, {{"auto", std::nullopt},
+                                                       {"softmax", core::ScoreFunction::Softmax},
+                                                       {"sigmoid", core::ScoreFunction::Sigmoid},
+                                                       {"none", core::ScoreFunction::None}});
+  return picked ? *picked : core::default_score_function(config);
 }
 
 std::optional<std::size_t> parse_label_count(std::string_view text) {
@@ -24,12 +26,10 @@ std::optional<std::size_t> parse_label_count(std::string_view text) {
 }
 
 cmd::Aggregation parse_aggregation(std::string_view name) {
-  if (name == "none") return cmd::Aggregation::None;
-  if (name == "simple") return cmd::Aggregation::Simple;
-  if (name == "first") return cmd::Aggregation::First;
-  if (name == "average") return cmd::Aggregation::Average;
-  if (name == "max") return cmd::Aggregation::Max;
-  usage_error("unknown --aggregation '{}' (expected none, simple, first, average or max)", name);
+  using A = cmd::Aggregation;
+  return pick_choice<A>("--aggregation", name,
+                        {{"none", A::None}, {"simple", A::Simple}, {"first", A::First}, {"average", A::Average},
+                         {"max", A::Max}});
 }
 
 cmd::PoolingMode parse_pooling_mode(std::string_view name) {

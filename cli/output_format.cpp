@@ -1,5 +1,6 @@
 #include "cli/output_format.h"
 
+#include "cli/named_choice.h"
 #include "core/error.h"
 
 #include <fmt/format.h>
@@ -32,13 +33,6 @@ bool names_a_format(const std::string& ext) {
   return std::find(std::begin(kFormats), std::end(kFormats), ext) != std::end(kFormats);
 }
 
-void refuse_unoffered(const std::string& name, const std::vector<std::string>& offered) {
-  if (std::find(offered.begin(), offered.end(), name) != offered.end()) return;
-  std::string list;
-  for (std::size_t i = 0; i < offered.size(); ++i)
-    list += (i == 0 ? "" : i + 1 == offered.size() ? " or " : ", ") + offered[i];
-  usage_error("unknown --format '{}' (expected {})", name, list);
-}
 
 }  // namespace
 
@@ -67,20 +61,16 @@ std::string resolve_output_format(const std::string& output, const std::string& 
 }
 
 records::ResultFormat parse_result_format(const std::string& name, const std::vector<std::string>& offered) {
-  refuse_unoffered(name, offered);
-  if (name == "tsv") return records::ResultFormat::Tsv;
-  if (name == "csv") return records::ResultFormat::Csv;
-  if (name == "npy") return records::ResultFormat::Npy;
-  if (name == "f32") return records::ResultFormat::F32;
-  return records::ResultFormat::Jsonl;
+  if (std::find(offered.begin(), offered.end(), name) == offered.end())
+    usage_error("unknown --format '{}' (expected {})", name, or_list({offered.begin(), offered.end()}));
+  using F = records::ResultFormat;
+  return pick_choice<F>("--format", name,
+                        {{"jsonl", F::Jsonl}, {"tsv", F::Tsv}, {"csv", F::Csv}, {"npy", F::Npy}, {"f32", F::F32}});
 }
 
 cmd::TokenizeFormat parse_tokenize_format(const std::string& name) {
-  refuse_unoffered(name, {"jsonl", "tokens", "ids", "tsv"});
-  if (name == "tokens") return cmd::TokenizeFormat::Tokens;
-  if (name == "ids") return cmd::TokenizeFormat::Ids;
-  if (name == "tsv") return cmd::TokenizeFormat::Tsv;
-  return cmd::TokenizeFormat::Jsonl;
+  using F = cmd::TokenizeFormat;
+  return pick_choice<F>("--format", name, {{"jsonl", F::Jsonl}, {"tokens", F::Tokens}, {"ids", F::Ids}, {"tsv", F::Tsv}});
 }
 
 }  // namespace bertkit::cli
