@@ -20,6 +20,8 @@
 #include <nlohmann/json.hpp>
 #include <omp.h>
 
+#include <algorithm>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -113,15 +115,18 @@ void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinte
         {"dtype", model.dtype},       {"layers", c.num_layers},
         {"hidden", c.hidden_size},    {"intermediate", c.intermediate_size},
         {"threads", r.threads},       {"threads_used", t.threads_used},
-        {"batch", r.workload.batch},
-        {"length", r.workload.length}, {"runs", t.runs},
+        {"batch", r.workload.lengths.size()},
+        {"length", *std::max_element(r.workload.lengths.begin(), r.workload.lengths.end())}, {"runs", t.runs},
         {"median_seconds", t.median_seconds},
         {"sequences_per_second", t.sequences_per_second},
         {"tokens_per_second", t.tokens_per_second},
         {"gflops", t.gflops},         {"peak_gflops", r.peak_gflops},
         {"peak_share", share},        {"cpu_share", t.cpu_share}};
+    if (std::adjacent_find(r.workload.lengths.begin(), r.workload.lengths.end(), std::not_equal_to<>()) !=
+        r.workload.lengths.end())
+      j["lengths"] = r.workload.lengths;
     print.row(j, fmt::format("{:>7} {:>5.2f} {:>9} {:>5} {:>10.2f} {:>10.0f} {:>9.1f} {:>9.1f} {:>7.1f}% {:>4.0f}%",
-                             r.threads, t.threads_used, fmt::format("{}x{}", r.workload.batch, r.workload.length), t.runs,
+                             r.threads, t.threads_used, r.workload.name, t.runs,
                              t.sequences_per_second, t.tokens_per_second, t.gflops, r.peak_gflops, 100 * share,
                              100 * t.cpu_share));
   });

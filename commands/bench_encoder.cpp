@@ -6,6 +6,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 #include <string>
@@ -14,12 +15,12 @@ namespace bertkit::cmd {
 
 namespace {
 
-std::vector<std::string_view> split_list(std::string_view list) {
+std::vector<std::string_view> split_list(std::string_view list, char separator = ',') {
   std::vector<std::string_view> items;
   while (!list.empty()) {
-    auto comma = list.find(',');
-    items.push_back(list.substr(0, comma));
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    auto at = list.find(separator);
+    items.push_back(list.substr(0, at));
+    list = at == std::string_view::npos ? std::string_view() : list.substr(at + 1);
   }
   return items;
 }
@@ -37,14 +38,24 @@ std::optional<std::int64_t> positive(std::string_view text, std::int64_t max) {
 std::vector<Workload> parse_workloads(std::string_view list, std::int64_t max_length) {
   std::vector<Workload> out;
   for (auto item : split_list(list)) {
-    auto x = item.find('x');
-    auto batch = x == std::string_view::npos ? std::nullopt : positive(item.substr(0, x), 1 << 20);
-    auto length = x == std::string_view::npos ? std::nullopt : positive(item.substr(x + 1), 1 << 20);
-    if (!batch || !length) usage_error("--workloads: \"{}\" is not BATCHxLENGTH (e.g. 8x128)", item);
-    if (*length > max_length)
+    Workload w{std::string(item), {}};
+    if (auto x = item.find('x'); x != std::string_view::npos) {
+      auto batch = positive(item.substr(0, x), 1 << 20), length = positive(item.substr(x + 1), 1 << 20);
+      if (batch && length) w.lengths.assign(static_cast<std::size_t>(*batch), *length);
+    } else if (item.find('+') != std::string_view::npos) {
+      for (auto part : split_list(item, '+')) {
+        auto length = positive(part, 1 << 20);
+        if (!length) break;
+        w.lengths.push_back(*length);
+      }
+      if (w.lengths.size() != split_list(item, '+').size()) w.lengths.clear();
+    }
+    if (w.lengths.empty())
+      usage_error("--workloads: \"{}\" is not BATCHxLENGTH (e.g. 8x128) or LENGTH+LENGTH+...", item);
+    if (*std::max_element(w.lengths.begin(), w.lengths.end()) > max_length)
       usage_error("--workloads: {} is longer than the model takes ({} tokens, max_position_embeddings)", item,
                   max_length);
-    out.push_back({*batch, *length});
+    out.push_back(std::move(w));
   }
   if (out.empty()) usage_error("--workloads: no workload given");
   return out;
@@ -82,7 +93,7 @@ void bench_encoder(const core::ModelConfig& config, std::shared_ptr<const core::
       EncoderRow row;
       row.threads = n;
       row.workload = w;
-      row.timing = core::time_encoder(encoder, w.batch, w.length, times.min_runs, times.min_seconds, n);
+      row.timing = core::time_encoder(encoder, w.lengths, times.min_runs, times.min_seconds, n);
       // Measured right after the workload, with the same threads: the machine's state is shared.
       row.peak_gflops = core::measure_f32_fma_peak(n);
       emit(row);

@@ -9,16 +9,20 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace bertkit::cmd {
 
+// One batch: `BATCHxLENGTH` (that many sequences of one length) or `L1+L2+...` (a sequence of each length,
+// packed together as texts of mixed lengths are).
 struct Workload {
-  std::int64_t batch = 0, length = 0;
+  std::string name;
+  std::vector<std::int64_t> lengths;
 };
 
-// "1x128,8x128" (usage error naming the bad item, or a length over `max_length`, the model's limit);
+// "1x128,8x128,16+2048" (usage error naming the bad item, or a length over `max_length`, the model's limit);
 // lists of thread counts "1,2" likewise.
 std::vector<Workload> parse_workloads(std::string_view list, std::int64_t max_length = 1 << 20);
 std::vector<int> parse_thread_counts(std::string_view list);

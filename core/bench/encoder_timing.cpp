@@ -30,16 +30,19 @@ double encoder_flops_per_sequence(const ModelConfig& c, std::int64_t length) {
   return flops;
 }
 
-EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t length, int min_runs, double min_seconds,
+EncoderTiming time_encoder(Encoder& encoder, std::span<const std::int64_t> lengths, int min_runs, double min_seconds,
                            int threads) {
   std::mt19937 gen(7);
   std::uniform_int_distribution<std::int32_t> token(1000, encoder.config().vocab_size - 1);
-  std::vector<std::vector<std::int32_t>> ids(static_cast<std::size_t>(batch));
+  std::vector<std::vector<std::int32_t>> ids(lengths.size());
   std::vector<TokenSequence> sequences;
-  for (auto& seq : ids) {
-    seq.resize(static_cast<std::size_t>(length));
-    for (auto& id : seq) id = token(gen);
-    sequences.push_back({seq, {}});
+  double tokens = 0, flops = 0;
+  for (std::size_t s = 0; s < lengths.size(); ++s) {
+    ids[s].resize(static_cast<std::size_t>(lengths[s]));
+    for (auto& id : ids[s]) id = token(gen);
+    sequences.push_back({ids[s], {}});
+    tokens += static_cast<double>(lengths[s]);
+    flops += encoder_flops_per_sequence(encoder.config(), lengths[s]);
   }
   EncoderOutput out;
   encoder.forward(sequences, out);  // warm-up: primitive creation, first touch of the scratch
@@ -54,9 +57,9 @@ EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t le
   t.runs = static_cast<int>(times.seconds.size());
   t.median_seconds = times.median();
   t.min_seconds = times.seconds.front();
-  t.sequences_per_second = static_cast<double>(batch) / t.median_seconds;
-  t.tokens_per_second = t.sequences_per_second * static_cast<double>(length);
-  t.gflops = t.sequences_per_second * encoder_flops_per_sequence(encoder.config(), length) / 1e9;
+  t.sequences_per_second = static_cast<double>(lengths.size()) / t.median_seconds;
+  t.tokens_per_second = tokens / t.median_seconds;
+  t.gflops = flops / t.median_seconds / 1e9;
   t.threads_used = threads_used / static_cast<double>(t.runs);
   t.cpu_share = times.cpu_share(threads);
   return t;

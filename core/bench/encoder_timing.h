@@ -1,9 +1,10 @@
 #pragma once
-// Timing the encoder on a synthetic workload: `batch` sequences of exactly `length` random tokens.
+// Timing the encoder on a synthetic workload: one batch of random-token sequences of the given lengths.
 #include "core/model/config.h"
 #include "core/model/encoder.h"
 
 #include <cstdint>
+#include <span>
 
 namespace bertkit::core {
 
@@ -32,7 +33,7 @@ struct EncoderTiming {
 
 // One warm-up batch (primitive creation, first touch of the scratch), then batches until both
 // `min_runs` and `min_seconds` are reached.
-EncoderTiming time_encoder(Encoder& encoder, std::int64_t batch, std::int64_t length, int min_runs, double min_seconds,
+EncoderTiming time_encoder(Encoder& encoder, std::span<const std::int64_t> lengths, int min_runs, double min_seconds,
                            int threads);
 
 }  // namespace bertkit::core

@@ -37,14 +37,18 @@ GatedFeedForward::GatedFeedForward(const GatedFeedForwardSpec& spec, const Linea
 }
 
 void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, float* scratch) const {
-  float* gated = scratch;                         // [rows, I]: act(a), then act(a) · b
-  float* other = scratch + rows * intermediate_;  // [rows, I]: b
-  activated_.forward(x, rows, gated);
-  other_.forward(x, rows, other);
-  const std::int64_t n = rows * intermediate_;
+  const std::int64_t hidden = out_.out_features();
+  for (std::int64_t r0 = 0; r0 < rows; r0 += kRowsAtOnce) {
+    const std::int64_t m = std::min(kRowsAtOnce, rows - r0);
+    float* gated = scratch;                      // [m, I]: act(a), then act(a) · b
+    float* other = scratch + m * intermediate_;  // [m, I]: b
+    activated_.forward(x + r0 * hidden, m, gated);
+    other_.forward(x + r0 * hidden, m, other);
+    const std::int64_t n = m * intermediate_;
 #pragma omp parallel for simd schedule(static) if (n >= (std::int64_t{1} << 18))
-  for (std::int64_t j = 0; j < n; ++j) gated[j] *= other[j];
-  out_.forward(gated, rows, y);
+    for (std::int64_t j = 0; j < n; ++j) gated[j] *= other[j];
+    out_.forward(gated, m, y + r0 * hidden);
+  }
 }
 
 }  // namespace bertkit::core

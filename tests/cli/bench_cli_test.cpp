@@ -40,6 +40,23 @@ TEST_CASE("bench: the nomic-embed-text shape times NomicBERT, its SwiGLU counted
   CHECK(j["gflops"].get<double>() == doctest::Approx(j["sequences_per_second"].get<double>() * flops / 1e9).epsilon(1e-9));
 }
 
+TEST_CASE("bench: a mixed-length workload is one batch whose work is the sum of its sequences'") {
+  auto r = bktest::run_bertkit({"bench", "--shape", "minilm-l6", "--workloads", "8+16+3", "--threads", "1", "--format",
+                                "jsonl", "--min-time", "0", "--runs", "1"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  auto j = only_record(r);
+  CHECK(j["batch"] == 3);
+  CHECK(j["length"] == 16);
+  CHECK(j["lengths"] == nlohmann::json::array({8, 16, 3}));
+  const double seq = j["sequences_per_second"];
+  CHECK(j["tokens_per_second"].get<double>() == doctest::Approx(seq / 3 * 27).epsilon(1e-9));
+  CHECK(j["gflops"].get<double>() ==
+        doctest::Approx(seq / 3 * (minilm_flops(8) + minilm_flops(16) + minilm_flops(3)) / 1e9).epsilon(1e-9));
+  auto bad = bktest::run_bertkit({"bench", "--shape", "minilm-l6", "--workloads", "8+0+3"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err == "bertkit: error: --workloads: \"8+0+3\" is not BATCHxLENGTH (e.g. 8x128) or LENGTH+LENGTH+...\n");
+}
+
 TEST_CASE("bench: an encoder record's figures are positive and agree with the formula") {
   auto r = bktest::run_bertkit(
       {"bench", "--shape", "minilm-l6", "--workloads", "1x8", "--threads", "1", "--format", "jsonl", "--min-time", "0.2"});

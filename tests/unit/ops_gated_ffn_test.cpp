@@ -106,3 +106,19 @@ TEST_CASE("gated feed-forward: the half order and the activation each change the
   CHECK(order > 1e-2);
   CHECK(approximation > 1e-6);  // GELU's tanh form differs from erf's by up to ~1e-3 of x
 }
+
+TEST_CASE("gated feed-forward: inputs longer than the rows it takes at once, with scratch for those rows only") {
+  const std::int64_t rows = 2 * GatedFeedForward::kRowsAtOnce + 5;
+  for (LinearOutput output : {LinearOutput::Overwrite, LinearOutput::Accumulate}) {
+    INFO("accumulate " << (output == LinearOutput::Accumulate));
+    std::vector<double> expected;
+    const auto y = run_gated({Eltwise::Silu, GatedHalves::ActivateSecond, true, output}, rows, 8, 12, &expected);
+    double worst = 0;
+    for (std::size_t k = 0; k < y.size(); ++k) worst = std::max(worst, std::abs(y[k] - expected[k]));
+    CHECK(worst < 2e-5);
+  }
+  const std::vector<float> w_in(2 * 12 * 8), w_out(8 * 12);
+  GatedFeedForward ffn({8, 12}, {DType::F32, w_in.data(), {}}, {}, {DType::F32, w_out.data(), {}}, {});
+  CHECK(ffn.scratch_floats(rows) == 2 * GatedFeedForward::kRowsAtOnce * 12);
+  CHECK(ffn.scratch_floats(3) == 2 * 3 * 12);
+}
