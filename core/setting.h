@@ -9,6 +9,8 @@
 
 namespace bertkit {
 
+// Aggregation first and Workloads last, the rest in any order (tests/unit/setting_spellings_test.cpp
+// checks every value's spelling in that range).
 enum class Setting : unsigned char {
   Aggregation, Attention, Calibration, Column, Compat, Context, ContextFile, Csv, Delimiter, DocStride,
   DocumentsField, Field, Format, Function, HypothesisTemplate, Jsonl, LabelsField, MaxAnswerLength,
