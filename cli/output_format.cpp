@@ -63,9 +63,11 @@ std::string resolve_output_format(const std::string& output, const std::string& 
 records::ResultFormat parse_result_format(const std::string& name, const std::vector<std::string>& offered) {
   if (std::find(offered.begin(), offered.end(), name) == offered.end())
     usage_error("unknown --format '{}' (expected {})", name, or_list({offered.begin(), offered.end()}));
-  using F = records::ResultFormat;
-  return pick_choice<F>("--format", name,
-                        {{"jsonl", F::Jsonl}, {"tsv", F::Tsv}, {"csv", F::Csv}, {"npy", F::Npy}, {"f32", F::F32}});
+  if (name == "tsv") return records::ResultFormat::Tsv;
+  if (name == "csv") return records::ResultFormat::Csv;
+  if (name == "npy") return records::ResultFormat::Npy;
+  if (name == "f32") return records::ResultFormat::F32;
+  return records::ResultFormat::Jsonl;  // and a command's own layouts (ner's conll, inline), which it writes itself
 }
 
 cmd::TokenizeFormat parse_tokenize_format(const std::string& name) {
