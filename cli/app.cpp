@@ -4,6 +4,7 @@
 #include "cli/empty_values.h"
 #include "cli/hub_download_cli.h"
 #include "cli/number_flags.h"
+#include "cli/setting_spellings.h"
 
 #include "records/json_line.h"
 #include "records/log.h"
@@ -180,6 +181,7 @@ std::string settings_of(int argc, char** argv) {
 const std::string& command_settings() { return settings_storage(); }
 
 int run(int argc, char** argv) {
+  spell_settings_as_flags();  // before anything can fail with a message naming a setting
   settings_storage() = settings_of(argc, argv);
   // A closed stdout pipe (`bertkit ... | head -1`) is reported by write() as EPIPE and ends the
   // program quietly, as coreutils do.

@@ -1,6 +1,7 @@
 // `bertkit bench`: the encoder timed on a model or a random-weight model of a named shape, the tokenizer's
 // MB/s (--tokenizer), real uneven text fed two ways (--corpus), or the shape's model saved (--save).
 #include "cli/app.h"
+#include "cli/bench_flags.h"
 #include "records/log.h"
 #include "records/record_writer.h"
 #include "cli/number_flags.h"
@@ -93,14 +94,14 @@ TaskModel bench_model(const BenchOptions& o) {
 }
 
 std::vector<int> thread_counts(const BenchOptions& o) {
-  if (!o.threads.empty()) return cmd::parse_thread_counts(o.threads);
+  if (!o.threads.empty()) return parse_thread_counts(o.threads);
   const int all = omp_get_max_threads();
   return all > 1 ? std::vector<int>{1, all} : std::vector<int>{1};
 }
 
 void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinter& print) {
   const auto& c = model.loaded.config;
-  const auto workloads = cmd::parse_workloads(o.workloads, static_cast<std::int64_t>(c.usable_positions()));
+  const auto workloads = parse_workloads(o.workloads, static_cast<std::int64_t>(c.usable_positions()));
   const auto threads = thread_counts(o);
   print.header(fmt::format("{}{}: {} layers, hidden {}, feed-forward {}; dtype {}; CPU path {}", model.loaded.name,
                            o.model.empty() ? " (random weights)" : "", c.num_layers, c.hidden_size,
@@ -194,7 +195,7 @@ void run_corpus_rows(const BenchOptions& o, const TaskModel& model, BenchPrinter
 }
 
 void run_attention_rows(const BenchOptions& o, BenchPrinter& print) {
-  const auto lengths = cmd::parse_lengths(o.attention);
+  const auto lengths = parse_lengths(o.attention);
   core::AttentionShape shape;
   shape.heads = o.heads.value_or(shape.heads);
   shape.head_dim = o.head_dim.value_or(shape.head_dim);
@@ -261,7 +262,7 @@ int run_bench(const BenchOptions& o) {
   }
   if (o.model.empty() && o.shape.empty()) usage_error("give -m MODEL or --shape NAME (or --tokenizer)");
   const auto threads = thread_counts(o);  // bad lists are usage errors before anything is loaded
-  if (o.corpus.empty()) cmd::parse_workloads(o.workloads);
+  if (o.corpus.empty()) parse_workloads(o.workloads);
   TaskModel model = bench_model(o);
   if (!o.corpus.empty()) run_corpus_rows(o, model, print);
   else run_encoder_rows(o, model, print);

@@ -1,5 +1,6 @@
 // `bertkit classify`: labels and scores of texts or text pairs (cross-encoders included).
 #include "cli/app.h"
+#include "cli/choice_flags.h"
 #include "records/record_writer.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
@@ -25,11 +26,11 @@ struct ClassifyOptions {
 int run_classify(const ClassifyOptions& o) {
   result_format(o.task);
   std::size_t listed = 0;
-  if (!o.top_k.empty()) listed = cmd::parse_label_count(o.top_k).value_or(SIZE_MAX);
+  if (!o.top_k.empty()) listed = cli::parse_label_count(o.top_k).value_or(SIZE_MAX);
 
   TaskModel model = load_task_model(o.task);
   cmd::Classifier classifier(model.loaded.config, model.weights);
-  const core::ScoreFunction function = cmd::parse_score_function(o.function, model.loaded.config);
+  const core::ScoreFunction function = cli::parse_score_function(o.function, model.loaded.config);
   records::PipelineOptions options = pipeline_options(o.task, model);
 
   if (o.task.dry_run) {

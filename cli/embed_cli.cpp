@@ -1,5 +1,6 @@
 // `bertkit embed`: sentence embeddings (or per-token vectors) of every input record.
 #include "cli/app.h"
+#include "cli/choice_flags.h"
 #include "cli/calibration.h"
 #include "cli/embedding_flags.h"
 #include "cli/empty_values.h"
@@ -65,7 +66,7 @@ int run_embed(const EmbedOptions& o) {
   }
 
   cmd::EmbedOptions eo;
-  if (!o.pooling.empty()) eo.pooling = cmd::parse_pooling_mode(o.pooling);
+  if (!o.pooling.empty()) eo.pooling = cli::parse_pooling_mode(o.pooling);
   eo.normalize = o.normalize;
   eo.prefix = o.prefix;
   eo.prompt = o.prompt;

@@ -1,5 +1,6 @@
 #include "cli/input_flags.h"
 
+#include "cli/named_choice.h"
 #include "cli/number_flags.h"
 #include "core/error.h"
 
@@ -8,12 +9,9 @@ namespace bertkit::cli {
 namespace {
 
 records::InputFormat parse_input_format(const std::string& name) {
-  if (name == "auto") return records::InputFormat::Auto;
-  if (name == "lines") return records::InputFormat::Lines;
-  if (name == "csv") return records::InputFormat::Csv;
-  if (name == "tsv") return records::InputFormat::Tsv;
-  if (name == "jsonl") return records::InputFormat::Jsonl;
-  usage_error("unknown --input-format '{}' (expected auto, lines, csv, tsv or jsonl)", name);
+  using F = records::InputFormat;
+  return pick_choice<F>("--input-format", name,
+                        {{"auto", F::Auto}, {"lines", F::Lines}, {"csv", F::Csv}, {"tsv", F::Tsv}, {"jsonl", F::Jsonl}});
 }
 
 // --delimiter: one ASCII character that can separate CSV fields (a quote or a line end cannot; a tab

@@ -2,6 +2,7 @@
 // entities grouped as --aggregation says, offsets into the original text; or CoNLL or inline text; or
 // an interactive prompt on a terminal.
 #include "cli/app.h"
+#include "cli/choice_flags.h"
 #include "cli/list_flags.h"
 #include "cli/empty_values.h"
 #include "cli/number_flags.h"
@@ -62,7 +63,7 @@ int run_ner(const NerOptions& o) {
     if (o.offsets != "chars") usage_error("--offsets does not apply to the interactive prompt, which shows entities without offsets");
   }
   cmd::NerSettings settings;
-  settings.aggregation = cmd::parse_aggregation(o.aggregation);
+  settings.aggregation = cli::parse_aggregation(o.aggregation);
   if (o.ignore_labels_flag->count() > 0) settings.ignore_labels = split_labels(o.ignore_labels);
   if (o.offsets != "chars" && o.offsets != "bytes") usage_error("--offsets must be chars or bytes, not '{}'", o.offsets);
   // The pipeline refuses a stride without aggregation: the tokens of overlapping windows would repeat.

@@ -1,5 +1,6 @@
 #include "cli/output_format.h"
 
+#include "cli/named_choice.h"
 #include "core/error.h"
 
 #include <fmt/format.h>
@@ -32,6 +33,7 @@ bool names_a_format(const std::string& ext) {
   return std::find(std::begin(kFormats), std::end(kFormats), ext) != std::end(kFormats);
 }
 
+
 }  // namespace
 
 std::string resolve_output_format(const std::string& output, const std::string& format_flag,
@@ -56,6 +58,21 @@ std::string resolve_output_format(const std::string& output, const std::string& 
     usage_error("-o {}: .{} is not an output format of this command (its formats are {}): choose one with --format",
                 output, ext, formats);
   usage_error("-o {}: .{} names no output format (the formats are {}): choose one with --format", output, ext, formats);
+}
+
+records::ResultFormat parse_result_format(const std::string& name, const std::vector<std::string>& offered) {
+  if (std::find(offered.begin(), offered.end(), name) == offered.end())
+    usage_error("unknown --format '{}' (expected {})", name, or_list({offered.begin(), offered.end()}));
+  if (name == "tsv") return records::ResultFormat::Tsv;
+  if (name == "csv") return records::ResultFormat::Csv;
+  if (name == "npy") return records::ResultFormat::Npy;
+  if (name == "f32") return records::ResultFormat::F32;
+  return records::ResultFormat::Jsonl;  // and a command's own layouts (ner's conll, inline), which it writes itself
+}
+
+cmd::TokenizeFormat parse_tokenize_format(const std::string& name) {
+  using F = cmd::TokenizeFormat;
+  return pick_choice<F>("--format", name, {{"jsonl", F::Jsonl}, {"tokens", F::Tokens}, {"ids", F::Ids}, {"tsv", F::Tsv}});
 }
 
 }  // namespace bertkit::cli

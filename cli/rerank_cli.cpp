@@ -2,6 +2,7 @@
 // (commands/rerank.h): JSONL records holding a query and its documents, or (query, document) rows
 // grouped by query, or the documents of one --query.
 #include "cli/app.h"
+#include "cli/choice_flags.h"
 #include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
@@ -81,7 +82,7 @@ int run_rerank(RerankOptions& o) {
                     ? fmt::format("has {} labels", config.num_labels)
                     : "has no sequence-classification head (for a bi-encoder, use similarity --query --corpus)");
   const core::ScoreFunction function =
-      o.function == "auto" ? cmd::cross_encoder_function(config) : cmd::parse_score_function(o.function, config);
+      o.function == "auto" ? cmd::cross_encoder_function(config) : cli::parse_score_function(o.function, config);
   records::PipelineOptions options = pipeline_options(o.task, model);
   cmd::RerankSettings settings{o.top_k, o.return_documents, o.documents_field, o.query};
 

@@ -1,5 +1,6 @@
 // `bertkit similarity`: a score per pair of texts, or the nearest corpus texts of each query.
 #include "cli/app.h"
+#include "cli/choice_flags.h"
 #include "cli/calibration.h"
 #include "cli/embedding_flags.h"
 #include "cli/empty_values.h"
@@ -153,7 +154,7 @@ int run_similarity(SimilarityOptions& o) {
     if (o.function != "auto" && o.function != "sigmoid" && o.function != "none")
       usage_error("unknown --function '{}' (expected auto, sigmoid or none)", o.function);
     function = o.function == "auto" ? cmd::cross_encoder_function(model.loaded.config)
-                                    : cmd::parse_score_function(o.function, model.loaded.config);
+                                    : cli::parse_score_function(o.function, model.loaded.config);
     scorer.cross = std::make_unique<cmd::CrossEncoder>(model.loaded.config, model.weights, function);
   } else {
     if (o.function != "auto") usage_error("--function applies to cross-encoders; this model compares embeddings (--metric)");

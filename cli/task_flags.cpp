@@ -58,7 +58,7 @@ std::string output_format(const TaskFlags& f) {
   return resolve_output_format(f.output, f.format, f.formats);
 }
 
-records::ResultFormat result_format(const TaskFlags& f) { return records::parse_result_format(output_format(f), f.formats); }
+records::ResultFormat result_format(const TaskFlags& f) { return parse_result_format(output_format(f), f.formats); }
 
 void refuse_record_flags_in_prompt(const TaskFlags& f) {
   const auto given = [](const CLI::Option* flag) { return flag && flag->count() > 0; };

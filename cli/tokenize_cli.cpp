@@ -34,7 +34,7 @@ struct TokenizeOptions {
 
 int run_tokenize(const TokenizeOptions& o) {
   cmd::TokenizeOutput output;
-  output.format = cmd::parse_tokenize_format(resolve_output_format(o.output, o.format, {"jsonl", "tokens", "ids", "tsv"}));
+  output.format = parse_tokenize_format(resolve_output_format(o.output, o.format, {"jsonl", "tokens", "ids", "tsv"}));
   if (o.offsets != "chars" && o.offsets != "bytes") usage_error("--offsets must be chars or bytes, not '{}'", o.offsets);
   output.char_offsets = o.offsets == "chars";
   output.count = o.count;

@@ -22,13 +22,6 @@ struct Workload {
   std::vector<std::int64_t> lengths;
 };
 
-// "1x128,8x128,16+2048" (usage error naming the bad item, or a length over `max_length`, the model's limit);
-// lists of thread counts "1,2" likewise.
-std::vector<Workload> parse_workloads(std::string_view list, std::int64_t max_length = 1 << 20);
-std::vector<int> parse_thread_counts(std::string_view list);
-// The sequence lengths of --attention, "2048,8192" (usage error naming the bad item).
-std::vector<std::int64_t> parse_lengths(std::string_view list);
-
 // How long each measurement runs: at least `min_runs` batches and `min_seconds`.
 struct BenchTimes {
   int min_runs = 3;

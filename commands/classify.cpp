@@ -3,7 +3,6 @@
 #include "core/error.h"
 
 #include <algorithm>
-#include <charconv>
 #include <numeric>
 
 namespace bertkit::cmd {
@@ -17,14 +16,6 @@ const core::ModelConfig& with_classifier(const core::ModelConfig& config) {
 
 }  // namespace
 
-core::ScoreFunction parse_score_function(std::string_view name, const core::ModelConfig& config) {
-  if (name == "auto") return core::default_score_function(config);
-  if (name == "softmax") return core::ScoreFunction::Softmax;
-  if (name == "sigmoid") return core::ScoreFunction::Sigmoid;
-  if (name == "none") return core::ScoreFunction::None;
-  usage_error("unknown --function '{}' (expected auto, softmax, sigmoid or none)", name);
-}
-
 std::string_view score_function_name(core::ScoreFunction function) {
   switch (function) {
     case core::ScoreFunction::Softmax: return "softmax";
@@ -32,15 +23,6 @@ std::string_view score_function_name(core::ScoreFunction function) {
     case core::ScoreFunction::None: return "none";
   }
   return "none";
-}
-
-std::optional<std::size_t> parse_label_count(std::string_view text) {
-  if (text == "all") return std::nullopt;
-  std::size_t n = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (ec != std::errc() || end != text.data() + text.size() || n == 0)
-    usage_error("--top-k must be a positive number or 'all', not '{}'", text);
-  return n;
 }
 
 std::vector<LabelScore> rank_labels(std::span<const float> logits, core::ScoreFunction function) {

@@ -22,12 +22,7 @@ struct LabelScore {
   float score = 0;
 };
 
-// "auto" (the model's default), "softmax", "sigmoid" or "none"; a usage error otherwise.
-core::ScoreFunction parse_score_function(std::string_view name, const core::ModelConfig& config);
 std::string_view score_function_name(core::ScoreFunction function);
-
-// "all" or a positive count; a usage error otherwise. nullopt means all labels.
-std::optional<std::size_t> parse_label_count(std::string_view text);
 
 // One row of raw logits to every label's score, best first; equal scores keep label order.
 std::vector<LabelScore> rank_labels(std::span<const float> logits, core::ScoreFunction function);

@@ -2,6 +2,7 @@
 
 #include "commands/encoder_batches.h"
 #include "core/error.h"
+#include "core/setting.h"
 #include "records/log.h"
 #include "tokenizer/utf8.h"
 
@@ -43,13 +44,6 @@ std::string lower_case(std::string_view s) {
 
 }  // namespace
 
-PoolingMode parse_pooling_mode(std::string_view name) {
-  if (name == "cls") return PoolingMode::Cls;
-  if (name == "mean") return PoolingMode::Mean;
-  if (name == "max") return PoolingMode::Max;
-  usage_error("--pooling must be cls, mean or max, not '{}'", name);
-}
-
 EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& options) {
   EmbedPlan plan;
   const auto& st = model.sentence_transformer;
@@ -63,7 +57,7 @@ EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& opt
     pooling.mean = mode == PoolingMode::Mean;
     pooling.max = mode == PoolingMode::Max;
     plan.modules.pooling = pooling;
-    if (options.pooling) pooling_from = "--pooling";
+    if (options.pooling) pooling_from = spelling(Setting::Pooling);
   }
   plan.pooling_text = fmt::format("{} ({})", core::pooling_modes_name(plan.modules.pooling), pooling_from);
   if (!plan.modules.dense.empty()) plan.pooling_text += fmt::format(", then {} Dense module{}", plan.modules.dense.size(),
@@ -72,25 +66,27 @@ EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& opt
   std::string normalize_from = st ? "modules.json" : "default for a transformers checkpoint";
   if (options.normalize) {
     plan.modules.normalize = *options.normalize;
-    normalize_from = *options.normalize ? "--normalize" : "--no-normalize";
+    normalize_from = spelling(*options.normalize ? Setting::Normalize : Setting::NoNormalize);
   }
   plan.normalize_text = fmt::format("{} ({})", plan.modules.normalize ? "L2" : "none", normalize_from);
 
   plan.truncate_dim = options.truncate_dim ? options.truncate_dim : st ? st->truncate_dim : std::nullopt;
   if (plan.truncate_dim) {
-    plan.truncate_from = options.truncate_dim ? "--truncate-dim" : "truncate_dim of config_sentence_transformers.json";
+    plan.truncate_dim_given = options.truncate_dim.has_value();
+    plan.truncate_from = options.truncate_dim ? spelling(Setting::TruncateDim)
+                                             : "truncate_dim of config_sentence_transformers.json";
     if (options.normalize.value_or(false)) {
       // The checkpoint's Normalize module still runs before truncation; --normalize acts after it.
       plan.modules.normalize = st && st->normalize;
       plan.normalize_truncated = true;
-      plan.normalize_text = fmt::format("{}L2 of the truncated embedding (--normalize)",
-                                        plan.modules.normalize ? "L2 (modules.json), then " : "");
+      plan.normalize_text = fmt::format("{}L2 of the truncated embedding ({})",
+                                        plan.modules.normalize ? "L2 (modules.json), then " : "", Setting::Normalize);
     } else if (plan.modules.normalize) {
       plan.normalize_text += ", before truncation: the truncated embeddings are not unit length";
     }
   }
 
-  if (options.prefix && options.prompt) usage_error("give --prefix or --prompt, not both");
+  if (options.prefix && options.prompt) usage_error("give {} or {}, not both", Setting::Prefix, Setting::Prompt);
   std::optional<std::string> prompt = options.prompt;
   if (!prompt && !options.prefix && st && st->default_prompt_name) prompt = st->default_prompt_name;
   if (prompt) {
@@ -108,7 +104,7 @@ EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& opt
     plan.prompt_text = fmt::format("{} = \"{}\"{}", *prompt, it->second, options.prompt ? "" : " (default_prompt_name)");
   } else if (options.prefix) {
     plan.prefix = *options.prefix;
-    plan.prompt_text = fmt::format("\"{}\" (--prefix)", *options.prefix);
+    plan.prompt_text = fmt::format("\"{}\" ({})", *options.prefix, Setting::Prefix);
   } else {
     plan.prompt_text = "none";
   }
@@ -133,8 +129,8 @@ Embedder::Embedder(const core::ModelConfig& config, std::shared_ptr<const core::
       normalize_truncated_(plan.normalize_truncated) {
   if (!plan.truncate_dim) return;
   if (*plan.truncate_dim < 1 || *plan.truncate_dim > dimension_) {
-    if (plan.truncate_from == "--truncate-dim")
-      usage_error("--truncate-dim must be 1..{} (the model's dimension), not {}", dimension_, *plan.truncate_dim);
+    if (plan.truncate_dim_given)
+      usage_error("{} must be 1..{} (the model's dimension), not {}", Setting::TruncateDim, dimension_, *plan.truncate_dim);
     bad_input("{} {} is more than the model's dimension {}", plan.truncate_from, *plan.truncate_dim, dimension_);
   }
   dimension_ = *plan.truncate_dim;
@@ -235,14 +231,14 @@ void EmbedTask::check_input_ranges() const {
     return;
   const std::string_view name = core::precision_name(precision_);
   if (single == dim)
-    usage_error("--precision {} without --calibration takes each dimension's range from the input's embeddings, and {} "
-                "give{} none (every value would quantise to 0): give --calibration FILE.npy, the float32 embeddings of "
-                "many texts (embed --format npy writes them)",
-                name, rows == 1 ? std::string("one embedding") : fmt::format("{} identical embeddings", rows),
-                rows == 1 ? "s" : "");
+    usage_error("{} {} without {} takes each dimension's range from the input's embeddings, and {} give{} none (every "
+                "value would quantise to 0): give {} FILE.npy, the float32 embeddings of many texts (embed {} npy "
+                "writes them)",
+                Setting::Precision, name, Setting::Calibration, rows == 1 ? std::string("one embedding") : fmt::format("{} identical embeddings", rows),
+                rows == 1 ? "s" : "", Setting::Calibration, Setting::Format);
   if (single)
-    records::warn("--precision {}: {} of {} dimensions have one value in every embedding of the input: they quantise to 0 "
-                  "(--calibration FILE.npy gives the ranges)", name, single, dim);
+    records::warn("{} {}: {} of {} dimensions have one value in every embedding of the input: they quantise to 0 "
+                  "({} FILE.npy gives the ranges)", Setting::Precision, name, single, dim, Setting::Calibration);
 }
 
 void EmbedTask::write_row(const records::Record& record, bool truncated, std::span<const float> row,

@@ -6,6 +6,7 @@
 #include "core/model/encoder.h"
 #include "core/model/pooling.h"
 #include "core/model/embedding_precision.h"
+#include "core/setting.h"
 #include "records/record_pipeline.h"
 #include "tokenizer/encoding.h"
 
@@ -29,8 +30,6 @@ struct EmbedOptions {
   std::optional<std::int64_t> truncate_dim;  // unset: the checkpoint's truncate_dim, else all
 };
 
-PoolingMode parse_pooling_mode(std::string_view name);  // cls, mean or max; Usage error otherwise
-
 // What the options and the checkpoint resolve to.
 struct EmbedPlan {
   core::SentenceTransformerConfig modules;  // pooling, dense, normalize
@@ -44,6 +43,7 @@ struct EmbedPlan {
   bool normalize_truncated = false;
   // For --dry-run: what each setting is and where it came from.
   std::string pooling_text, normalize_text, prompt_text, truncate_from;
+  bool truncate_dim_given = false;  // truncate_dim is the user's, not the checkpoint's
 };
 
 EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& options);
@@ -96,7 +96,8 @@ class EmbedTask : public records::RecordTask {
   void write_failed(const records::Record& record, const std::string& error, records::RecordOutput& out) override;
   void finish(records::RecordOutput& out) override;
   std::string whole_input_reason() const override {
-    return keep_all_ ? "--precision without --calibration quantises with the ranges of every embedding of the input"
+    return keep_all_ ? fmt::format("{} without {} quantises with the ranges of every embedding of the input",
+                                   Setting::Precision, Setting::Calibration)
                      : std::string();
   }
 

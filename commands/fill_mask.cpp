@@ -3,6 +3,7 @@
 #include "commands/encoder_batches.h"
 #include "commands/fill_mask_output.h"
 #include "core/error.h"
+#include "core/setting.h"
 #include "core/model/family_spec.h"
 #include "core/model/gather_rows.h"
 #include "core/ops/softmax.h"
@@ -44,7 +45,7 @@ ResolvedTargets resolve_targets(const tok::Tokenizer& tokenizer, std::span<const
     }
     if (std::find(out.ids.begin(), out.ids.end(), *id) == out.ids.end()) out.ids.push_back(*id);
   }
-  if (out.ids.empty()) usage_error("none of the --targets is usable: give at least one word of the vocabulary");
+  if (out.ids.empty()) usage_error("none of the {} is usable: give at least one word of the vocabulary", Setting::Targets);
   return out;
 }
 

@@ -228,15 +228,6 @@ std::size_t best_label(std::span<const float> scores) {
   return static_cast<std::size_t>(std::max_element(scores.begin(), scores.end()) - scores.begin());
 }
 
-Aggregation parse_aggregation(std::string_view name) {
-  if (name == "none") return Aggregation::None;
-  if (name == "simple") return Aggregation::Simple;
-  if (name == "first") return Aggregation::First;
-  if (name == "average") return Aggregation::Average;
-  if (name == "max") return Aggregation::Max;
-  usage_error("unknown --aggregation '{}' (expected none, simple, first, average or max)", name);
-}
-
 std::vector<Entity> text_entities(const tok::Tokenizer& tokenizer, std::string_view text,
                                   std::span<const tok::Encoding* const> windows,
                                   std::span<const std::vector<float>> logits, std::span<const std::string> id2label,

@@ -17,9 +17,6 @@ namespace bertkit::cmd {
 
 enum class Aggregation { None, Simple, First, Average, Max };
 
-// "none", "simple", "first", "average" or "max"; a usage error otherwise.
-Aggregation parse_aggregation(std::string_view name);
-
 struct Entity {
   std::string label;        // `entity` (none), else `entity_group`
   float score = 0;

@@ -3,6 +3,7 @@
 #include "commands/ner_layouts.h"
 #include "commands/prompt_io.h"
 #include "core/error.h"
+#include "core/setting.h"
 #include "tokenizer/utf8.h"
 
 #include <fmt/format.h>
@@ -39,7 +40,7 @@ void tag(NerPrompt& p, std::string_view line) {
     const auto entities = text_entities(p.tokenizer, text, windows, logits, p.classifier.config().id2label, p.settings);
     say(entity_table(text, entities, p.settings.aggregation));
     if (encoding.truncated && encoding.overflowing.empty())
-      say("(the text past the model's maximum length was not read: --stride reads it)\n");
+      say(fmt::format("(the text past the model's maximum length was not read: {} reads it)\n", Setting::Stride));
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::BadInput) throw;
     say(fmt::format("error: {}\n", e.what()));

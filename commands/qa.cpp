@@ -2,6 +2,7 @@
 
 #include "commands/qa_spans.h"
 #include "core/error.h"
+#include "core/setting.h"
 #include "tokenizer/utf8.h"
 
 #include <algorithm>
@@ -66,12 +67,13 @@ QaSettings resolve_qa_settings(QaSettings s, bool max_seq_len_given, bool doc_st
   if (!max_seq_len_given) s.max_seq_len = std::min<std::size_t>(model_max_length, 384);
   if (!doc_stride_given) s.doc_stride = std::min<std::size_t>(s.max_seq_len / 2, 128);
   if (s.max_seq_len > model_max_length)
-    usage_error("--max-seq-length {} is more than the model takes ({} tokens)", s.max_seq_len, model_max_length);
+    usage_error("{} {} is more than the model takes ({} tokens)", Setting::MaxSeqLength, s.max_seq_len,
+                model_max_length);
   if (s.doc_stride > s.max_seq_len)
-    usage_error("--doc-stride {} is larger than --max-seq-length {}", s.doc_stride, s.max_seq_len);
-  if (s.python && s.doc_stride == 0) usage_error("--doc-stride must be at least 1 with --compat python");
-  if (s.top_k == 0) usage_error("--top-k must be at least 1");
-  if (s.max_answer_len == 0) usage_error("--max-answer-length must be at least 1");
+    usage_error("{} {} is larger than {} {}", Setting::DocStride, s.doc_stride, Setting::MaxSeqLength, s.max_seq_len);
+  if (s.python && s.doc_stride == 0) usage_error("{} must be at least 1 with {} python", Setting::DocStride, Setting::Compat);
+  if (s.top_k == 0) usage_error("{} must be at least 1", Setting::TopK);
+  if (s.max_answer_len == 0) usage_error("{} must be at least 1", Setting::MaxAnswerLength);
   return s;
 }
 
@@ -161,7 +163,8 @@ const QaContext& QaTask::context_of(const std::string& text) {
 
 void QaTask::model_inputs(const records::Record& r, records::ModelInputs& inputs) {
   if (!context_ && !r.has_pair)
-    bad_input("no context: give --context or --context-file, or records with a question and a context");
+    bad_input("no context: give {} or {}, or records with a question and a context", Setting::Context,
+              Setting::ContextFile);
   if (r.text.empty()) bad_input("the question is empty");
   QaExample ex = make_qa_example(tokenizer_, r.text, context_of(context_ ? *context_ : r.text_pair), settings_);
   // The windows are the record's model inputs; the example keeps what the answers are read with.

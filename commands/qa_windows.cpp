@@ -4,6 +4,7 @@
 #include "commands/qa.h"
 
 #include "core/error.h"
+#include "core/setting.h"
 #include "tokenizer/utf8.h"
 
 namespace bertkit::cmd {
@@ -20,9 +21,8 @@ std::int32_t cls_id(const tok::Tokenizer& tokenizer) {
 std::size_t context_room(const tok::Tokenizer& tokenizer, std::size_t question_tokens, const QaSettings& s) {
   const std::size_t taken = question_tokens + tokenizer.added_tokens(true);
   if (taken >= s.max_seq_len)
-    bad_input("the question has {} tokens: with the special tokens that leaves no room for the context in "
-              "--max-seq-length {}",
-              question_tokens, s.max_seq_len);
+    bad_input("the question has {} tokens: with the special tokens that leaves no room for the context in {} {}",
+              question_tokens, Setting::MaxSeqLength, s.max_seq_len);
   return s.max_seq_len - taken;
 }
 
@@ -33,8 +33,8 @@ void fast_windows(const tok::Tokenizer& tokenizer, QaExample& ex, const QaContex
   const std::size_t context_tokens = context.tokens.size();
   if (context_tokens == 0) bad_input("the context has no tokens");
   if (context_tokens > room && s.doc_stride >= room)
-    bad_input("the question leaves room for {} context tokens per window: --doc-stride {} must be smaller", room,
-              s.doc_stride);
+    bad_input("the question leaves room for {} context tokens per window: {} {} must be smaller", room,
+              Setting::DocStride, s.doc_stride);
   tok::EncodeOptions options;
   options.truncation = tok::TruncationParams{s.max_seq_len, tok::TruncationStrategy::OnlySecond, s.doc_stride,
                                              tok::Side::Right};

@@ -1,6 +1,7 @@
 #include "commands/rerank.h"
 
 #include "core/error.h"
+#include "core/setting.h"
 #include "records/interrupt.h"
 
 #include <algorithm>
@@ -18,12 +19,12 @@ std::vector<std::size_t> rank_order(std::span<const float> scores, std::optional
 
 RerankListTask::RerankListTask(CrossEncoder& scorer, core::BatchLimits limits, RerankSettings settings)
     : scorer_(scorer), limits_(limits), settings_(std::move(settings)),
-      documents_path_("--documents-field", settings_.documents_field) {}
+      documents_path_(Setting::DocumentsField, settings_.documents_field) {}
 
 void RerankListTask::model_inputs(const records::Record& r, records::ModelInputs& inputs) {
   std::string missing;
   const nlohmann::ordered_json* field = documents_path_.find(r.object, &missing);
-  if (!field) bad_input("{} (the documents to rank; --documents-field names another)", missing);
+  if (!field) bad_input("{} (the documents to rank; {} names another)", missing, Setting::DocumentsField);
   if (!field->is_array())
     bad_input("field \"{}\" must be a list of texts, not {}", settings_.documents_field, field->type_name());
   for (const auto& d : *field) {

@@ -1,6 +1,7 @@
 #include "commands/similarity_search.h"
 
 #include "core/error.h"
+#include "core/setting.h"
 #include "records/output_guard.h"
 #include "records/log.h"
 
@@ -137,7 +138,7 @@ std::vector<Query> read_queries(records::RecordReader& reader, const Scorer& sco
     records::EncodedRecords e = records::encode_records(tokenizer, options.tokenize, std::span(&input, 1));
     std::string error = e.errors[0] ? e.errors[0]->what()
                         : e.truncated[0] && options.refuse_truncated
-                            ? "longer than the model's maximum length (--truncate error refuses it)"
+                            ? fmt::format("longer than the model's maximum length ({} error refuses it)", Setting::Truncate)
                             : "";
     if (!error.empty()) {
       if (options.on_error == records::OnError::Fail) bad_input("{}: {}", q.record.where(), error);
@@ -201,7 +202,8 @@ int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& to
   }
 
   if (options.output.resume)
-    usage_error("--resume: a search writes every query's results after the whole corpus, so nothing is finished before the end");
+    usage_error("{}: a search writes every query's results after the whole corpus, so nothing is finished before "
+                "the end", Setting::Resume);
   options.output.settings.clear();
   options.output.pairs = false;
   options.output.error_field = options.on_error == records::OnError::Skip;

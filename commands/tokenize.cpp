@@ -71,14 +71,6 @@ void append_encoding_fields(records::TextBuffer& out, std::span<const std::strin
 
 }  // namespace
 
-TokenizeFormat parse_tokenize_format(const std::string& s) {
-  if (s == "jsonl") return TokenizeFormat::Jsonl;
-  if (s == "tokens") return TokenizeFormat::Tokens;
-  if (s == "ids") return TokenizeFormat::Ids;
-  if (s == "tsv") return TokenizeFormat::Tsv;
-  usage_error("unknown --format '{}' (expected jsonl, tokens, ids or tsv)", s);
-}
-
 std::vector<std::int32_t> parse_ids(std::string_view line) {
   std::vector<std::int32_t> ids;
   std::size_t i = 0;

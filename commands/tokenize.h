@@ -19,8 +19,6 @@ namespace bertkit::cmd {
 
 enum class TokenizeFormat { Jsonl, Tokens, Ids, Tsv };
 
-TokenizeFormat parse_tokenize_format(const std::string& name);  // a usage error for an unknown name
-
 struct TokenizeOutput {
   TokenizeFormat format = TokenizeFormat::Jsonl;
   bool char_offsets = true;   // offsets in code points (false: bytes)

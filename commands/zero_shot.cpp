@@ -1,6 +1,7 @@
 #include "commands/zero_shot.h"
 
 #include "core/error.h"
+#include "core/setting.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -66,14 +67,14 @@ std::string format_hypothesis(std::string_view t, std::string_view label) {
       i += t[i + 1] == '}' ? 1 : 2;
       field = true;
     } else if (t[i] == '{' || t[i] == '}') {
-      usage_error("--hypothesis-template '{}': only {{}} (or {{0}}) is replaced by the label; write a literal brace as "
-                  "{{{{ or }}}}", t);
+      usage_error("{} '{}': only {{}} (or {{0}}) is replaced by the label; write a literal brace as {{{{ or }}}}",
+                  Setting::HypothesisTemplate, t);
     } else {
       out += t[i];
     }
   }
   if (!field)
-    usage_error("--hypothesis-template '{}' has no {{}} where the label goes (e.g. 'This example is {{}}.')", t);
+    usage_error("{} '{}' has no {{}} where the label goes (e.g. 'This example is {{}}.')", Setting::HypothesisTemplate, t);
   return out;
 }
 
@@ -105,7 +106,7 @@ std::vector<LabelScore> zero_shot_ranking(std::span<const float> logits, std::si
 
 ZeroShotTask::ZeroShotTask(Classifier& classifier, core::BatchLimits limits, ZeroShotSettings settings)
     : classifier_(classifier), limits_(limits), settings_(std::move(settings)), nli_(nli_labels(classifier.config())) {
-  if (!settings_.labels_field.empty()) labels_path_.emplace("--labels-field", settings_.labels_field);
+  if (!settings_.labels_field.empty()) labels_path_.emplace(Setting::LabelsField, settings_.labels_field);
   shared_.labels = settings_.labels;
   for (const std::string& label : shared_.labels)
     shared_.hypotheses.push_back(format_hypothesis(settings_.hypothesis_template, label));
@@ -119,7 +120,7 @@ const ZeroShotTask::Candidates& ZeroShotTask::candidates_of(const records::Recor
   } else {
     std::string missing;
     const nlohmann::ordered_json* field = labels_path_->find(record.object, &missing);
-    if (!field) bad_input("{} (the candidate labels; --labels-field names another)", missing);
+    if (!field) bad_input("{} (the candidate labels; {} names another)", missing, Setting::LabelsField);
     if (field->is_string()) {
       c.labels = split_labels(field->get_ref<const std::string&>());
     } else if (field->is_array()) {

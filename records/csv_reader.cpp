@@ -1,6 +1,7 @@
 #include "records/csv_reader.h"
 
 #include "core/error.h"
+#include "core/setting.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -38,7 +39,8 @@ void CsvReader::read_header(std::size_t i) {
   std::string& raw = first ? layout_.raw_header : raw_scratch_;
   if (!parser_.read(in, raw, names, info)) bad_input("{}: the input is empty, expected a header row", in.name());
   lines_[i] = info.lines;
-  if (info.too_long) bad_input("{}:1: the header row is longer than {} bytes (--max-line-bytes)", in.name(), options_.max_record_bytes);
+  if (info.too_long) bad_input("{}:1: the header row is longer than {} bytes ({})", in.name(), options_.max_record_bytes,
+                             Setting::MaxLineBytes);
   if (!info.error.empty()) bad_input("{}:1: {} in the header row", in.name(), info.error);
   if (raw.empty()) bad_input("{}:1: the header row is empty", in.name());
   if (!first && names != layout_.header)
@@ -48,8 +50,8 @@ void CsvReader::read_header(std::size_t i) {
 
 std::size_t CsvReader::find_column(const std::string& name, const std::string& input) const {
   if (name.empty())
-    usage_error("{} has {} columns ({}): choose the text column with --column", input, layout_.header.size(),
-                fmt::join(layout_.header, ", "));
+    usage_error("{} has {} columns ({}): choose the text column with {}", input, layout_.header.size(),
+                fmt::join(layout_.header, ", "), Setting::Column);
   auto count = std::count(layout_.header.begin(), layout_.header.end(), name);
   if (count == 0) bad_input("{}: no column \"{}\" (columns: {})", input, name, fmt::join(layout_.header, ", "));
   if (count > 1) bad_input("{}: the header names column \"{}\" {} times", input, name, count);
@@ -73,7 +75,7 @@ bool CsvReader::next(Record& record) {
     lines_[current_] += info.lines;
     if (record.raw.empty() && !info.too_long) continue;  // a blank line
     if (info.too_long) {
-      reject(record, fmt::format("record longer than the limit of {} bytes (--max-line-bytes)", options_.max_record_bytes));
+      reject(record, fmt::format("record longer than the limit of {} bytes ({})", options_.max_record_bytes, Setting::MaxLineBytes));
     } else if (!info.error.empty()) {
       reject(record, info.error);
     } else if (record.fields.size() != layout_.header.size()) {

@@ -1,6 +1,7 @@
 #include "records/field_path.h"
 
 #include "core/error.h"
+#include "core/setting.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -30,7 +31,7 @@ std::string prefix_text(const std::vector<std::string>& names, std::size_t n) {
 
 }  // namespace
 
-FieldPath::FieldPath(std::string_view flag, std::string path) : flag_(flag), text_(std::move(path)) {
+FieldPath::FieldPath(Setting setting, std::string path) : setting_(setting), text_(std::move(path)) {
   if (text_.empty()) return;
   names_.emplace_back();
   for (std::size_t i = 0; i < text_.size(); ++i) {
@@ -40,7 +41,7 @@ FieldPath::FieldPath(std::string_view flag, std::string path) : flag_(flag), tex
       names_.emplace_back();
     } else if (c == '\\') {
       if (i + 1 == text_.size() || (text_[i + 1] != '.' && text_[i + 1] != '\\'))
-        usage_error("{} '{}': a backslash escapes a dot (\\.) or a backslash (\\\\) in a member name", flag, text_);
+        usage_error("{} '{}': a backslash escapes a dot (\\.) or a backslash (\\\\) in a member name", setting_, text_);
       names_.back() += text_[++i];
     } else {
       names_.back() += c;
@@ -49,7 +50,7 @@ FieldPath::FieldPath(std::string_view flag, std::string path) : flag_(flag), tex
   for (const std::string& name : names_)
     if (name.empty())
       usage_error("{} '{}' has an empty member name: names are joined by single dots (doc.title); a dot within "
-                  "a name is written \\.", flag, text_);
+                  "a name is written \\.", setting_, text_);
 }
 
 const nlohmann::ordered_json* FieldPath::find(const nlohmann::ordered_json& object, std::string* why) const {
@@ -69,7 +70,7 @@ const nlohmann::ordered_json* FieldPath::find(const nlohmann::ordered_json& obje
                          names_[i], fmt::join(member_names(*at), ", "));
     // A member named like the whole path, dots and all, is the likely meaning.
     if (names_.size() > 1 && object.contains(text_))
-      *why += fmt::format("; the member named \"{}\" is written {} '{}'", text_, flag_, prefix_text({text_}, 1));
+      *why += fmt::format("; the member named \"{}\" is written {} '{}'", text_, setting_, prefix_text({text_}, 1));
     return nullptr;
   }
   return at;

@@ -5,6 +5,8 @@
 // member "v1.2"); a name with no dot is the member itself, as before paths existed.
 #include <nlohmann/json.hpp>
 
+#include "core/setting.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,9 +16,9 @@ namespace bertkit::records {
 class FieldPath {
  public:
   FieldPath() = default;
-  // A usage error naming `flag` when `path` is empty, has an empty name (`a..b`, `.a`) or a backslash
+  // A usage error naming `setting` when `path` is empty, has an empty name (`a..b`, `.a`) or a backslash
   // before anything but a dot or a backslash.
-  FieldPath(std::string_view flag, std::string path);
+  FieldPath(Setting setting, std::string path);
 
   bool empty() const { return names_.empty(); }
   const std::string& text() const { return text_; }  // as given, for messages
@@ -26,7 +28,7 @@ class FieldPath {
   const nlohmann::ordered_json* find(const nlohmann::ordered_json& object, std::string* why = nullptr) const;
 
  private:
-  std::string flag_;
+  Setting setting_ = Setting::Field;
   std::string text_;
   std::vector<std::string> names_;
 };

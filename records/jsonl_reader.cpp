@@ -1,6 +1,7 @@
 #include "records/jsonl_reader.h"
 
 #include "core/error.h"
+#include "core/setting.h"
 #include "core/json.h"
 #include "records/json_members.h"
 #include "records/json_surrogates.h"
@@ -31,9 +32,9 @@ std::string duplicate_name(const Record& record, std::string_view json) {
 }  // namespace
 
 JsonlReader::JsonlReader(std::vector<std::string> paths, const JsonlOptions& jsonl, const ReaderOptions& options)
-    : ReaderBase(std::move(paths), options), jsonl_(jsonl), field_("--field", jsonl_.field),
-      pair_field_("--pair-field", jsonl_.pair_field) {
-  if (jsonl_.field.empty()) usage_error("the JSON field holding the text is not named (--field)");
+    : ReaderBase(std::move(paths), options), jsonl_(jsonl), field_(Setting::Field, jsonl_.field),
+      pair_field_(Setting::PairField, jsonl_.pair_field) {
+  if (jsonl_.field.empty()) usage_error("the JSON field holding the text is not named ({})", Setting::Field);
   has_pending_ = read(pending_);
   layout_.jsonl = true;
   if (has_pending_ && pending_.object.is_object())
@@ -60,7 +61,7 @@ bool JsonlReader::read(Record& record) {
     if (!too_long && blank(line_bytes_)) continue;
     start_record(record, line_source_, line_number_);
     if (too_long) {
-      reject(record, fmt::format("line longer than the limit of {} bytes (--max-line-bytes)", options_.max_record_bytes));
+      reject(record, fmt::format("line longer than the limit of {} bytes ({})", options_.max_record_bytes, Setting::MaxLineBytes));
       return true;
     }
     if (!set_text(record, line_bytes_, record.raw)) return true;

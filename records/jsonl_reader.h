@@ -20,7 +20,7 @@
 namespace bertkit::records {
 
 struct JsonlOptions {
-  std::string field = "text";  // a path, as --field gives it
+  std::string field = "text";  // a path (records/field_path.h)
   std::string pair_field;  // empty: no pair
   std::size_t max_depth = core::kMaxJsonDepth;
 };

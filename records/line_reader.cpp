@@ -1,5 +1,7 @@
 #include "records/line_reader.h"
 
+#include "core/setting.h"
+
 #include <fmt/format.h>
 
 namespace bertkit::records {
@@ -13,7 +15,7 @@ bool LineReader::next(Record& record) {
   std::string& line = line_bytes_;
   start_record(record, line_source_, line_number_);
   if (too_long) {
-    reject(record, fmt::format("line longer than the limit of {} bytes (--max-line-bytes)", options_.max_record_bytes));
+    reject(record, fmt::format("line longer than the limit of {} bytes ({})", options_.max_record_bytes, Setting::MaxLineBytes));
     return true;
   }
   if (!line.empty() && line.back() == '\r') line.pop_back();

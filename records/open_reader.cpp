@@ -5,6 +5,7 @@
 #include "records/jsonl_reader.h"
 #include "records/line_reader.h"
 #include "core/error.h"
+#include "core/setting.h"
 
 #include <fmt/format.h>
 
@@ -49,8 +50,8 @@ InputFormat resolve_format(const std::vector<std::string>& paths, InputFormat fo
   for (std::size_t i = 0; i < paths.size(); ++i) {
     InputFormat here = format_of(paths[i]);
     if (i > 0 && here != found)
-      usage_error("{} is {} but {} is {}: name the format (--csv, --tsv, --jsonl) or give inputs of one kind",
-                  paths[0], format_name(found), paths[i], format_name(here));
+      usage_error("{} is {} but {} is {}: name the format ({}, {}, {}) or give inputs of one kind", paths[0],
+                  format_name(found), paths[i], format_name(here), Setting::Csv, Setting::Tsv, Setting::Jsonl);
     found = here;
   }
   return found;
@@ -61,14 +62,15 @@ namespace {
 // --delimiter and --tsv-escapes say how a CSV or a TSV file is read: for any other input they mean
 // nothing, and are named. `format`: nullopt for texts given as arguments.
 void refuse_dialect_flags(const InputSpec& spec, std::optional<InputFormat> format) {
-  const auto refuse = [&](const char* flag, const char* applies_to, const char* hint) {
+  const auto refuse = [&](Setting flag, const char* applies_to, std::string_view hint) {
     if (!format) usage_error("{} describes -i files, not texts given as arguments", flag);
     usage_error("{} applies to {} input, not {} input ({}){}", flag, applies_to, format_name(*format),
                 spec.paths.empty() ? std::string("stdin") : spec.paths[0], hint);
   };
   if (spec.given.delimiter && format != InputFormat::Csv)
-    refuse("--delimiter", "CSV", format == InputFormat::Tsv ? ": TSV is tab-separated; give --csv to read it as CSV" : "");
-  if (spec.given.tsv_escapes && format != InputFormat::Tsv) refuse("--tsv-escapes", "TSV", "");
+    refuse(Setting::Delimiter, "CSV",
+           format == InputFormat::Tsv ? fmt::format(": TSV is tab-separated; give {} to read it as CSV", Setting::Csv) : "");
+  if (spec.given.tsv_escapes && format != InputFormat::Tsv) refuse(Setting::TsvEscapes, "TSV", "");
 }
 
 // A shape flag given for input of another kind would be silently ignored (--pair-field on CSV scores
@@ -76,26 +78,32 @@ void refuse_dialect_flags(const InputSpec& spec, std::optional<InputFormat> form
 void refuse_shape_flags(const InputSpec& spec, std::optional<InputFormat> format) {
   const bool table = format == InputFormat::Csv || format == InputFormat::Tsv;
   const bool lines = !format || format == InputFormat::Lines;
-  std::vector<std::string_view> refused;
-  if (!format && spec.format != InputFormat::Auto) refused.push_back("--csv, --tsv, --jsonl");
-  if (!table && spec.given.column) refused.push_back("--column");
-  if (!table && spec.given.pair_column) refused.push_back("--pair-column");
-  if (format != InputFormat::Jsonl && spec.given.field) refused.push_back("--field");
-  if (format != InputFormat::Jsonl && spec.given.pair_field) refused.push_back("--pair-field");
-  if (!lines && spec.given.pairs) refused.push_back("--pairs");
+  std::vector<std::string> refused;
+  if (!format && spec.format != InputFormat::Auto)
+    refused.push_back(fmt::format("{}, {}, {}", Setting::Csv, Setting::Tsv, Setting::Jsonl));
+  const auto refuse = [&](bool given, Setting setting) {
+    if (given) refused.emplace_back(spelling(setting));
+  };
+  refuse(!table && spec.given.column, Setting::Column);
+  refuse(!table && spec.given.pair_column, Setting::PairColumn);
+  refuse(format != InputFormat::Jsonl && spec.given.field, Setting::Field);
+  refuse(format != InputFormat::Jsonl && spec.given.pair_field, Setting::PairField);
+  refuse(!lines && spec.given.pairs, Setting::Pairs);
   if (refused.empty()) return;
   std::string flags;
   for (std::size_t i = 0; i < refused.size(); ++i)
     flags += fmt::format("{}{}", i == 0 ? "" : i + 1 == refused.size() ? " and " : ", ", refused[i]);
-  const bool one = refused.size() == 1 && refused[0].find(',') == std::string_view::npos;
+  const bool one = refused.size() == 1 && refused[0].find(',') == std::string::npos;
   if (!format) usage_error("{} describe{} -i files, not texts given as arguments", flags, one ? "s" : "");
   const std::string source = spec.paths.empty() ? std::string("stdin") : spec.paths[0];
-  const char* hint = table ? "name its columns with --column and --pair-column"
-                     : format == InputFormat::Jsonl
-                         ? "name its fields with --field and --pair-field"
-                         : "--column and --pair-column name CSV/TSV columns, --field and --pair-field JSONL fields: give "
-                           "--csv, --tsv or --jsonl (or name the file .csv, .tsv or .jsonl); --pairs reads "
-                           "text<TAB>text_pair lines";
+  const std::string hint =
+      table ? fmt::format("name its columns with {} and {}", Setting::Column, Setting::PairColumn)
+      : format == InputFormat::Jsonl
+          ? fmt::format("name its fields with {} and {}", Setting::Field, Setting::PairField)
+          : fmt::format("{} and {} name CSV/TSV columns, {} and {} JSONL fields: give {}, {} or {} (or name the file "
+                        ".csv, .tsv or .jsonl); {} reads text<TAB>text_pair lines",
+                        Setting::Column, Setting::PairColumn, Setting::Field, Setting::PairField, Setting::Csv,
+                        Setting::Tsv, Setting::Jsonl, Setting::Pairs);
   usage_error("{} do{} not apply to {} input ({}): {}", flags, one ? "es" : "", format_name(*format),
               source, hint);
 }
@@ -104,9 +112,9 @@ std::unique_ptr<RecordReader> open_arguments(const InputSpec& spec) {
   std::vector<std::string> texts = spec.texts;
   bool pairs = spec.pairs;
   if (spec.texts_pair && !pairs) {
-    if (texts.size() != 2) usage_error("give two texts to compare (or --pairs with text<TAB>text_pair arguments)");
+    if (texts.size() != 2) usage_error("give two texts to compare (or {} with text<TAB>text_pair arguments)", Setting::Pairs);
     for (const auto& t : texts)
-      if (t.find('\t') != std::string::npos) usage_error("a text argument holds a tab: use --pairs with text<TAB>text_pair");
+      if (t.find('\t') != std::string::npos) usage_error("a text argument holds a tab: use {} with text<TAB>text_pair", Setting::Pairs);
     texts = {texts[0] + '\t' + texts[1]};
     pairs = true;
   }

@@ -6,6 +6,7 @@
 #include "records/output_guard.h"
 #include "records/encode_records.h"
 #include "core/error.h"
+#include "core/setting.h"
 
 #include <fmt/format.h>
 
@@ -88,8 +89,8 @@ class Runner {
     Record record;
     while (read_ < finished && reader_.next(record)) ++read_;
     if (read_ < finished)
-      usage_error("--resume: the earlier run finished {} records but the input has only {}: not the same input",
-                  finished, read_);
+      usage_error("{}: the earlier run finished {} records but the input has only {}: not the same input",
+                  Setting::Resume, finished, read_);
     if (finished) note("resuming {} after {} finished record{}", out_.writer().name(), finished, plural(finished));
   }
 
@@ -192,8 +193,8 @@ class Runner {
         kind = encoded.errors[checked]->kind();
       }
       if (error.empty() && encoded.truncated[checked] && options_.refuse_truncated)
-        error = fmt::format("{}: longer than the model's maximum of {} tokens (--truncate error refuses it)",
-                            record.where(), max_length());
+        error = fmt::format("{}: longer than the model's maximum of {} tokens ({} error refuses it)",
+                            record.where(), max_length(), Setting::Truncate);
       if (!error.empty()) fatal = reject(Error(kind, error), record, read_ + checked);
       else keep_[checked] = 1;
     }
@@ -299,17 +300,18 @@ class Runner {
   void summary() {
     progress_.clear();
     if (report_.truncated)
-      warn("{} record{} longer than {} tokens truncated (marked \"truncated\"; --truncate error refuses them)",
-           report_.truncated, plural(report_.truncated), max_length());
+      warn("{} record{} longer than {} tokens truncated (marked \"truncated\"; {} error refuses them)",
+           report_.truncated, plural(report_.truncated), max_length(), Setting::Truncate);
     if (report_.skipped) warn("{} bad record{} skipped", report_.skipped, plural(report_.skipped));
     const Utf8Report& utf8 = reader_.utf8_report();
     if (utf8.records)
-      warn("{}:{}: invalid UTF-8 replaced by U+FFFD ({} {}{} in all; --strict refuses it)", utf8.first_source,
-           utf8.first_line, utf8.records, options_.record_noun, plural(utf8.records));
+      warn("{}:{}: invalid UTF-8 replaced by U+FFFD ({} {}{} in all; {} refuses it)", utf8.first_source,
+           utf8.first_line, utf8.records, options_.record_noun, plural(utf8.records), Setting::Strict);
     const RepairCount& lone = utf8.lone_surrogates;
     if (lone.records)
       warn("{}:{}: a lone surrogate escape (\\ud800, half of a UTF-16 pair) read as U+FFFD ({} {}{} in all; "
-           "--strict refuses it)", lone.first_source, lone.first_line, lone.records, options_.record_noun, plural(lone.records));
+           "{} refuses it)", lone.first_source, lone.first_line, lone.records, options_.record_noun, plural(lone.records),
+           Setting::Strict);
   }
 
   RecordReader& reader_;
@@ -353,7 +355,7 @@ int run_records(const PipelineOptions& options, const tok::Tokenizer& tokenizer,
   OutputSpec output = options.output;
   output.error_field = options.on_error == OnError::Skip;
   if (const std::string reason = task.whole_input_reason(); !reason.empty()) {
-    if (output.resume) usage_error("--resume: {}, so no record is finished before the end", reason);
+    if (output.resume) usage_error("{}: {}, so no record is finished before the end", Setting::Resume, reason);
     output.settings.clear();
   }
   std::unique_ptr<RecordReader> reader = open_reader(options.input);

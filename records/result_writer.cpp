@@ -1,33 +1,20 @@
 #include "records/result_writer.h"
 
 #include "core/error.h"
+#include "core/setting.h"
 
 #include <algorithm>
 
 namespace bertkit::records {
-
-ResultFormat parse_result_format(const std::string& name, const std::vector<std::string>& allowed) {
-  if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
-    std::string list;
-    for (std::size_t i = 0; i < allowed.size(); ++i)
-      list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + allowed[i];
-    usage_error("unknown --format '{}' (expected {})", name, list);
-  }
-  if (name == "tsv") return ResultFormat::Tsv;
-  if (name == "csv") return ResultFormat::Csv;
-  if (name == "npy") return ResultFormat::Npy;
-  if (name == "f32") return ResultFormat::F32;
-  return ResultFormat::Jsonl;
-}
 
 namespace {
 
 // `where`: "FILE:LINE: " or "".
 void refuse_collision(std::span<const std::string> outputs, std::string_view input_field, std::string_view where) {
   if (std::find(outputs.begin(), outputs.end(), input_field) == outputs.end()) return;
-  usage_error("{}the input field '{}' is also an output field: rename the outputs with --output-prefix PREFIX "
-              "(e.g. --output-prefix pred_) so the input's is kept",
-              where, input_field);
+  usage_error("{}the input field '{}' is also an output field: rename the outputs with {} PREFIX (e.g. {} pred_) "
+              "so the input's is kept",
+              where, input_field, Setting::OutputPrefix, Setting::OutputPrefix);
 }
 
 [[noreturn]] void refuse_own_pair(const EchoNames& names, std::string_view where, std::string_view kind) {

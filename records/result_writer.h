@@ -69,9 +69,6 @@ void write_input(JsonLine& j, const Record& record, const TableLayout* input, co
 void refuse_collisions(std::span<const std::string> outputs, const TableLayout* input);
 void refuse_collisions(std::span<const std::string> outputs, const Record& record);
 
-// `allowed`: the names a command accepts, e.g. {"jsonl", "tsv", "csv"}.
-ResultFormat parse_result_format(const std::string& name, const std::vector<std::string>& allowed);
-
 class ResultWriter {
  public:
   // `columns`: the result fields in the order each record gives them. `pairs`: the input has a

@@ -1,6 +1,7 @@
 #include "records/resume_log.h"
 
 #include "core/error.h"
+#include "core/setting.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -62,9 +63,9 @@ ResumePoint find_resume_point(std::string_view log, std::string_view settings_li
   if (!first.starts_with(kMagic)) bad_input("{}: not a bertkit resume log", log_name);
   if (first != settings_line) {
     auto shown = [](std::string_view line) { return line.substr(kMagic.size(), line.size() - kMagic.size() - 1); };
-    usage_error("{}: the earlier run was {}, this one is {}: --resume continues the same command only (or remove "
+    usage_error("{}: the earlier run was {}, this one is {}: {} continues the same command only (or remove "
                 "the output to start over)",
-                log_name, shown(first), shown(settings_line));
+                log_name, shown(first), shown(settings_line), Setting::Resume);
   }
   ResumePoint point;
   std::size_t at = first.size();
@@ -89,7 +90,7 @@ ResumePoint find_resume_point(std::string_view log, std::string_view settings_li
 
 ResumeLog::ResumeLog(const std::string& output, std::string settings, bool resume) {
   const bool file = !output.empty() && output != "-";
-  if (resume && !file) usage_error("--resume needs -o FILE: it continues the output an earlier run wrote to a file");
+  if (resume && !file) usage_error("{} needs -o FILE: it continues the output an earlier run wrote to a file", Setting::Resume);
   if (!file || settings.empty()) return;
   path_ = output + ".resume";
   settings_ = resume_settings_line(settings);
@@ -98,9 +99,9 @@ ResumeLog::ResumeLog(const std::string& output, std::string settings, bool resum
   if (resume && output_exists) {
     const int fd = ::open(path_.c_str(), O_RDWR | O_CLOEXEC);
     if (fd < 0)
-      usage_error("--resume: {} exists but {} does not ({}): the run that wrote it completed, or did not record "
+      usage_error("{}: {} exists but {} does not ({}): the run that wrote it completed, or did not record "
                   "where it stopped; remove {} to start over",
-                  output, path_, std::strerror(errno), output);
+                  Setting::Resume, output, path_, std::strerror(errno), output);
     fd_ = fd;
     start_ = find_resume_point(read_whole(fd_, path_), settings_, static_cast<std::uint64_t>(out.st_size), path_);
     if (start_.log_bytes) {

@@ -1,6 +1,7 @@
 #include "records/vector_writers.h"
 
 #include "core/error.h"
+#include "core/setting.h"
 
 #include <fmt/format.h>
 
@@ -52,7 +53,7 @@ std::string NpyWriter::header(std::uint64_t rows, std::size_t dim, VectorType ty
 NpyWriter::NpyWriter(RecordWriter& out, std::size_t dim, VectorType type) : out_(out), dim_(dim), type_(type) {
   if (dim_ == 0) runtime_error("internal error: an npy output of width 0");
   if (out_.is_stdout())
-    usage_error("--format npy needs an output file (-o FILE): its header is completed after the last row");
+    usage_error("{} npy needs an output file (-o FILE): its header is completed after the last row", Setting::Format);
   out_.write(header(0, dim_, type_));
   out_.flush();
 }

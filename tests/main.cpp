@@ -1,6 +1,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include "cli/setting_spellings.h"
 #include "core/ops/cpu_features.h"
 
 #include <cstdio>
@@ -14,5 +15,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!cpu.warning.empty()) std::fprintf(stderr, "bertkit_tests: warning: %s\n", cpu.warning.c_str());
+  // Messages from the layers below the CLI name settings as bertkit does, so tests read the same text.
+  bertkit::cli::spell_settings_as_flags();
   return doctest::Context(argc, argv).run();
 }

@@ -1,6 +1,7 @@
 #include "core/hub/hub_download.h"
 
 #include "core/error.h"
+#include "core/setting.h"
 #include "core/files.h"
 #include "core/hub/http_client.h"
 #include "core/hub/sha256.h"
@@ -320,7 +321,7 @@ DownloadResult HubSession::cached_copy(const CacheLookup& cached, const std::str
 DownloadResult HubSession::run() {
   const CacheLookup cached = find_cached_model(id_);
   if (options_.offline || hub_offline())
-    return cached_copy(cached, fmt::format("{} forbids downloading it", options_.offline ? "--offline" : "HF_HUB_OFFLINE"));
+    return cached_copy(cached, fmt::format("{} forbids downloading it", options_.offline ? spelling(Setting::Offline) : "HF_HUB_OFFLINE"));
   std::vector<std::string> siblings;
   try {
     siblings = revision_info();

@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     while (reader.next(record)) {
       if (record.bad()) continue;
       check(record.object.is_object());
-      const nlohmann::ordered_json* text = FieldPath("--field", jsonl.field).find(record.object);
+      const nlohmann::ordered_json* text = FieldPath(bertkit::Setting::Field, jsonl.field).find(record.object);
       check(text && text->get_ref<const std::string&>() == record.text);
       check(bertkit::tok::valid_utf8_prefix(record.text) == record.text.size());
       check(bertkit::tok::valid_utf8_prefix(record.text_pair) == record.text_pair.size());

@@ -1,6 +1,7 @@
 // classify against transformers' text-classification pipeline: every `pipelines` record of every
 // classification fixture (labels identical, scores within 1e-4), with the slow tokenizer the goldens
 // were made with, and with the default fast tokenizer wherever the two tokenize the input alike.
+#include "cli/choice_flags.h"
 #include "commands/classify.h"
 #include "golden/pipeline_fixtures.h"
 #include "core/error.h"
@@ -45,7 +46,7 @@ std::size_t check_fixture(const bktest::FixtureRef& name, const char* compat) {
 
     const json& call = p.at("call");
     std::string function = call.contains("function_to_apply") ? call.at("function_to_apply").get<std::string>() : "auto";
-    auto ranked = cmd::rank_labels(logits, cmd::parse_score_function(function, classifier.config()));
+    auto ranked = cmd::rank_labels(logits, cli::parse_score_function(function, classifier.config()));
     // top_k absent: the best label only; null: all; a number: that many.
     std::size_t count = !call.contains("top_k") ? 1
                         : call.at("top_k").is_null() ? ranked.size()
@@ -81,14 +82,14 @@ TEST_CASE("classify: pipeline records with the default fast tokenizer where it t
 TEST_CASE("classify: score functions and label ranking") {
   core::ModelConfig config;
   config.num_labels = 3;
-  CHECK(cmd::parse_score_function("auto", config) == core::ScoreFunction::Softmax);
+  CHECK(cli::parse_score_function("auto", config) == core::ScoreFunction::Softmax);
   config.num_labels = 1;
-  CHECK(cmd::parse_score_function("auto", config) == core::ScoreFunction::Sigmoid);
-  CHECK_THROWS_AS(cmd::parse_score_function("tanh", config), Error);
-  CHECK(!cmd::parse_label_count("all"));
-  CHECK(cmd::parse_label_count("2") == 2u);
-  CHECK_THROWS_AS(cmd::parse_label_count("0"), Error);
-  CHECK_THROWS_AS(cmd::parse_label_count("2x"), Error);
+  CHECK(cli::parse_score_function("auto", config) == core::ScoreFunction::Sigmoid);
+  CHECK_THROWS_AS(cli::parse_score_function("tanh", config), Error);
+  CHECK(!cli::parse_label_count("all"));
+  CHECK(cli::parse_label_count("2") == 2u);
+  CHECK_THROWS_AS(cli::parse_label_count("0"), Error);
+  CHECK_THROWS_AS(cli::parse_label_count("2x"), Error);
   // Equal scores keep label order, as Python's stable sort does.
   std::vector<float> logits{0.5f, 2.0f, 0.5f};
   auto ranked = cmd::rank_labels(logits, core::ScoreFunction::None);

@@ -2,6 +2,7 @@
 // of models2, the windows of `ner_windows` (ids, offsets, logits), then every `pipelines_fast` record
 // (every aggregation strategy, ignore_labels and stride): labels, words, indices and offsets identical,
 // scores within 1e-4 — from the recorded logits (the pipeline's post-processing alone), then end to end.
+#include "cli/choice_flags.h"
 #include "commands/ner.h"
 #include "core/model/family_spec.h"
 #include "golden/pipeline_fixtures.h"
@@ -70,7 +71,7 @@ std::optional<std::size_t> stride_of(const json& call) {
 
 cmd::NerSettings settings_of(const json& call) {
   cmd::NerSettings s;
-  s.aggregation = cmd::parse_aggregation(call.at("aggregation_strategy").get<std::string>());
+  s.aggregation = cli::parse_aggregation(call.at("aggregation_strategy").get<std::string>());
   if (call.contains("ignore_labels")) s.ignore_labels = call.at("ignore_labels").get<std::vector<std::string>>();
   return s;
 }

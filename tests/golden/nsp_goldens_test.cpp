@@ -1,6 +1,7 @@
 // classify on BERT's next-sentence head (BertForNextSentencePrediction, and BertForPreTraining beside
 // its MLM head): every case of the NSP fixtures of models2, logits within 1e-4 of the model's recorded
 // ones (transformers has no next-sentence pipeline) and the default scores (softmax) of nsp_probs.
+#include "cli/choice_flags.h"
 #include "commands/classify.h"
 #include "golden/pipeline_fixtures.h"
 #include "support.h"
@@ -22,7 +23,7 @@ void check_nsp_fixture(const std::string& name, const char* logits_key) {
   auto tokenizer = bktest::fixture_tokenizer(f, "python");
   cmd::Classifier classifier(f.model.config, f.weights);
   REQUIRE(classifier.labels() == std::vector<std::string>{"IsNext", "NotNext"});
-  const core::ScoreFunction function = cmd::parse_score_function("auto", classifier.config());
+  const core::ScoreFunction function = cli::parse_score_function("auto", classifier.config());
   CHECK(function == core::ScoreFunction::Softmax);
 
   tok::EncodeOptions options;  // the goldens' truncation=True, max_length = encode.max_length

@@ -9,6 +9,7 @@
 // logits (about 0.05) decides at random. Those records (best leading second by less than
 // kMinMargin in log-probability) are left out of the fill-mask count; a trained model's are not that close.
 #include "cli/task_cli_helpers.h"
+#include "cli/choice_flags.h"
 #include "commands/classify.h"
 #include "commands/fill_mask.h"
 #include "core/checkpoint/reduce_weights.h"
@@ -52,7 +53,7 @@ void classification(core::StoreType type, Agreement& a) {
           tokenizer->encode(text, pair ? std::optional<std::string_view>(*pair) : std::nullopt, options)};
       const json& call = p.at("call");
       std::string function = call.contains("function_to_apply") ? call.at("function_to_apply").get<std::string>() : "auto";
-      auto ranked = cmd::rank_labels(classifier.logits(encodings, {}), cmd::parse_score_function(function, classifier.config()));
+      auto ranked = cmd::rank_labels(classifier.logits(encodings, {}), cli::parse_score_function(function, classifier.config()));
       const json& output = p.at("output");
       const json& best = output.is_array() ? output.at(0) : output;
       a.add(classifier.config().id2label[ranked.at(0).label] == best.at("label").get<std::string>());
