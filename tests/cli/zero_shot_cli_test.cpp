@@ -55,13 +55,11 @@ void check_output(const json& got, const json& expected) {
     CHECK(std::abs(got.at("scores")[k].get<double>() - expected.at("scores")[k].get<double>()) < bktest::kTolerance);
 }
 
-}  // namespace
-
-TEST_CASE("zero-shot: every pipeline record of the BERT-family NLI golden, labels for all (--labels) (issue 32)") {
-  const json g = bktest::read_json(bktest::shared(kGoldens));
-  const std::string model = golden_model(g);
+// Every zero-shot pipeline record of `g` through `model`, one run per call's settings.
+void check_zero_shot_records(const json& g, const std::string& model) {
   std::map<Call, std::vector<const json*>> groups;
-  for (const json& p : g.at("pipelines")) groups[call_of(p)].push_back(&p);
+  for (const json& p : g.at("pipelines"))
+    if (p.at("init").value("task", "zero-shot-classification") == "zero-shot-classification") groups[call_of(p)].push_back(&p);
   REQUIRE(groups.size() >= 6);
   for (const auto& group : groups) {
     const Call& call = group.first;  // not a structured binding: INFO's lambda captures it (clang)
@@ -79,6 +77,18 @@ TEST_CASE("zero-shot: every pipeline record of the BERT-family NLI golden, label
       check_output(rows[i], cases[i]->at("output"));
     }
   }
+}
+
+}  // namespace
+
+TEST_CASE("zero-shot: every pipeline record of the BERT-family NLI golden, labels for all (--labels) (issue 32)") {
+  const json g = bktest::read_json(bktest::shared(kGoldens));
+  check_zero_shot_records(g, golden_model(g));
+}
+
+TEST_CASE("zero-shot: every pipeline record of the DeBERTa-v3 NLI golden (spm.model, disentangled attention) (issue 32)") {
+  const std::string model = bktest::shared("fixtures/models3/deberta-v3-nli").string();
+  check_zero_shot_records(bktest::read_json(bktest::shared("fixtures/models3/deberta-v3-nli/goldens.json")), model);
 }
 
 TEST_CASE("zero-shot: each record's own labels from a JSONL field or a CSV column, batched together (issue 32)") {
