@@ -55,9 +55,7 @@ int run_classify(const ClassifyOptions& o) {
 
 Action add_classify(CLI::App& sub, const GlobalOptions&) {
   auto o = std::make_shared<ClassifyOptions>();
-  add_task_flags(sub, o->task, {.texts_help = "Texts to classify (default: one per line from -i files or stdin)",
-                                .pairs = true,
-                                .formats = {"jsonl", "tsv", "csv"}});
+  add_task_flags(sub, o->task, {.texts_help = "Texts to classify (default: one per line from -i files or stdin)"});
   sub.add_option("--top-k", o->top_k, "Also list the best N labels (or all) as `scores`, best first");
   sub.add_option("--function", o->function,
                  "Score function: auto (sigmoid for one label or multi-label models, else softmax), softmax, "

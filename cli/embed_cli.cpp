@@ -115,7 +115,6 @@ int run_embed(const EmbedOptions& o) {
 Action add_embed(CLI::App& sub, const GlobalOptions&) {
   auto o = std::make_shared<EmbedOptions>();
   add_task_flags(sub, o->task, {.texts_help = "Texts to embed (default: one per line from -i files or stdin)",
-                                .pairs = true,
                                 .formats = {"jsonl", "tsv", "csv", "npy", "f32"}});
   sub.add_option("--pooling", o->pooling, "cls, mean or max (default: the checkpoint's, else mean)");
   add_switch_flags(sub, "--normalize", "--no-normalize", o->normalize, "L2-normalize the embeddings",

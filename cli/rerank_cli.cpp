@@ -114,9 +114,8 @@ int run_rerank(RerankOptions& o) {
 
 Action add_rerank(CLI::App& sub, const GlobalOptions&) {
   auto o = std::make_shared<RerankOptions>();
-  add_task_flags(sub, o->task, {.texts_help = "Documents to rank against --query (default: records from -i files or stdin)",
-                                .pairs = true,
-                                .formats = {"jsonl", "tsv", "csv"}});
+  add_task_flags(sub, o->task,
+                 {.texts_help = "Documents to rank against --query (default: records from -i files or stdin)"});
   sub.add_option("--query", o->query, "One query for every document read (the texts, lines, column or field)");
   sub.add_option("--top-k", o->top_k, "Documents kept per query, best first (default: all)")->check(whole_number(1, 1 << 30));
   sub.add_flag("--return-documents", o->return_documents, "JSONL lists: each result carries its document's text");

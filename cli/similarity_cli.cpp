@@ -210,9 +210,7 @@ int run_similarity(SimilarityOptions& o) {
 
 Action add_similarity(CLI::App& sub, const GlobalOptions&) {
   auto o = std::make_shared<SimilarityOptions>();
-  add_task_flags(sub, o->task, {.texts_help = "Two texts to compare (default: pairs from -i files or stdin)",
-                                .pairs = true,
-                                .formats = {"jsonl", "tsv", "csv"}});
+  add_task_flags(sub, o->task, {.texts_help = "Two texts to compare (default: pairs from -i files or stdin)"});
   sub.add_option("--metric", o->metric,
                  "cosine, dot, euclidean or manhattan (distances are negated); default: the model's similarity_fn_name, "
                  "else cosine");

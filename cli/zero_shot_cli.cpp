@@ -85,9 +85,8 @@ int run_zero_shot(ZeroShotOptions& o) {
 
 Action add_zero_shot(CLI::App& sub, const GlobalOptions&) {
   auto o = std::make_shared<ZeroShotOptions>();
-  add_task_flags(sub, o->task, {.texts_help = "Texts to classify (default: one per line from -i files or stdin)",
-                                .pairs = false,
-                                .formats = {"jsonl", "tsv", "csv"}});
+  add_task_flags(sub, o->task,
+                 {.texts_help = "Texts to classify (default: one per line from -i files or stdin)", .pairs = false});
   sub.add_option("--labels", o->labels, "Candidate labels for every text, separated by commas");
   sub.add_option("--labels-field", o->labels_field, "JSONL: the field holding each record's labels (a list, or a text separated by commas)");
   sub.add_option("--labels-column", o->labels_column, "CSV/TSV: the column holding each row's labels, separated by commas");
