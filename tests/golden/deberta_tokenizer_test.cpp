@@ -37,7 +37,9 @@ TEST_CASE("deberta-v3 fixtures: spm.model in every layout gives the slow tokeniz
     CAPTURE(folder);
     const json goldens = bktest::read_json(bktest::shared(std::string("fixtures/models3/") + folder + "/goldens.json"));
     const auto tok = folder_tokenizer(folder);
-    for (const auto& [token, id] : goldens["encode"]["special_ids"].items()) {
+    for (const auto& item : goldens["encode"]["special_ids"].items()) {
+      const std::string token = item.key();  // not a structured binding: CAPTURE's lambda captures it (clang)
+      const json& id = item.value();
       CAPTURE(token);
       CHECK(tok->token_id(token) == id.get<std::int32_t>());
       CHECK(tok->is_special_id(id.get<std::int32_t>()));
