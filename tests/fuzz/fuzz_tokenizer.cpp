@@ -13,6 +13,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,22 +47,22 @@ bool is_ascii(std::string_view s) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   bkfuzz::TokenizerInput in;
   if (!bkfuzz::read_tokenizer_input(data, size, in)) return 0;
-  const std::string_view a = in.a, b = in.b;
   const auto& t = tokenizer();
+  const std::optional<Encoding> e = bkfuzz::encode_or_refuse(t, in);
+  if (!e) return 0;
   try {
-    Encoding e = t.encode(a, in.second(), in.options);
-    bkfuzz::check_encoding(t, e, a, b, bkfuzz::OffsetOrder::AfterPreviousEnd);
-    if (!in.pair && !in.options.truncation && is_ascii(a)) {
+    bkfuzz::check_encoding(t, *e, in.a, in.b, bkfuzz::OffsetOrder::AfterPreviousEnd);
+    if (!in.pair && !in.options.truncation && is_ascii(in.a)) {
       // The text's own tokens (special tokens typed in the text, such as [MASK], included).
       const auto unk = t.token_id(t.spec().special.unk);
       std::vector<std::int32_t> ids;
       bool has_unk = false;
-      for (std::size_t i = 0; i < e.size(); ++i) {
-        if (e.sequence[i] < 0) continue;
-        ids.push_back(e.ids[i]);
-        has_unk |= unk && e.ids[i] == *unk;
+      for (std::size_t i = 0; i < e->size(); ++i) {
+        if (e->sequence[i] < 0) continue;
+        ids.push_back(e->ids[i]);
+        has_unk |= unk && e->ids[i] == *unk;
       }
-      if (!has_unk) check(spelling(t.decode(ids, false)) == spelling(a));
+      if (!has_unk) check(spelling(t.decode(ids, false)) == spelling(in.a));
     }
   } catch (const bertkit::Error&) {
   }

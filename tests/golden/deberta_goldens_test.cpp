@@ -18,9 +18,6 @@ namespace {
 
 namespace core = bertkit::core;
 
-// What a float32 implementation reaches (the numpy re-derivation of DEBERTA.md agrees within 2.6e-6).
-constexpr double kDebertaHidden = 1e-5;
-
 const char* const kDebertaFolders[] = {"deberta-v3-nli", "deberta-v3-rerank", "deberta-v3-ner", "deberta-v3-mlm"};
 
 }  // namespace
@@ -45,7 +42,7 @@ TEST_CASE("deberta-v2: relative positions bucketed as transformers does, δ −5
 
 TEST_CASE("deberta-v2: hidden states of every case and layer, alone and batched, folder and f32 file (fixtures/models3)") {
   bktest::check_fixture_states({"deberta-v3-nli", "deberta-v3-rerank", "deberta-v3-ner", "deberta-v3-mlm"}, "models3",
-                               kDebertaHidden);
+                               bktest::kHiddenTolerance);
 }
 
 TEST_CASE("deberta-v2: sequence classifier (ContextPooler, gelu), one-logit reranker and token classifier logits") {
@@ -73,7 +70,7 @@ TEST_CASE("deberta-v2: every folder converted to an f32 file runs the same (clas
     const json goldens = bktest::read_json(bktest::shared(std::string("fixtures/models3/") + name + "/goldens.json"));
     auto weights = std::make_shared<const core::Weights>(std::move(converted.weights));
     core::Encoder encoder(converted.config, weights);
-    bktest::check_cases_alone(encoder, goldens, kDebertaHidden);
+    bktest::check_cases_alone(encoder, goldens, bktest::kHiddenTolerance);
     if (converted.config.head != core::HeadKind::MaskedLM) bktest::check_head_logits(converted.config, weights, goldens);
   }
 }

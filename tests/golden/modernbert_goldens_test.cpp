@@ -23,13 +23,11 @@ namespace {
 
 namespace core = bertkit::core;
 
-// float32 agreement: what a float32 implementation reaches (~1e-6), far below a wrong theta's effect.
-constexpr double kHidden = 1e-5;
-
 }  // namespace
 
 TEST_CASE("modernbert: hidden states of every case and layer, alone and batched, folder and f32 file (fixtures/models3)") {
-  bktest::check_fixture_states({"modernbert-mlm", "modernbert-cls", "modernbert-ner"}, "models3", kHidden);
+  bktest::check_fixture_states({"modernbert-mlm", "modernbert-cls", "modernbert-ner"}, "models3",
+                               bktest::kHiddenTolerance);
 }
 
 TEST_CASE("modernbert: the MLM head's top-10 ids, logits and logsumexp at each mask") {
@@ -90,7 +88,7 @@ TEST_CASE("modernbert: config.json in the Hub's 4.48 layout, or with neither lay
     c["local_rope_theta"] = params.at("sliding_attention").at("rope_theta");
     c["position_embedding_type"] = "absolute";
   });
-  CHECK(worst_against_goldens(last_states(core::load_model(legacy), goldens), goldens) <= kHidden);
+  CHECK(worst_against_goldens(last_states(core::load_model(legacy), goldens), goldens) <= bktest::kHiddenTolerance);
 
   // Neither: transformers' defaults (160000 / 10000, every 3rd layer global) are the fixture's.
   const bktest::TempDir bare_dir;
@@ -99,12 +97,12 @@ TEST_CASE("modernbert: config.json in the Hub's 4.48 layout, or with neither lay
     c.erase("layer_types");
     c.erase("global_attn_every_n_layers");
   });
-  CHECK(worst_against_goldens(last_states(core::load_model(bare), goldens), goldens) <= kHidden);
+  CHECK(worst_against_goldens(last_states(core::load_model(bare), goldens), goldens) <= bktest::kHiddenTolerance);
 
   // The thetas swapped: the test above would see a wrong theta.
   const bktest::TempDir swapped_dir;
   const auto swapped = edited_fixture(swapped_dir, "modernbert-mlm", [](json& c) {
     std::swap(c["rope_parameters"]["full_attention"], c["rope_parameters"]["sliding_attention"]);
   });
-  CHECK(worst_against_goldens(last_states(core::load_model(swapped), goldens), goldens) > kHidden);
+  CHECK(worst_against_goldens(last_states(core::load_model(swapped), goldens), goldens) > bktest::kHiddenTolerance);
 }

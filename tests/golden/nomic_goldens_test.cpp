@@ -15,12 +15,11 @@ namespace {
 
 namespace core = bertkit::core;
 
-constexpr double kNomicHidden = 1e-5;
-
 }  // namespace
 
 TEST_CASE("nomic_bert: hidden states of every case and layer in both layouts, alone and batched, folder and f32 file") {
-  bktest::check_fixture_states({"nomic-base", "nomic-base-native", "nomic-cls", "nomic-cls-native"}, "models3", kNomicHidden);
+  bktest::check_fixture_states({"nomic-base", "nomic-base-native", "nomic-cls", "nomic-cls-native"}, "models3",
+                               bktest::kHiddenTolerance);
 }
 
 TEST_CASE("nomic_bert: the sequence classifier (BERT's pooler, then classifier) in both layouts") {

@@ -13,6 +13,10 @@
 
 namespace bktest {
 
+// The wave-3 fixtures' hidden states are compared within this: what a float32 implementation reaches
+// (~1e-6), far below what a wrong rotary theta or bucket moves them by (3e-5 and more with these weights).
+inline constexpr double kHiddenTolerance = 1e-5;
+
 // The tokens of a case, and of every case of the goldens in order (the goldens list no token types: a
 // pair's are BERT's, 0 through the first [SEP] and 1 after, where `config` has token types).
 Tokens case_tokens_of(const nlohmann::json& c, const bertkit::core::ModelConfig& config);
