@@ -9,10 +9,10 @@ using namespace bertkit::core;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  bkfuzz::MemoryFile input(data + 1, size - 1);
+  const bkfuzz::KnobbedFile in(data, size);
   try {
-    if (data[0] & 1) check_converted_file(input.path());
-    else load_converted_file(input.path(), "fuzz.bk");
+    if (in.knobs & 1) check_converted_file(in.file.path());
+    else load_converted_file(in.file.path(), "fuzz.bk");
   } catch (const bertkit::Error&) {
   }
   return 0;

@@ -18,19 +18,18 @@ using bkfuzz::check;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  const std::uint8_t knobs = data[0];
-  bkfuzz::MemoryFile input(data + 1, size - 1);
+  const bkfuzz::KnobbedFile in(data, size);
   TableOptions table;
-  table.delimiter = knobs & 1 ? '\t' : knobs & 64 ? ';' : ',';
-  table.tsv_escapes = (knobs & 1) && (knobs & 64);
-  table.column = knobs & 2 ? "a" : "";
-  if (knobs & 4) table.pair_column = "b";
-  const ReaderOptions options = bkfuzz::reader_options(knobs, 3, 64);
+  table.delimiter = in.knobs & 1 ? '\t' : in.knobs & 64 ? ';' : ',';
+  table.tsv_escapes = (in.knobs & 1) && (in.knobs & 64);
+  table.column = in.knobs & 2 ? "a" : "";
+  if (in.knobs & 4) table.pair_column = "b";
+  const ReaderOptions options = bkfuzz::reader_options(in.knobs, 3, 64);
 
   std::vector<std::vector<std::string>> good;
   std::vector<std::string> header;
   try {
-    CsvReader reader({input.path()}, table, options);
+    CsvReader reader({in.file.path()}, table, options);
     header = reader.table()->header;
     Record record;
     while (reader.next(record)) {

@@ -16,16 +16,15 @@ using bkfuzz::check;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  const std::uint8_t knobs = data[0];
-  bkfuzz::MemoryFile input(data + 1, size - 1);
+  const bkfuzz::KnobbedFile in(data, size);
   JsonlOptions jsonl;
-  jsonl.field = knobs & 1 ? "a" : "text";
-  if (knobs & 64) jsonl.field += ".b";
-  if (knobs & 2) jsonl.pair_field = "b";
-  if (knobs & 4) jsonl.max_depth = 3;
-  const ReaderOptions options = bkfuzz::reader_options(knobs, 3, 64);
+  jsonl.field = in.knobs & 1 ? "a" : "text";
+  if (in.knobs & 64) jsonl.field += ".b";
+  if (in.knobs & 2) jsonl.pair_field = "b";
+  if (in.knobs & 4) jsonl.max_depth = 3;
+  const ReaderOptions options = bkfuzz::reader_options(in.knobs, 3, 64);
   try {
-    JsonlReader reader({input.path()}, jsonl, options);
+    JsonlReader reader({in.file.path()}, jsonl, options);
     Record record;
     while (reader.next(record)) {
       if (record.bad()) continue;

@@ -13,13 +13,12 @@ using bkfuzz::check;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  const std::uint8_t knobs = data[0];
-  const bool pairs = knobs & 1;
-  bkfuzz::MemoryFile input(data + 1, size - 1);
-  const ReaderOptions options = bkfuzz::reader_options(knobs, 1, 16);
+  const bkfuzz::KnobbedFile in(data, size);
+  const bool pairs = in.knobs & 1;
+  const ReaderOptions options = bkfuzz::reader_options(in.knobs, 1, 16);
   std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
   try {
-    LineReader reader({input.path()}, options, pairs);
+    LineReader reader({in.file.path()}, options, pairs);
     Record record;
     std::size_t count = 0;
     while (reader.next(record)) {

@@ -29,4 +29,12 @@ class MemoryFile {
   int fd_;
 };
 
+// A reader target's input: its first byte is the knobs that pick the options, the rest the file read.
+// Call with size > 0.
+struct KnobbedFile {
+  KnobbedFile(const std::uint8_t* data, std::size_t size) : knobs(data[0]), file(data + 1, size - 1) {}
+  const std::uint8_t knobs;
+  MemoryFile file;
+};
+
 }  // namespace bkfuzz

@@ -17,7 +17,6 @@
 using bertkit::tok::Encoding;
 using bertkit::tok::EncodeOptions;
 using bertkit::tok::Side;
-using bertkit::tok::TruncationParams;
 using bertkit::tok::TruncationStrategy;
 
 namespace {
@@ -29,7 +28,7 @@ const std::string kSix = "red green blue black white pink";
 EncodeOptions truncate_to(std::size_t max_length, TruncationStrategy strategy = TruncationStrategy::LongestFirst,
                     std::size_t stride = 0, Side side = Side::Right) {
   EncodeOptions o;
-  o.truncation = TruncationParams{max_length, strategy, stride, side};
+  o.truncation = bertkit::tok::TruncationParams{max_length, strategy, stride, side};
   return o;
 }
 
