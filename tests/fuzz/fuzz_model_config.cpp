@@ -23,9 +23,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     bool layers_ok = c.layer_attention.empty() || c.layer_attention.size() == static_cast<std::size_t>(c.num_layers);
     for (const LayerAttention& a : c.layer_attention) layers_ok = layers_ok && a.rope_theta > 0 && a.window >= -1;
     if (!layers_ok) std::abort();
-    // DeBERTa: no negative buckets, a relative span for the relative embeddings' rows.
+    // DeBERTa with relative attention: no negative buckets, a relative span for the relative embeddings'
+    // rows (other families have no relative embeddings: nothing to check).
     const DisentangledAttention& d = c.disentangled;
-    if (d.buckets < 0 || d.max_relative < 1 || d.span() < 1) std::abort();
+    if (d.relative && (d.buckets < 0 || d.max_relative < 1 || d.span() < 1)) std::abort();
     if (!ok) std::abort();
   } catch (const bertkit::Error&) {
   }
