@@ -13,8 +13,10 @@ LayerNormWeights::LayerNormWeights(const Weights& weights, const NormDecl& decl,
   beta_.assign(beta.begin(), beta.end());
 }
 
-void LayerNormWeights::apply(float* x, std::int64_t rows) const {
-  layer_norm(x, rows, width(), gamma_.data(), beta_.empty() ? nullptr : beta_.data(), eps_);
+void LayerNormWeights::apply(float* x, std::int64_t rows) const { apply(x, x, rows); }
+
+void LayerNormWeights::apply(const float* x, float* y, std::int64_t rows) const {
+  layer_norm(x, y, rows, width(), gamma_.data(), beta_.empty() ? nullptr : beta_.data(), eps_);
 }
 
 }  // namespace bertkit::core

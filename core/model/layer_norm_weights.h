@@ -17,6 +17,8 @@ class LayerNormWeights {
 
   // In place over x: [rows, width].
   void apply(float* x, std::int64_t rows) const;
+  // x normalised into y, both [rows, width].
+  void apply(const float* x, float* y, std::int64_t rows) const;
   std::int64_t width() const { return static_cast<std::int64_t>(gamma_.size()); }
 
  private:

@@ -50,13 +50,15 @@ BK_TARGET_AVX512 void qk_tile(const float* q, std::int64_t q_stride, const float
     for (int n = 0; n < NK; ++n) _mm512_storeu_ps(scores + r * scores_stride + 16 * n, _mm512_mul_ps(acc[r][n], s));
 }
 
-// out[r][0 .. 16·NV) = Σ_j p[r][j] · v[j] for R rows.
+// out[r][0 .. 16·NV) = Σ_j p[r][j] · v[j] for R rows, or out += that when `accumulate` (the next chunk of
+// keys: the sums go on in the same order, so chunks change no bit of the result).
 template <int R, int NV>
 BK_TARGET_AVX512 void pv_tile(const float* p, std::int64_t p_stride, const float* v, std::int64_t v_stride,
-                       std::int64_t length, float* out, std::int64_t out_stride) {
+                       std::int64_t length, float* out, std::int64_t out_stride, bool accumulate) {
   __m512 acc[R][NV];
   for (int r = 0; r < R; ++r)
-    for (int n = 0; n < NV; ++n) acc[r][n] = _mm512_setzero_ps();
+    for (int n = 0; n < NV; ++n)
+      acc[r][n] = accumulate ? _mm512_loadu_ps(out + r * out_stride + 16 * n) : _mm512_setzero_ps();
   for (std::int64_t j = 0; j < length; ++j) {
     __m512 values[NV];
     for (int n = 0; n < NV; ++n) values[n] = _mm512_loadu_ps(v + j * v_stride + 16 * n);
@@ -87,11 +89,19 @@ struct PvRowsOf {
   template <int R>
   struct Rows {
     BK_TARGET_AVX512 static void run(std::int64_t r, const float* p, std::int64_t width, const float* v, std::int64_t stride,
-                              std::int64_t length, float* out, std::int64_t out_stride) {
-      pv_tile<R, NV>(p + r * width, width, v, stride, length, out + r * out_stride, out_stride);
+                              std::int64_t length, float* out, std::int64_t out_stride, bool accumulate) {
+      pv_tile<R, NV>(p + r * width, width, v, stride, length, out + r * out_stride, out_stride, accumulate);
     }
   };
 };
+
+// A block's scores are held whole (the softmax needs every key of a row): up to this many floats, so that
+// they stay in a core's L2 — 64 queries up to 2,048 keys, fewer beyond (16 at 8,192).
+constexpr std::int64_t kScoreFloats = kQueryBlock * 2048;
+// Keys the products take at a time: their transposed keys and values (128 KB each at head size 64) stay
+// in L2 while every row tile of the block reads them, instead of streaming a long sequence's from L3
+// once per tile.
+constexpr std::int64_t kKeyChunk = 512;
 
 }  // namespace
 
@@ -115,22 +125,27 @@ BK_TARGET_AVX512 void attention_avx512(const float* q, const float* k, const flo
     for (std::int64_t c = 0; c < head_dim; c += 16)
       _mm512_storeu_ps(values + j * head_dim + c, _mm512_loadu_ps(v + (base + j) * stride + c));
 
-  for (std::int64_t block = first; block < first + queries; block += kQueryBlock) {
-    const std::int64_t rows = std::min(kQueryBlock, first + queries - block);
+  const std::int64_t block_rows = std::clamp(kScoreFloats / width, std::int64_t{kMaxRows}, kQueryBlock);
+  for (std::int64_t block = first; block < first + queries; block += block_rows) {
+    const std::int64_t rows = std::min(block_rows, first + queries - block);
     // Column 0 of the scores is key range.begin; a window leaves the keys outside the range uncomputed.
     const KeyRange range = key_range(head, block, rows, 16);
-    const std::int64_t keys = range.end - range.begin, from = range.begin - base;
-    over_rows<QkRows>(rows, q + block * stride, stride, static_cast<const float*>(kt + from), width, padded(keys),
-                      head_dim, scale, scores);
+    const std::int64_t keys = range.end - range.begin, from = range.begin - base, columns = padded(keys);
+    for (std::int64_t chunk = 0; chunk < columns; chunk += kKeyChunk)
+      over_rows<QkRows>(rows, q + block * stride, stride, static_cast<const float*>(kt + from + chunk), width,
+                        std::min(kKeyChunk, columns - chunk), head_dim, scale, scores + chunk);
     modify_scores(head, block, rows, range.begin, keys, scores, width);
     for (std::int64_t r = 0; r < rows; ++r) softmax_row_variants.avx512(scores + r * width, keys);
     float* o = out + block * out_stride;
-    const float* p = scores;
-    const float* vr = values + from * head_dim;
-    if (head_dim == 64)
-      over_rows<PvRowsOf<4>::Rows>(rows, p, width, vr, head_dim, keys, o, out_stride);
-    else
-      over_rows<PvRowsOf<2>::Rows>(rows, p, width, vr, head_dim, keys, o, out_stride);
+    for (std::int64_t chunk = 0; chunk < keys; chunk += kKeyChunk) {
+      const float* p = scores + chunk;
+      const float* vr = values + (from + chunk) * head_dim;
+      const std::int64_t n = std::min(kKeyChunk, keys - chunk);
+      if (head_dim == 64)
+        over_rows<PvRowsOf<4>::Rows>(rows, p, width, vr, head_dim, n, o, out_stride, chunk > 0);
+      else
+        over_rows<PvRowsOf<2>::Rows>(rows, p, width, vr, head_dim, n, o, out_stride, chunk > 0);
+    }
   }
 }
 

@@ -83,9 +83,10 @@ BK_BF16 void dot_tile(const std::uint32_t* a, std::int64_t a_stride, const std::
 }
 
 // e^x for x <= 0: exp_nonpositive's (core/ops/simd.h), 16 lanes at a time, with scalef for the power
-// of two.
+// of two; exactly 0 below its cutoff, as there.
 BK_BF16 __m512 exp_nonpositive16(__m512 x) {
   using namespace exp_constants;
+  const __mmask16 normal = _mm512_cmp_ps_mask(x, _mm512_set1_ps(kLowest), _CMP_GE_OQ);
   x = _mm512_max_ps(x, _mm512_set1_ps(kLowest));
   const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(kLog2e)),
                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
@@ -94,7 +95,7 @@ BK_BF16 __m512 exp_nonpositive16(__m512 x) {
   __m512 p = _mm512_set1_ps(kPolynomial[0]);
   for (int i = 1; i < 6; ++i) p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kPolynomial[i]));
   p = _mm512_fmadd_ps(_mm512_mul_ps(p, r), r, _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
-  return _mm512_scalef_ps(p, n);
+  return _mm512_maskz_mov_ps(normal, _mm512_scalef_ps(p, n));
 }
 
 // Softmax's numerators: row[j] = e^(row[j] − max) for j < length, 0 up to width (a multiple of 16);

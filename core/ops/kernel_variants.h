@@ -12,8 +12,9 @@ namespace bertkit::core {
 
 // Softmax of one row in place (softmax.h).
 extern const VectorVariants<void(float* x, std::int64_t n)> softmax_row_variants;
-// LayerNorm of one row in place (layer_norm.h).
-extern const VectorVariants<void(float* x, std::int64_t n, const float* gamma, const float* beta, float eps)>
+// LayerNorm of one row x into y, which may be x (layer_norm.h).
+extern const VectorVariants<void(const float* x, float* y, std::int64_t n, const float* gamma, const float* beta,
+                                 float eps)>
     layer_norm_row_variants;
 // RMSNorm of one row in place (rms_norm.h).
 extern const VectorVariants<void(float* x, std::int64_t n, const float* gamma, float eps)> rms_norm_row_variants;

@@ -1,5 +1,5 @@
 #pragma once
-// LayerNorm over the last dimension, in place, as torch.nn.LayerNorm computes it in float32:
+// LayerNorm over the last dimension, in place or into another buffer, as torch.nn.LayerNorm computes it in float32:
 // y = (x − mean) / sqrt(var + eps) · gamma + beta, with the biased variance; without beta when it is null
 // (nn.LayerNorm(bias=False), ModernBERT's).
 #include <cstdint>
@@ -8,5 +8,9 @@ namespace bertkit::core {
 
 // x: [rows, n]; gamma: [n]; beta: [n] or null. Rows are spread over the OpenMP threads.
 void layer_norm(float* x, std::int64_t rows, std::int64_t n, const float* gamma, const float* beta, float eps);
+// The same into y (a pre-norm block normalises a copy and keeps x as the residual): one pass, not a
+// serial copy and then the norm.
+void layer_norm(const float* x, float* y, std::int64_t rows, std::int64_t n, const float* gamma, const float* beta,
+                float eps);
 
 }  // namespace bertkit::core

@@ -71,11 +71,14 @@ constexpr float kPolynomial[6] = {1.9875691500e-4f, 1.3981999507e-3f, 8.33345190
 }  // namespace exp_constants
 
 // e^x for x <= 0 within 2 ulp, written without branches or library calls so that `#pragma omp simd`
-// loops vectorise it. Inputs below -87 give a tiny positive number rather than 0, which no softmax can
-// tell apart.
+// loops vectorise it. Inputs below -87 (a masked score's −∞ among them) give exactly 0, as torch's
+// softmax gives a masked key: the e^-87 that the clamp would leave, once divided by the sum, is a
+// subnormal, and Intel cores take a microcode assist on every product with one (a sliding-window
+// layer's masked keys made ModernBERT's attention 7× slower on AVX-512).
 inline float exp_nonpositive(float x) {
   using namespace exp_constants;
-  x = x < kLowest ? kLowest : x;
+  const bool underflows = x < kLowest;
+  x = underflows ? kLowest : x;
   constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to the nearest integer
   float n = (x * kLog2e + kRound) - kRound;
   float r = x - n * kLn2High;
@@ -84,7 +87,7 @@ inline float exp_nonpositive(float x) {
   for (int i = 1; i < 6; ++i) p = p * r + kPolynomial[i];
   p = p * r * r + r + 1.0f;
   auto scale = std::bit_cast<float>(static_cast<std::uint32_t>(static_cast<std::int32_t>(n) + 127) << 23);
-  return p * scale;
+  return underflows ? 0.0f : p * scale;
 }
 
 }  // namespace bertkit::core

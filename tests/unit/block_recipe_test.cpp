@@ -179,8 +179,7 @@ class ModernBlock : public Block {
     const std::int64_t tokens = offsets.back(), h = hidden_;
     float* normed = s.context.reserve(static_cast<std::size_t>(tokens * h));
     float* qkv = s.qkv.reserve(static_cast<std::size_t>(tokens * 3 * h));
-    std::copy(hidden, hidden + tokens * h, normed);
-    layer_norm(normed, tokens, h, attention_norm_.data(), nullptr, eps_);
+    layer_norm(hidden, normed, tokens, h, attention_norm_.data(), nullptr, eps_);
     qkv_.forward(normed, tokens, qkv);
     rotary_.apply(qkv, 3 * h, 2 * heads_, offsets);  // Q's and K's heads
     ScoreModifier modifier;
@@ -188,8 +187,7 @@ class ModernBlock : public Block {
     float* attended = normed;  // the normed rows are read: the buffer takes the attention's output
     s.attention.forward(qkv, offsets, heads_, h / heads_, attended, AttentionProducts::F32, modifier);
     attention_out_.forward(attended, tokens, hidden);
-    std::copy(hidden, hidden + tokens * h, normed);
-    layer_norm(normed, tokens, h, mlp_norm_.data(), nullptr, eps_);
+    layer_norm(hidden, normed, tokens, h, mlp_norm_.data(), nullptr, eps_);
     float* gated = s.intermediate.reserve(static_cast<std::size_t>(mlp_->scratch_floats(tokens)));
     mlp_->forward(normed, tokens, hidden, gated);
   }

@@ -99,6 +99,7 @@ struct AttentionCase {
   float scale = 0;  // 0: the default
   const KernelTable* table = nullptr;
   bool long_sequence = false;  // add one of 700 tokens: the tiled kernels take it in chunks of queries
+  bool longer_sequence = false;  // and one of 2,600: fewer queries a block, so that their scores stay in L2
 };
 
 // With `relative_bias`, a random relative position bias (MPNet's) wider than the longest sequence needs,
@@ -109,6 +110,7 @@ void check_attention(int heads, std::int64_t d, AttentionProducts products = Att
   INFO("heads " << heads << ", head size " << d << std::string(bf16 ? ", bf16 products" : "")
                 << std::string(with.relative_bias ? ", relative bias" : "") << ", window " << with.window
                 << std::string(with.long_sequence ? ", 700 tokens" : "")
+                << std::string(with.longer_sequence ? ", 2,600 tokens" : "")
                 << std::string(with.term ? ", term" : "") << ", scale " << with.scale << ", path "
                 << std::string(with.table ? bertkit::core::cpu_path_name(with.table->path) : "the process's"));
   const std::int64_t hidden = heads * d;
@@ -116,6 +118,7 @@ void check_attention(int heads, std::int64_t d, AttentionProducts products = Att
   std::vector<std::int64_t> offsets{0, 1, 6, 76, 206};
   if (with.window >= 0 || with.term || with.long_sequence) offsets.push_back(466);
   if (with.long_sequence) offsets.push_back(1166);
+  if (with.longer_sequence) offsets.push_back(offsets.back() + 2600);
   const std::int64_t tokens = offsets.back();
   auto qkv = bktest::random_floats(tokens * 3 * hidden, 51, -2.0f, 2.0f);
   const std::int64_t center = 710, width = 2 * center + 1;
@@ -255,4 +258,14 @@ TEST_CASE("self-attention of a sequence past 512 tokens matches the reference on
       if (table.attention_bf16)
         check_attention(1, 64, AttentionProducts::BF16, {.window = window, .table = &table, .long_sequence = true});
     }
+}
+
+// Past 2,048 keys the AVX-512 kernel holds the scores of fewer queries at a time and takes the keys in
+// chunks of 512 for both products (sums in the same order: the same numbers). Only where the path has
+// a tiled kernel: the double reference of 2,600 tokens is slow, and sgemm has no such blocks.
+TEST_CASE("self-attention of a sequence past 2,048 tokens matches the reference in the tiled kernels" *
+          doctest::test_suite("threads")) {
+  for (const KernelTable& table : bktest::tables_of_every_path())
+    if (table.attention(AttentionProducts::F32, 64))
+      check_attention(1, 64, AttentionProducts::F32, {.table = &table, .long_sequence = true, .longer_sequence = true});
 }

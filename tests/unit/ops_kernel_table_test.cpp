@@ -141,8 +141,9 @@ TEST_CASE("kernel table: every path the CPU has agrees with the portable variant
     t.softmax_row(s.data(), static_cast<std::int64_t>(n));
     portable.softmax_row(s_portable.data(), static_cast<std::int64_t>(n));
     auto l = x, l_portable = x;
-    t.layer_norm_row(l.data(), static_cast<std::int64_t>(n), gamma.data(), beta.data(), 1e-12f);
-    portable.layer_norm_row(l_portable.data(), static_cast<std::int64_t>(n), gamma.data(), beta.data(), 1e-12f);
+    t.layer_norm_row(x.data(), l.data(), static_cast<std::int64_t>(n), gamma.data(), beta.data(), 1e-12f);
+    portable.layer_norm_row(l_portable.data(), l_portable.data(), static_cast<std::int64_t>(n), gamma.data(),
+                            beta.data(), 1e-12f);
     double softmax_worst = 0, layer_norm_worst = 0;
     for (std::size_t i = 0; i < n; ++i) {
       softmax_worst = std::max(softmax_worst, std::abs(double(s[i]) - s_portable[i]) / std::max(s_portable[i], 1e-30f));

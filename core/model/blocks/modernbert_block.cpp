@@ -6,8 +6,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 namespace bertkit::core {
 namespace {
 
@@ -96,16 +94,14 @@ void ModernBertBlock::forward(float* hidden, std::span<const std::int64_t> offse
 
   const float* attention_in = hidden;
   if (attention_norm_) {
-    std::copy(hidden, hidden + tokens * h, normed);
-    attention_norm_->apply(normed, tokens);
+    attention_norm_->apply(hidden, normed, tokens);
     attention_in = normed;
   }
   ScoreModifier modifier;
   modifier.window = window_;
   attention_.forward(attention_in, hidden, offsets, s, modifier);  // hidden += Wo·attention
 
-  std::copy(hidden, hidden + tokens * h, normed);
-  mlp_norm_.apply(normed, tokens);
+  mlp_norm_.apply(hidden, normed, tokens);
   mlp_.forward(normed, tokens, hidden, mlp_scratch);  // hidden += GeGLU(mlp_norm(hidden))
 }
 
