@@ -28,8 +28,10 @@ struct FillMaskOptions {
   bool interactive = false;
 };
 
+// The words as written, spaces included: transformers looks each target up as it is given, and in a
+// byte-level BPE or SentencePiece vocabulary " Paris" (a word after a space) is another token than "Paris".
 std::vector<std::string> split_targets(const std::string& list) {
-  std::vector<std::string> out = split_comma_list(list);
+  std::vector<std::string> out = split_comma_list(list, ItemSpaces::Keep);
   if (out.empty()) usage_error("--targets needs at least one word");
   return out;
 }

@@ -12,21 +12,11 @@ using nlohmann::json;
 
 namespace {
 
-std::string models3(const std::string& name) { return bktest::shared("fixtures/models3/" + name).string(); }
-json models3_goldens(const std::string& name) { return bktest::read_json(bktest::shared("fixtures/models3/" + name + "/goldens.json")); }
-
-// The goldens' pipeline records of `task`.
-std::vector<json> records(const json& goldens, const std::string& task) {
-  std::vector<json> out;
-  for (const json& p : goldens.at("pipelines"))
-    if (p.at("task") == task) out.push_back(p);
-  return out;
-}
-
-bool near(const json& got, const json& want) { return std::abs(got.get<double>() - want.get<double>()) <= bktest::kTolerance; }
+std::string models3(const std::string& name) { return bktest::models3_path(name); }
+using bktest::models3_goldens;
 
 void check_fill_mask(const std::string& model) {
-  const auto fills = records(models3_goldens("modernbert-mlm"), "fill-mask");
+  const auto fills = bktest::pipeline_records(models3_goldens("modernbert-mlm"), "fill-mask");
   REQUIRE(fills.size() == 2);
   for (const json& p : fills) {
     INFO(p.at("input"));
@@ -39,7 +29,7 @@ void check_fill_mask(const std::string& model) {
       CHECK(got[k].at("token") == want[k].at("token"));
       CHECK(got[k].at("token_str") == want[k].at("token_str"));
       CHECK(got[k].at("sequence") == want[k].at("sequence"));
-      CHECK(near(got[k].at("score"), want[k].at("score")));
+      CHECK(bktest::near_score(got[k].at("score"), want[k].at("score")));
     }
   }
 }
@@ -65,12 +55,7 @@ void check_embeddings(const std::string& model) {
 }
 
 // The fixture converted to an f32 file in `dir`.
-std::string converted(const bktest::TempDir& dir, const std::string& name) {
-  const auto file = (dir / (name + ".bk")).string();
-  const auto r = bktest::run_bertkit({"-q", "convert", models3(name), file});
-  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  return file;
-}
+std::string converted(const bktest::TempDir& dir, const std::string& name) { return bktest::converted_f32(dir, models3(name), name); }
 
 }  // namespace
 
@@ -81,7 +66,7 @@ TEST_CASE("modernbert fill-mask: transformers' pipeline, from the folder and fro
 }
 
 TEST_CASE("modernbert classify: the text-classification pipeline's every label (mean pooling)") {
-  const auto classes = records(models3_goldens("modernbert-cls"), "text-classification");
+  const auto classes = bktest::pipeline_records(models3_goldens("modernbert-cls"), "text-classification");
   REQUIRE(!classes.empty());
   for (const json& p : classes) {
     INFO(p.at("input"));
@@ -92,13 +77,13 @@ TEST_CASE("modernbert classify: the text-classification pipeline's every label (
     REQUIRE(got.size() == want.size());
     for (std::size_t k = 0; k < want.size(); ++k) {
       CHECK(got[k].at("label") == want[k].at("label"));
-      CHECK(near(got[k].at("score"), want[k].at("score")));
+      CHECK(bktest::near_score(got[k].at("score"), want[k].at("score")));
     }
   }
 }
 
 TEST_CASE("modernbert ner: the token-classification pipeline with each of the five aggregations") {
-  const auto tagged = records(models3_goldens("modernbert-ner"), "token-classification");
+  const auto tagged = bktest::pipeline_records(models3_goldens("modernbert-ner"), "token-classification");
   REQUIRE(tagged.size() == 35);
   for (const json& p : tagged) {
     const std::string aggregation = p.at("call").at("aggregation_strategy").get<std::string>();
@@ -113,7 +98,7 @@ TEST_CASE("modernbert ner: the token-classification pipeline with each of the fi
       INFO("entity " << k << " " << want[k].dump());
       for (const char* key : {"entity", "entity_group", "word", "start", "end", "index"})
         if (want[k].contains(key)) CHECK(got[k].at(key) == want[k].at(key));
-      CHECK(near(got[k].at("score"), want[k].at("score")));
+      CHECK(bktest::near_score(got[k].at("score"), want[k].at("score")));
     }
   }
 }

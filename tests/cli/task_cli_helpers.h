@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -25,6 +26,27 @@ inline nlohmann::json models2_goldens(const std::string& name) {
   return read_json(shared("fixtures/models2/" + name + "/goldens.json"));
 }
 
+// And the wave-3 families and outputs (fixtures/models3).
+inline std::string models3_path(const std::string& name) { return shared("fixtures/models3/" + name).string(); }
+
+inline nlohmann::json models3_goldens(const std::string& name) {
+  return read_json(shared("fixtures/models3/" + name + "/goldens.json"));
+}
+
+// The goldens' transformers pipeline records of `task` ("fill-mask", "token-classification", ...); a
+// record names its task at the top or in the pipeline's init arguments.
+inline std::vector<nlohmann::json> pipeline_records(const nlohmann::json& goldens, const std::string& task) {
+  std::vector<nlohmann::json> out;
+  for (const nlohmann::json& p : goldens.at("pipelines"))
+    if ((p.contains("task") ? p.at("task") : p.at("init").at("task")) == task) out.push_back(p);
+  return out;
+}
+
+// A pipeline's score against bertkit's, within the goldens' tolerance.
+inline bool near_score(const nlohmann::json& got, const nlohmann::json& want) {
+  return std::abs(got.get<double>() - want.get<double>()) <= kTolerance;
+}
+
 // Runs bertkit, requires success, and returns its JSON lines.
 inline std::vector<nlohmann::json> run_jsonl(const std::vector<std::string>& args, const std::string& input = "") {
   auto r = run_bertkit(args, input);
@@ -37,6 +59,14 @@ inline std::vector<nlohmann::json> run_jsonl(const std::vector<std::string>& arg
 inline std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
   args.insert(args.end(), more.begin(), more.end());
   return args;
+}
+
+// `model` converted to an f32 file in `dir` (named `name`.bk).
+inline std::string converted_f32(const TempDir& dir, const std::string& model, const std::string& name) {
+  const auto file = (dir / (name + ".bk")).string();
+  const auto r = run_bertkit({"-q", "convert", model, file});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  return file;
 }
 
 // A copy of a fixture folder whose `file` (a JSON object) gets `key` = `value`.
