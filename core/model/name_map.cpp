@@ -82,6 +82,16 @@ std::string checkpoint_spelling(const FamilySpec& family, const ArchitectureSpec
   const auto dot = canonical.rfind('.');
   if (dot == std::string_view::npos) return std::string(canonical);
   const std::string_view module = canonical.substr(0, dot), param = canonical.substr(dot + 1);
+  constexpr std::string_view kLayer = "encoder.layer.";
+  if (starts_with(module, kLayer)) {  // encoder.layer.N.inner: the family's layer prefix and its inner name
+    const std::string_view rest = module.substr(kLayer.size());
+    const auto index_end = rest.find('.');
+    if (index_end != std::string_view::npos)
+      for (const auto& [from, to, only] : family.layer_modules)
+        if (to == rest.substr(index_end + 1) && (only.empty() || only == param))
+          return fmt::format("{}{}.{}.{}", family.layer_prefix, rest.substr(0, index_end), from, param);
+    return std::string(canonical);
+  }
   for (std::span<const ModuleName> rows : {architecture.modules, family.other_modules, family.embedding_modules})
     for (const auto& [from, to, only] : rows)
       if (to == module && (only.empty() || only == param)) return fmt::format("{}.{}", from, param);

@@ -32,8 +32,9 @@ std::optional<std::string> canonical_name(const FamilySpec& family, const Archit
 // The same for whichever architecture of `family` knows the name.
 std::optional<std::string> canonical_name(const FamilySpec& family, std::string_view checkpoint_name);
 
-// How checkpoints of `architecture` spell the canonical name of a head or embedding tensor, for
-// messages (mlm.decoder.bias is BERT's cls.predictions.bias); other names as they are.
+// How checkpoints of `architecture` spell a canonical name, without the model's prefix: for messages
+// (mlm.decoder.bias is BERT's cls.predictions.bias) and for `bench --save`'s folders (ModernBERT's
+// encoder.layer.0.attn.Wqkv.weight is layers.0.attn.Wqkv.weight); names no row knows as they are.
 std::string checkpoint_spelling(const FamilySpec& family, const ArchitectureSpec& architecture,
                                 std::string_view canonical);
 

@@ -2,6 +2,7 @@
 #include "core/model/name_map.h"
 #include "core/model/model_tensors.h"
 #include "core/model/family_spec.h"
+#include "core/bench/model_shapes.h"
 
 #include <doctest/doctest.h>
 
@@ -195,4 +196,22 @@ TEST_CASE("name map: an architecture's own rows: one checkpoint name, different 
   CHECK(checkpoint_spelling(bert, mlm, "mlm.decoder.weight") == "cls.predictions.decoder.weight");
   CHECK(!canonical_name(bert, mlm, "cls.predictions.weight"));  // the bias-only row
   CHECK(checkpoint_spelling(bert, mlm, "encoder.layer.0.output.dense.weight") == "encoder.layer.0.output.dense.weight");
+}
+
+// `bench --save` writes each shape's tensors under their checkpoint spelling: every name must come back
+// as the same canonical one, or the folder would not load (DeBERTa's key_proj, ModernBERT's layers.N,
+// Nomic's emb_ln were written under canonical names once, and refused).
+TEST_CASE("checkpoint_spelling: every tensor of every bench shape reads back as itself") {
+  for (const bertkit::core::ModelShape& shape : bertkit::core::model_shapes()) {
+    const bertkit::core::ModelConfig config = bertkit::core::config_of(shape);
+    const ArchitectureSpec& architecture = bertkit::core::architecture_spec(config);
+    for (const bertkit::core::TensorDecl& t : bertkit::core::model_tensors(config)) {
+      const std::string spelled = checkpoint_spelling(*config.family, architecture, t.name);
+      INFO(shape.name << ": " << t.name << " spelled " << spelled);
+      CHECK(canonical_name(*config.family, architecture, spelled) == std::optional<std::string>(t.name));
+    }
+  }
+  const FamilySpec& deberta = *find_family("deberta-v2");
+  CHECK(checkpoint_spelling(deberta, deberta.architectures[0], "encoder.layer.3.attention.self.key.bias") ==
+        "encoder.layer.3.attention.self.key_proj.bias");
 }
