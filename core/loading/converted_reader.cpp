@@ -319,6 +319,7 @@ LoadedModel load_converted_file(const fs::path& path, std::string_view spec) {
   m.files.push_back(path);
   m.origins.emplace_back("converted from", r.get<std::string>(pf.header, "source"));
   m.origins.emplace_back("converted by", "bertkit " + r.get<std::string>(pf.header, "bertkit_version"));
+  if (m.sparse_linear) m.origins.emplace_back("sparse head", "sparse_linear.weight and .bias of this file");
   return m;
 }
 
