@@ -33,7 +33,8 @@ std::string jsonl_of(const std::vector<std::string>& texts) {
 std::vector<std::string> splade_texts() { return splade_goldens().at("texts").get<std::vector<std::string>>(); }
 std::vector<std::string> m3_texts() {
   std::vector<std::string> texts;
-  for (const json& e : m3_goldens().at("embeddings")) texts.push_back(e.at("text"));
+  const json g = m3_goldens();  // held: a loop over a temporary's member would read freed memory
+  for (const json& e : g.at("embeddings")) texts.push_back(e.at("text"));
   return texts;
 }
 
@@ -86,7 +87,10 @@ void check_splade_embed(const std::string& model) {
 
 void check_m3_embed(const std::string& model) {
   const json g = m3_goldens();
-  const auto rows = bktest::run_jsonl({"embed", "-m", model, "--jsonl", "--vectors", "dense,sparse"}, jsonl_of(m3_texts()));
+  const auto run = run_bertkit({"embed", "-m", model, "--jsonl", "--vectors", "dense,sparse"}, jsonl_of(m3_texts()));
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto rows = bktest::json_lines(run.out);
   REQUIRE(rows.size() == g.at("embeddings").size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     INFO("text " << i);
@@ -107,11 +111,12 @@ void check_m3_embed(const std::string& model) {
 void check_m3_similarity(const std::string& model) {
   const json g = m3_goldens();
   std::string input;
-  for (const json& p : g.at("scores").at("pairs")) input += p.at("query_text").get<std::string>() + "\t" + p.at("passage_text").get<std::string>() + "\n";
+  for (const json& p : g.at("scores").at("pairs"))
+    input += json{{"text", p.at("query_text")}, {"text_pair", p.at("passage_text")}}.dump() + "\n";
   for (const char* mode : {"dense", "sparse"}) {
     INFO(mode);
-    const auto rows = bktest::run_jsonl({"similarity", "-m", model, "--tsv", "--column", "text", "--mode", mode},
-                                        "text\ttext_pair\n" + input);
+    const auto rows =
+        bktest::run_jsonl({"similarity", "-m", model, "--jsonl", "--pair-field", "text_pair", "--mode", mode}, input);
     REQUIRE(rows.size() == g.at("scores").at("pairs").size());
     for (std::size_t i = 0; i < rows.size(); ++i)
       CHECK(std::abs(rows[i].at("score").get<double>() - g["scores"]["pairs"][i].at(mode).get<double>()) <= bktest::kTolerance);
@@ -184,7 +189,7 @@ TEST_CASE("sparse: --sparse-top-k keeps the largest values in id order, --sparse
 TEST_CASE("sparse: CSV carries the sparse vector as one JSON text column; npy and dense-only flags are refused") {
   auto csv = run_bertkit({"embed", "-m", kSplade, "--format", "csv", "--sparse-top-k", "3", "Hello world!"});
   REQUIRE(csv.exit_code == 0);
-  CHECK(csv.out.starts_with("text,sparse\n"));
+  CHECK(csv.out.starts_with("text,sparse,truncated\n"));
   CHECK(csv.out.find("\"{\"\"indices\"\":[") != std::string::npos);
   CHECK(bktest::count_lines(csv.out) == 2);
 
