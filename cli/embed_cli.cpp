@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,7 +35,28 @@ struct EmbedOptions {
   std::string precision = "float32";
   std::string calibration;  // an .npy of float32 embeddings: the int8/uint8 ranges
   bool token_embeddings = false;
+  std::string vectors;  // --vectors dense,sparse; empty: the model's default
+  std::optional<std::size_t> sparse_top_k;
+  bool sparse_tokens = false;
 };
+
+// Sparse vectors are written as JSON (ids and values): a dense-only flag or format does not apply to them.
+void check_sparse_flags(const EmbedOptions& o, const cmd::EmbedPlan& plan, records::ResultFormat format) {
+  const auto& v = plan.vectors;
+  const bool sparse = std::find(v.begin(), v.end(), cmd::VectorKind::Sparse) != v.end();
+  if (!sparse) {
+    if (o.sparse_top_k || o.sparse_tokens) usage_error("--sparse-top-k and --sparse-tokens apply to sparse vectors; this run writes none");
+    return;
+  }
+  if (format == records::ResultFormat::Npy || format == records::ResultFormat::F32)
+    usage_error("--format {} holds one dense row per record; sparse vectors are written as ids and values: use "
+                "--format jsonl, tsv or csv", format == records::ResultFormat::Npy ? "npy" : "f32");
+  if (o.token_embeddings) usage_error("--token-embeddings gives the last hidden state, not sparse vectors");
+  if (o.precision != "float32" || !o.calibration.empty())
+    usage_error("--precision quantises dense embeddings; sparse vectors are written as float32");
+  if (std::find(v.begin(), v.end(), cmd::VectorKind::Dense) == v.end() && (!o.pooling.empty() || o.normalize || o.truncate_dim))
+    usage_error("--pooling, --normalize and --truncate-dim shape dense embeddings; this run writes sparse vectors only");
+}
 
 // What makes a sentence embedding out of the token vectors (pooling, normalising, truncating,
 // quantising) does not apply to --token-embeddings, which are the last hidden state as it is.
@@ -71,10 +93,15 @@ int run_embed(const EmbedOptions& o) {
   eo.prefix = o.prefix;
   eo.prompt = o.prompt;
   eo.truncate_dim = o.truncate_dim;
+  if (!o.vectors.empty()) eo.vectors = cmd::parse_vector_kinds(o.vectors, "--vectors");
 
   TaskModel model = load_task_model(o.task);
+  for (cmd::VectorKind kind : eo.vectors) cmd::require_offered(model.loaded, kind, "--vectors");
   cmd::EmbedPlan plan = cmd::plan_embedding(model.loaded, eo);
+  check_sparse_flags(o, plan, format);
   cmd::Embedder embedder(model.loaded.config, model.weights, plan);
+  if (std::find(plan.vectors.begin(), plan.vectors.end(), cmd::VectorKind::Sparse) != plan.vectors.end())
+    embedder.use_sparse_head(cmd::make_sparse_head(model.loaded, *model.weights, *model.tokenizer));
   records::PipelineOptions options = pipeline_options(o.task, model);
   std::optional<core::Ranges> calibration = calibration_ranges(o.calibration, precision, embedder.dimension());
   if (!o.calibration.empty()) options.read_files.push_back({o.calibration, "the --calibration file"});
@@ -107,6 +134,7 @@ int run_embed(const EmbedOptions& o) {
 
   cmd::EmbedTask task(embedder, plan, *model.tokenizer, options.limits, o.token_embeddings);
   task.quantize(precision, std::move(calibration));
+  task.sparse_writing({o.sparse_top_k, o.sparse_tokens});
   return run_task(o.task, options, *model.tokenizer, task);
 }
 
@@ -135,6 +163,13 @@ Action add_embed(CLI::App& sub, const GlobalOptions&) {
                  "An .npy of float32 embeddings [n, dim] whose ranges int8/uint8 use (default: the input's)");
   sub.add_flag("--token-embeddings", o->token_embeddings,
                "Per-token vectors (last hidden state, special tokens included) instead of one per input");
+  sub.add_option("--vectors", o->vectors,
+                 "Which vectors to write, comma-separated: dense, sparse (BGE-M3's heads; default: the model's one)");
+  sub.add_option_function<std::size_t>("--sparse-top-k", [o](std::size_t n) { o->sparse_top_k = n; },
+                                       "Keep each sparse vector's N largest values (still in ascending id order)")
+      ->check(whole_number(1, 1 << 24));
+  sub.add_flag("--sparse-tokens", o->sparse_tokens,
+               "Also write each sparse vector's entries as vocabulary tokens (sparse_tokens)");
   return [o] { return run_embed(*o); };
 }
 

@@ -32,6 +32,7 @@ struct SimilarityOptions {
   std::optional<std::int64_t> truncate_dim;
   std::string precision = "float32";
   std::string calibration;
+  std::string mode;  // --mode dense|sparse: which of the model's vectors score; empty: its default
   // A search's prompts: the queries' and the corpus texts' own (e5's "query: " and "passage: ").
   std::optional<std::string> query_prefix, query_prompt, corpus_prefix, corpus_prompt;
   // A search's shape flags for one of its two files (else --column/--field name the text in both).
@@ -68,6 +69,19 @@ void plan_search_prompts(const SimilarityOptions& o, const core::LoadedModel& lo
   embed.prefix = o.query_prefix;
   embed.prompt = o.query_prompt;
   scorer.query_plan = cmd::plan_embedding(loaded, embed);
+}
+
+// The vectors that score (--mode, else the model's default); sparse ones by their dot product only,
+// unquantised and whole.
+cmd::VectorKind score_vectors(const SimilarityOptions& o, const core::LoadedModel& model, core::Precision precision) {
+  const cmd::VectorKind kind = o.mode.empty() ? cmd::default_vector(model) : cmd::parse_vector_kind(o.mode, "--mode");
+  cmd::require_offered(model, kind, "--mode");
+  if (kind != cmd::VectorKind::Sparse) return kind;
+  if (!o.metric.empty() && o.metric != "dot") usage_error("--metric {}: sparse vectors are scored by their dot product", o.metric);
+  if (precision != core::Precision::Float32 || !o.calibration.empty())
+    usage_error("--precision quantises dense embeddings; sparse vectors are scored as float32");
+  if (o.truncate_dim) usage_error("--truncate-dim truncates dense embeddings; sparse vectors are scored whole");
+  return kind;
 }
 
 bool prompts_given(const SimilarityOptions& o) {
@@ -165,9 +179,15 @@ int run_similarity(SimilarityOptions& o) {
     scorer.metric = metric_flag(!o.metric.empty() ? o.metric : named ? *st->similarity_fn_name : "cosine");
     cmd::EmbedOptions embed;
     embed.truncate_dim = o.truncate_dim;
+    embed.vectors = {score_vectors(o, model.loaded, precision)};
+    if (embed.vectors.front() == cmd::VectorKind::Sparse) {
+      scorer.metric = core::Metric::Dot;
+      metric_from = " (sparse vectors: SparseEncoder's dot product)";
+    }
     if (search_mode(o)) plan_search_prompts(o, model.loaded, embed, scorer);
     else scorer.plan = cmd::plan_embedding(model.loaded, embed);
     scorer.embedder = std::make_unique<cmd::Embedder>(model.loaded.config, model.weights, *scorer.plan);
+    if (scorer.sparse()) scorer.embedder->use_sparse_head(cmd::make_sparse_head(model.loaded, *model.weights, *model.tokenizer));
     scorer.precision = precision;
     scorer.ranges = calibration_ranges(o.calibration, precision, scorer.embedder->dimension());
     if (!o.calibration.empty()) options.read_files.push_back({o.calibration, "the --calibration file"});
@@ -246,6 +266,9 @@ Action add_similarity(CLI::App& sub, const GlobalOptions&) {
                  "(the metric over the integers, with --calibration), binary or ubinary (negated Hamming distance)")
       ->capture_default_str();
   sub.add_option("--calibration", o->calibration, "An .npy of float32 embeddings [n, dim] whose ranges int8/uint8 use");
+  sub.add_option("--mode", o->mode,
+                 "Which vectors score: dense (cosine or --metric) or sparse (dot product); default: the model's one "
+                 "(sparse for a SparseEncoder)");
   return [o] { return run_similarity(*o); };
 }
 

@@ -112,6 +112,8 @@ EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& opt
     usage_error("this model's pooling leaves the prompt's tokens out (include_prompt false), which bertkit does not "
                 "support yet: embed without a prompt or prefix");
   plan.lower_case = st && st->do_lower_case.value_or(false);
+  plan.vectors = options.vectors;
+  if (plan.vectors.empty()) plan.vectors.push_back(default_vector(model));
   return plan;
 }
 
@@ -138,13 +140,28 @@ Embedder::Embedder(const core::ModelConfig& config, std::shared_ptr<const core::
 
 void Embedder::sentence_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
                                    std::vector<float>& rows) {
+  embed(encodings, limits, &rows, nullptr);
+}
+
+void Embedder::sparse_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
+                                 std::vector<core::SparseVector>& vectors) {
+  embed(encodings, limits, nullptr, &vectors);
+}
+
+void Embedder::embed(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits, std::vector<float>* rows,
+                     std::vector<core::SparseVector>* sparse) {
   const auto dim = static_cast<std::size_t>(dimension());
   const auto full = static_cast<std::size_t>(pooler_.dimension());
-  rows.resize(encodings.size() * dim);
+  if (rows) rows->resize(encodings.size() * dim);
+  if (sparse) sparse->assign(encodings.size(), {});
   run_encoder(encoder_, encodings, limits, [&](std::span<const std::size_t> indices, const core::EncoderOutput& out) {
+    if (sparse)
+      for (std::size_t k = 0; k < indices.size(); ++k)
+        (*sparse)[indices[k]] = sparse_->forward(out, k, encodings[indices[k]].ids);
+    if (!rows) return;
     pooler_.forward(out, pooled_);
     for (std::size_t k = 0; k < indices.size(); ++k) {
-      float* row = rows.data() + indices[k] * dim;
+      float* row = rows->data() + indices[k] * dim;
       std::copy_n(pooled_.begin() + static_cast<std::ptrdiff_t>(k * full), dim, row);
       if (normalize_truncated_) core::l2_normalize(row, static_cast<std::int64_t>(dim));
     }
@@ -165,7 +182,16 @@ void Embedder::token_embeddings(std::span<const tok::Encoding> encodings, const 
 
 std::vector<std::string> EmbedTask::result_fields() const {
   if (token_embeddings_) return {"tokens", "token_embeddings"};
-  return {"embedding"};
+  std::vector<std::string> fields;
+  for (VectorKind kind : plan_.vectors) {
+    if (kind == VectorKind::Sparse) add_sparse_fields(sparse_writing_, fields);
+    else fields.emplace_back(vector_kind_info(kind).field);
+  }
+  return fields;
+}
+
+bool EmbedTask::wants(VectorKind kind) const {
+  return std::find(plan_.vectors.begin(), plan_.vectors.end(), kind) != plan_.vectors.end();
 }
 
 records::TextInput EmbedTask::model_input(const records::Record& record, std::string& text, std::string& pair) {
@@ -177,7 +203,8 @@ records::TextInput EmbedTask::model_input(const records::Record& record, std::st
 
 void EmbedTask::compute(const records::Batch& batch) {
   if (token_embeddings_) embedder_.token_embeddings(batch.encodings, limits_, states_);
-  else embedder_.sentence_embeddings(batch.encodings, limits_, rows_);
+  else embedder_.embed(batch.encodings, limits_, wants(VectorKind::Dense) ? &rows_ : nullptr,
+                       wants(VectorKind::Sparse) ? &sparse_ : nullptr);
 }
 
 void EmbedTask::quantize(core::Precision precision, std::optional<core::Ranges> calibration) {
@@ -188,6 +215,7 @@ void EmbedTask::quantize(core::Precision precision, std::optional<core::Ranges> 
 
 void EmbedTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
   if (token_embeddings_) return write_tokens(batch, i, out.results());
+  if (wants(VectorKind::Sparse)) return write_vectors(batch, i, out.results());
   const auto dim = static_cast<std::size_t>(embedder_.dimension());
   std::span<const float> row(rows_.data() + i * dim, dim);
   if (!keep_all_) return write_row(batch.records[i], batch.truncated[i], row, out);
@@ -261,6 +289,17 @@ void EmbedTask::write_row(const records::Record& record, bool truncated, std::sp
                 j.end_array();
               })
       .end();
+}
+
+// Dense and sparse vectors in the order --vectors gives them (float32: quantising is refused with sparse).
+void EmbedTask::write_vectors(const records::Batch& batch, std::size_t i, records::ResultWriter& results) {
+  const auto dim = static_cast<std::size_t>(embedder_.dimension());
+  results.begin(batch.records[i], batch.truncated[i]);
+  for (VectorKind kind : plan_.vectors) {
+    if (kind == VectorKind::Sparse) write_sparse(results, sparse_[i], sparse_writing_, tokenizer_);
+    else results.field("embedding", std::span<const float>(rows_.data() + i * dim, dim));
+  }
+  results.end();
 }
 
 void EmbedTask::write_tokens(const records::Batch& batch, std::size_t i, records::ResultWriter& results) {

@@ -6,6 +6,9 @@
 #include "core/model/encoder.h"
 #include "core/model/pooling.h"
 #include "core/model/embedding_precision.h"
+#include "core/model/sparse_head.h"
+#include "commands/sparse_output.h"
+#include "commands/vector_kinds.h"
 #include "core/setting.h"
 #include "records/record_pipeline.h"
 #include "tokenizer/encoding.h"
@@ -28,6 +31,7 @@ struct EmbedOptions {
   std::optional<std::string> prefix;   // prepended to every text
   std::optional<std::string> prompt;   // a prompt name of config_sentence_transformers.json
   std::optional<std::int64_t> truncate_dim;  // unset: the checkpoint's truncate_dim, else all
+  std::vector<VectorKind> vectors;  // empty: the model's default vector; the front end checks they are offered
 };
 
 // What the options and the checkpoint resolve to.
@@ -36,6 +40,7 @@ struct EmbedPlan {
   std::string prefix;                       // the prompt's text, or --prefix
   std::string prompt_name;                  // empty: no named prompt
   bool lower_case = false;                  // sentence_bert_config.json do_lower_case
+  std::vector<VectorKind> vectors;          // what each text gets, in this order
   // Matryoshka: the first truncate_dim values are kept after the modules ran (a Normalize module
   // included); normalize_truncated (--normalize) L2-normalises what is kept, as
   // sentence-transformers' normalize_embeddings=True does after truncation.
@@ -63,6 +68,14 @@ class Embedder {
   // One row of dimension() values per encoding, in input order.
   void sentence_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
                            std::vector<float>& rows);
+  // Sparse vectors through `head` (make_sparse_head) as well as, or instead of, dense embeddings.
+  void use_sparse_head(std::unique_ptr<core::SparseHead> head) { sparse_ = std::move(head); }
+  // One sparse vector per encoding, in input order (use_sparse_head first).
+  void sparse_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
+                         std::vector<core::SparseVector>& vectors);
+  // One encoder pass for both: dense rows where `rows`, sparse vectors where `sparse` is given.
+  void embed(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits, std::vector<float>* rows,
+             std::vector<core::SparseVector>* sparse);
   // The last hidden state of each encoding ([tokens, hidden_size], row-major), in input order.
   void token_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
                         std::vector<std::vector<float>>& states);
@@ -70,6 +83,7 @@ class Embedder {
  private:
   core::Encoder encoder_;
   core::SentencePooler pooler_;
+  std::unique_ptr<core::SparseHead> sparse_;
   std::int64_t dimension_;
   bool normalize_truncated_;
   std::vector<float> pooled_;
@@ -101,14 +115,18 @@ class EmbedTask : public records::RecordTask {
                      : std::string();
   }
 
+  // How sparse vectors are written (top k, tokens).
+  void sparse_writing(SparseWriting how) { sparse_writing_ = how; }
   // `calibration`: int8/uint8 ranges; without them, those of every embedding of the input.
   void quantize(core::Precision precision, std::optional<core::Ranges> calibration);
 
  private:
   void write_tokens(const records::Batch& batch, std::size_t i, records::ResultWriter& results);
+  void write_vectors(const records::Batch& batch, std::size_t i, records::ResultWriter& results);
   // The ranges taken from the input (no --calibration): refused where no dimension has one.
   void check_input_ranges() const;
   void write_row(const records::Record& record, bool truncated, std::span<const float> row, records::RecordOutput& out);
+  bool wants(VectorKind kind) const;
 
   Embedder& embedder_;
   const EmbedPlan& plan_;
@@ -117,6 +135,8 @@ class EmbedTask : public records::RecordTask {
   bool token_embeddings_;
   std::vector<float> rows_;
   std::vector<std::vector<float>> states_;
+  std::vector<core::SparseVector> sparse_;
+  SparseWriting sparse_writing_;
   core::Precision precision_ = core::Precision::Float32;
   std::optional<core::Ranges> ranges_;
   bool keep_all_ = false;  // int8/uint8 without calibration: write at finish()

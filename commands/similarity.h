@@ -79,6 +79,9 @@ struct Scorer {
   // int8/uint8 with `ranges`. binary/ubinary score the negated Hamming distance, others the metric.
   core::Precision precision = core::Precision::Float32;
   std::optional<core::Ranges> ranges;
+
+  // Sparse vectors compared by their dot product (a SparseEncoder, or similarity --mode sparse).
+  bool sparse() const { return plan && plan->vectors.front() == VectorKind::Sparse; }
 };
 
 // The `score` of each record's pair of texts.
@@ -96,6 +99,7 @@ class PairTask : public records::RecordTask {
   Scorer& scorer_;
   std::vector<tok::Encoding> side_;  // one text of each pair
   std::vector<float> a_, b_, scores_;
+  std::vector<core::SparseVector> sparse_a_, sparse_b_;
 };
 
 }  // namespace bertkit::cmd

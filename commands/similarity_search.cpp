@@ -54,8 +54,10 @@ struct HitNames {
 class SearchTask : public records::RecordTask {
  public:
   SearchTask(Scorer& scorer, std::vector<Query>& queries, const std::vector<float>& query_rows,
-             const std::vector<std::uint8_t>& query_bits, HitNames names)
-      : scorer_(scorer), queries_(queries), query_rows_(query_rows), query_bits_(query_bits), names_(std::move(names)) {}
+             const std::vector<std::uint8_t>& query_bits, const std::vector<core::SparseVector>& query_sparse,
+             HitNames names)
+      : scorer_(scorer), queries_(queries), query_rows_(query_rows), query_bits_(query_bits),
+        query_sparse_(query_sparse), names_(std::move(names)) {}
 
   std::vector<std::string> result_fields() const override { return {"results"}; }
 
@@ -72,6 +74,7 @@ class SearchTask : public records::RecordTask {
 
   void compute(const records::Batch& batch) override {
     if (scorer_.cross) return compute_cross(batch);
+    if (scorer_.sparse()) return compute_sparse(batch);
     scorer_.embedder->sentence_embeddings(batch.encodings, scorer_.limits, rows_);
     const std::int64_t dim = scorer_.embedder->dimension();
     quantize_rows(scorer_, dim, rows_, bits_);
@@ -108,10 +111,20 @@ class SearchTask : public records::RecordTask {
     }
   }
 
+  // Sparse vectors: the dot product of each query's with each text's.
+  void compute_sparse(const records::Batch& batch) {
+    scorer_.embedder->sparse_embeddings(batch.encodings, scorer_.limits, sparse_);
+    for (std::size_t q = 0; q < queries_.size(); ++q)
+      for (std::size_t i = 0; i < batch.size(); ++i)
+        queries_[q].hits.offer(batch.ordinals[i], core::sparse_dot(query_sparse_[q], sparse_[i]), batch.records[i]);
+  }
+
   Scorer& scorer_;
   std::vector<Query>& queries_;
   const std::vector<float>& query_rows_;
   const std::vector<std::uint8_t>& query_bits_;
+  const std::vector<core::SparseVector>& query_sparse_;
+  std::vector<core::SparseVector> sparse_;
   HitNames names_;
   std::vector<float> rows_, scores_;
   std::vector<std::uint8_t> bits_;
@@ -196,7 +209,10 @@ int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& to
       read_queries(*query_reader, scorer, tokenizer, options, search.top_k, query_encodings, failed);
   std::vector<float> query_rows;
   std::vector<std::uint8_t> query_bits;
-  if (scorer.embedder) {
+  std::vector<core::SparseVector> query_sparse;
+  if (scorer.sparse()) {
+    scorer.embedder->sparse_embeddings(query_encodings, scorer.limits, query_sparse);
+  } else if (scorer.embedder) {
     scorer.embedder->sentence_embeddings(query_encodings, scorer.limits, query_rows);
     quantize_rows(scorer, scorer.embedder->dimension(), query_rows, query_bits);
   }
@@ -209,7 +225,7 @@ int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& to
   options.output.error_field = options.on_error == records::OnError::Skip;
   const HitNames names{options.output.field_prefix + "index", options.output.field_prefix + "score"};
   records::refuse_collisions(names.all(), corpus->table());
-  SearchTask task(scorer, queries, query_rows, query_bits, names);
+  SearchTask task(scorer, queries, query_rows, query_bits, query_sparse, names);
   records::RecordOutput out(options.output, query_reader->table(), task.result_fields());
   options.batching = records::Batching::Full;
   if (int status = records::run_records(*corpus, out, tokenizer, options, task); status != 0) return status;

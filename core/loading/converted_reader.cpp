@@ -1,4 +1,5 @@
 #include "core/loading/converted_file.h"
+#include "core/model/sparse_linear_head.h"
 #include "core/checkpoint/converted_format.h"
 #include "core/model/model_tensors.h"
 #include "core/checkpoint/raw_checkpoint.h"
@@ -71,6 +72,14 @@ SentenceTransformerConfig st_from_json(const json& j, const HeaderReader& r) {
   st.default_prompt_name = r.optional<std::string>(j, "default_prompt_name");
   st.similarity_fn_name = r.optional<std::string>(j, "similarity_fn_name");
   st.strip_texts = r.optional<bool>(j, "strip_texts").value_or(true);
+  if (j.contains("splade")) {
+    const json& splade = r.get<json>(j, "splade");
+    const auto strategy = r.get<std::string>(splade, "strategy"), activation = r.get<std::string>(splade, "activation");
+    if ((strategy != "max" && strategy != "sum") || (activation != "relu" && activation != "log1p_relu"))
+      r.fail(fmt::format("unknown splade pooling {} / {}", strategy, activation));
+    st.splade = SpladePooling{strategy == "sum" ? SpladeStrategy::Sum : SpladeStrategy::Max,
+                              activation == "log1p_relu" ? SpladeActivation::Log1pRelu : SpladeActivation::Relu};
+  }
   return st;
 }
 
@@ -203,6 +212,11 @@ void validate_weights(LoadedModel& m, const std::string& where) {
       want["dense." + std::to_string(k) + ".weight"] = {d.out_features, d.in_features};
       if (d.bias) want["dense." + std::to_string(k) + ".bias"] = {d.out_features};
     }
+  if (m.weights.info(kSparseLinearWeight)) {  // BGE-M3's sparse head, converted with the encoder
+    want[kSparseLinearWeight] = {1, m.config.hidden_size};
+    want[kSparseLinearBias] = {1};
+    m.sparse_linear = true;
+  }
   // By type and shape: tensors stored only packed are not recovered for this.
   auto require = [&](const std::string& name, const Shape& shape) {
     auto t = m.weights.info(name);
@@ -305,6 +319,7 @@ LoadedModel load_converted_file(const fs::path& path, std::string_view spec) {
   m.files.push_back(path);
   m.origins.emplace_back("converted from", r.get<std::string>(pf.header, "source"));
   m.origins.emplace_back("converted by", "bertkit " + r.get<std::string>(pf.header, "bertkit_version"));
+  if (m.sparse_linear) m.origins.emplace_back("sparse head", "sparse_linear.weight and .bias of this file");
   return m;
 }
 

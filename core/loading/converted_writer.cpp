@@ -37,6 +37,9 @@ json st_to_json(const SentenceTransformerConfig& st) {
   // Only when the model names one: files of the models without it keep their bytes.
   if (st.similarity_fn_name) out["similarity_fn_name"] = *st.similarity_fn_name;
   if (!st.strip_texts) out["strip_texts"] = false;
+  if (st.splade)
+    out["splade"] = {{"strategy", st.splade->strategy == SpladeStrategy::Sum ? "sum" : "max"},
+                     {"activation", st.splade->activation == SpladeActivation::Log1pRelu ? "log1p_relu" : "relu"}};
   return out;
 }
 

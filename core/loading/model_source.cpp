@@ -1,6 +1,7 @@
 #include "core/loading/model_source.h"
 
 #include "core/loading/converted_file.h"
+#include "core/loading/retrieval_heads.h"
 #include "core/model/load_weights.h"
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/error.h"
@@ -157,13 +158,17 @@ fs::path read_modules(const fs::path& root, SentenceTransformerConfig& st, std::
     if (rel_path.is_absolute() || rel.find("..") != std::string::npos)
       bad_input("{}: module path \"{}\" leaves the model folder", where, rel);
     fs::path folder = rel.empty() ? root : root / rel_path;
-    if (is_module(type, "Transformer")) {
+    if (is_module(type, "Transformer") || is_module(type, "MLMTransformer")) {
       if (transformer) bad_input("{}: more than one Transformer module", where);
       transformer = folder;
     } else if (is_module(type, "Pooling")) {
       st.pooling = read_pooling(folder / kConfig);
       have_pooling = true;
       origins.emplace_back("pooling", (folder / kConfig).string());
+      files.push_back(folder / kConfig);
+    } else if (is_module(type, "SpladePooling")) {
+      st.splade = read_splade_pooling(folder / kConfig);
+      origins.emplace_back("splade pooling", (folder / kConfig).string());
       files.push_back(folder / kConfig);
     } else if (is_module(type, "Dense")) {
       dense_folders.push_back(folder);
@@ -267,6 +272,7 @@ LoadedModel load_folder(const fs::path& root, std::string_view spec) {
   auto loaded = load_weights(std::move(raw), m.config, folder.string());
   m.weights = std::move(loaded.weights);
   m.unexpected_tensors = std::move(loaded.unexpected);
+  read_sparse_linear(root, m);
   for (const fs::path& dense : dense_folders)
     m.sentence_transformer->dense.push_back(
         read_dense(dense, static_cast<int>(m.sentence_transformer->dense.size()), m.weights, m.files));

@@ -35,8 +35,22 @@ struct DenseLayer {
   DenseActivation activation = DenseActivation::Tanh;
 };
 
+// sentence-transformers' SpladePooling module (a SparseEncoder's 1_SpladePooling/config.json) over an
+// MLMTransformer's logits: activation, then log1p, then the maximum or the sum over the tokens.
+enum class SpladeStrategy { Max, Sum };
+enum class SpladeActivation {
+  Relu,       // log1p(relu(x)): the SPLADE of the papers
+  Log1pRelu,  // log1p(log1p(relu(x)))
+};
+struct SpladePooling {
+  SpladeStrategy strategy = SpladeStrategy::Max;
+  SpladeActivation activation = SpladeActivation::Relu;
+};
+
 struct SentenceTransformerConfig {
   Pooling pooling;
+  // A SparseEncoder: the MLM logits pooled into one vocabulary-wide sparse vector (no Pooling module).
+  std::optional<SpladePooling> splade;
   std::vector<DenseLayer> dense;
   bool normalize = false;                    // a Normalize module in modules.json (it has no folder)
   std::optional<int> max_seq_length;         // sentence_bert_config.json

@@ -134,7 +134,8 @@ class ExampleFolder {
                                  {"models/all-MiniLM-L6-v2", "minilm-embed"},
                                  {"models/bert-base-uncased", "bert-uncased-mlm"},
                                  {"ner-model", "../models2/bert-cased-ner"},
-                                 {"pretraining-model", "../models2/bert-uncased-pretraining"}})
+                                 {"pretraining-model", "../models2/bert-uncased-pretraining"},
+                                 {"splade-v3", "../models3/splade-bert"}, {"bge-m3", "../models3/bge-m3-tiny"}})
       link_model(dir_ / name, fixture);
     const fs::path hub = dir_ / ".cache/huggingface/hub";
     for (auto [id, fixture] : {std::pair{"sentence-transformers/all-MiniLM-L6-v2", "minilm-embed"},
@@ -182,6 +183,7 @@ class ExampleFolder {
         {"faq.txt", "Magnets attract iron because of aligned electron spins.\nWater boils at 100 degrees Celsius.\n"
                     "The moon orbits the earth.\nCompasses point north because of the earth's magnetic field.\n"},
         {"questions.txt", "how do magnets work\nwhen does water boil\n"},
+        {"corpus.jsonl", "{\"id\": 1, \"text\": \"The moon's gravity pulls the oceans.\"}\n{\"id\": 2, \"text\": \"Paris is in France.\"}\n"},
         {"docs.jsonl", "{\"id\": 1, \"body\": \"Magnets attract iron.\"}\n{\"id\": 2, \"body\": \"Water boils at 100 degrees.\"}\n"},
         {"manual.txt", "To reset the device, hold the power button for ten seconds. A red light means the battery is "
                        "low; charge it for an hour. A green light means the device is ready.\n"},

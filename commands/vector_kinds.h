@@ -1,0 +1,40 @@
+#pragma once
+// The vectors a retrieval model gives per text: one dense embedding, a learned-sparse vector (SPLADE,
+// BGE-M3's lexical weights). `embed --vectors` chooses which are written, `similarity --mode` which
+// one scores; each kind has one row in kVectorKinds (its flag name and output field), so a new kind
+// (BGE-M3's ColBERT vectors) is a new row, not new string compares.
+#include "core/loading/model_source.h"
+
+#include <string_view>
+#include <vector>
+
+namespace bertkit::cmd {
+
+enum class VectorKind { Dense, Sparse };
+
+struct VectorKindInfo {
+  VectorKind kind;
+  std::string_view name;   // in --vectors and --mode
+  std::string_view field;  // embed's output field
+};
+inline constexpr VectorKindInfo kVectorKinds[] = {
+    {VectorKind::Dense, "dense", "embedding"},
+    {VectorKind::Sparse, "sparse", "sparse"},
+};
+
+const VectorKindInfo& vector_kind_info(VectorKind kind);
+// A usage error naming `flag` and the known names for anything else.
+VectorKind parse_vector_kind(std::string_view name, std::string_view flag);
+// A comma-separated list ("dense,sparse"), each kind once, in the order given.
+std::vector<VectorKind> parse_vector_kinds(std::string_view list, std::string_view flag);
+
+// What the model gives: a SparseEncoder (SpladePooling) only sparse; any other encoder dense, and
+// sparse too with BGE-M3's sparse_linear head.
+std::vector<VectorKind> offered_vectors(const core::LoadedModel& model);
+// What it gives when nobody asks: sparse for a SparseEncoder, else dense (what sentence-transformers
+// gives for BGE-M3's folder).
+VectorKind default_vector(const core::LoadedModel& model);
+// A usage error naming `flag` unless the model offers `kind`.
+void require_offered(const core::LoadedModel& model, VectorKind kind, std::string_view flag);
+
+}  // namespace bertkit::cmd

@@ -1,0 +1,232 @@
+// Learned-sparse vectors end to end (issue 34): a sentence-transformers 6 SparseEncoder folder
+// (splade-bert) and BGE-M3's sparse_linear.pt head (bge-m3-tiny), from their folders and converted
+// files, against the goldens of sentence-transformers' encode and FlagEmbedding's M3Embedder.
+#include "cli/task_cli_helpers.h"
+#include "unit/checkpoint_builders.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+using bktest::run_bertkit;
+using nlohmann::json;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSplade = bktest::shared("fixtures/models3/splade-bert").string();
+const std::string kM3 = bktest::shared("fixtures/models3/bge-m3-tiny").string();
+
+json splade_goldens() { return bktest::read_json(fs::path(kSplade) / "goldens.json"); }
+json m3_goldens() { return bktest::read_json(fs::path(kM3) / "goldens.json"); }
+
+std::string jsonl_of(const std::vector<std::string>& texts) {
+  std::string lines;
+  for (const std::string& t : texts) lines += json{{"text", t}}.dump() + "\n";
+  return lines;
+}
+
+std::vector<std::string> splade_texts() { return splade_goldens().at("texts").get<std::vector<std::string>>(); }
+std::vector<std::string> m3_texts() {
+  std::vector<std::string> texts;
+  const json g = m3_goldens();  // held: a loop over a temporary's member would read freed memory
+  for (const json& e : g.at("embeddings")) texts.push_back(e.at("text"));
+  return texts;
+}
+
+// The same ids, each value within 1e-4.
+void check_sparse(const json& got, const json& expected) {
+  REQUIRE(got.at("indices") == expected.at("indices"));
+  const json& values = got.at("values");
+  REQUIRE(values.size() == expected.at("values").size());
+  double worst = 0;
+  for (std::size_t k = 0; k < values.size(); ++k)
+    worst = std::max(worst, std::abs(values[k].get<double>() - expected.at("values")[k].get<double>()));
+  CHECK(worst <= bktest::kTolerance);
+}
+
+double dense_diff(const json& got, const json& expected) {
+  REQUIRE(got.size() == expected.size());
+  double worst = 0;
+  for (std::size_t k = 0; k < got.size(); ++k) worst = std::max(worst, std::abs(got[k].get<double>() - expected[k].get<double>()));
+  return worst;
+}
+
+// Σ over shared ids of a·b, from golden sparse vectors.
+double golden_dot(const json& a, const json& b) {
+  std::map<int, double> av;
+  for (std::size_t k = 0; k < a.at("indices").size(); ++k) av[a["indices"][k].get<int>()] = a["values"][k].get<double>();
+  double sum = 0;
+  for (std::size_t k = 0; k < b.at("indices").size(); ++k)
+    if (auto it = av.find(b["indices"][k].get<int>()); it != av.end()) sum += it->second * b["values"][k].get<double>();
+  return sum;
+}
+
+std::string converted(const bktest::TempDir& dir, const std::string& model, const std::string& name) {
+  const std::string file = (dir / name).string();
+  const auto r = run_bertkit({"-q", "convert", model, file});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  return file;
+}
+
+void check_splade_embed(const std::string& model) {
+  const json g = splade_goldens();
+  const auto rows = bktest::run_jsonl({"embed", "-m", model, "--jsonl"}, jsonl_of(splade_texts()));
+  REQUIRE(rows.size() == g.at("sparse").size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    INFO("text " << i);
+    CHECK(!rows[i].contains("embedding"));
+    check_sparse(rows[i].at("sparse"), g.at("sparse")[i]);
+  }
+}
+
+void check_m3_embed(const std::string& model) {
+  const json g = m3_goldens();
+  const auto run = run_bertkit({"embed", "-m", model, "--jsonl", "--vectors", "dense,sparse"}, jsonl_of(m3_texts()));
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto rows = bktest::json_lines(run.out);
+  REQUIRE(rows.size() == g.at("embeddings").size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    INFO("text " << i);
+    const json& e = g.at("embeddings")[i];
+    CHECK(dense_diff(rows[i].at("embedding"), e.at("dense")) <= bktest::kTolerance);
+    check_sparse(rows[i].at("sparse"), e.at("sparse"));
+    CHECK(rows[i].contains("truncated") == e.at("truncated").get<bool>());
+  }
+  // Without --vectors: the dense embedding only, as sentence-transformers gives for the folder.
+  const auto plain = bktest::run_jsonl({"embed", "-m", model, "--jsonl"}, jsonl_of(m3_texts()));
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    CHECK(!plain[i].contains("sparse"));
+    CHECK(dense_diff(plain[i].at("embedding"), g.at("embeddings")[i].at("dense")) <= bktest::kTolerance);
+  }
+}
+
+// similarity --mode dense|sparse (text = query, pair = passage) against scores.pairs.
+void check_m3_similarity(const std::string& model) {
+  const json g = m3_goldens();
+  std::string input;
+  for (const json& p : g.at("scores").at("pairs"))
+    input += json{{"text", p.at("query_text")}, {"text_pair", p.at("passage_text")}}.dump() + "\n";
+  for (const char* mode : {"dense", "sparse"}) {
+    INFO(mode);
+    const auto rows =
+        bktest::run_jsonl({"similarity", "-m", model, "--jsonl", "--pair-field", "text_pair", "--mode", mode}, input);
+    REQUIRE(rows.size() == g.at("scores").at("pairs").size());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      CHECK(std::abs(rows[i].at("score").get<double>() - g["scores"]["pairs"][i].at(mode).get<double>()) <= bktest::kTolerance);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("sparse: a SparseEncoder folder and its converted file give sentence-transformers' sparse vectors") {
+  check_splade_embed(kSplade);
+  bktest::TempDir dir;
+  check_splade_embed(converted(dir, kSplade, "splade.bk"));
+}
+
+TEST_CASE("sparse: BGE-M3's dense and sparse vectors, folder and converted, and similarity --mode dense|sparse") {
+  check_m3_embed(kM3);
+  check_m3_similarity(kM3);
+  bktest::TempDir dir;
+  const std::string file = converted(dir, kM3, "m3.bk");
+  check_m3_embed(file);
+  check_m3_similarity(file);
+}
+
+TEST_CASE("sparse: similarity and search of a SparseEncoder score the dot product of the sparse vectors") {
+  const json g = splade_goldens();
+  const auto texts = splade_texts();
+  const auto pair = bktest::run_jsonl({"similarity", "-m", kSplade, texts[0], texts[1]});
+  REQUIRE(pair.size() == 1);
+  const double expected = golden_dot(g["sparse"][0], g["sparse"][1]);
+  CHECK(std::abs(pair[0].at("score").get<double>() - expected) <= bktest::kTolerance * std::max(1.0, expected));
+
+  bktest::TempDir dir;
+  std::string corpus;
+  for (std::size_t i = 1; i < texts.size(); ++i) corpus += json{{"text", texts[i]}}.dump() + "\n";
+  bktest::write_file(dir / "corpus.jsonl", corpus);
+  const auto hits = bktest::run_jsonl({"similarity", "-m", kSplade, "--query", texts[0], "--corpus",
+                                       (dir / "corpus.jsonl").string(), "--top-k", "3"});
+  REQUIRE(hits.size() == 1);
+  std::vector<std::pair<double, std::size_t>> want;
+  for (std::size_t i = 1; i < texts.size(); ++i) want.emplace_back(golden_dot(g["sparse"][0], g["sparse"][i]), i - 1);
+  std::sort(want.rbegin(), want.rend());
+  const json& results = hits[0].at("results");
+  REQUIRE(results.size() == 3);
+  for (std::size_t k = 0; k < 3; ++k) {
+    CHECK(results[k].at("index").get<std::size_t>() == want[k].second);
+    CHECK(std::abs(results[k].at("score").get<double>() - want[k].first) <= bktest::kTolerance * std::max(1.0, want[k].first));
+  }
+}
+
+TEST_CASE("sparse: --sparse-top-k keeps the largest values in id order, --sparse-tokens names them") {
+  const json g = splade_goldens();
+  const auto rows = bktest::run_jsonl({"embed", "-m", kSplade, "--sparse-top-k", "10", "--sparse-tokens", splade_texts()[0]});
+  REQUIRE(rows.size() == 1);
+  const json& sparse = rows[0].at("sparse");
+  const json& tokens = rows[0].at("sparse_tokens");
+  REQUIRE(sparse.at("indices").size() == 10);
+  CHECK(std::is_sorted(sparse["indices"].begin(), sparse["indices"].end()));
+  CHECK(tokens.at("values") == sparse.at("values"));
+  // The golden's ten largest, decoded: the same tokens (here in id order), the same values.
+  std::map<std::string, double> want;
+  for (const json& tv : g.at("decode_top10_first")) want[tv[0].get<std::string>()] = tv[1].get<double>();
+  REQUIRE(tokens.at("tokens").size() == 10);
+  for (std::size_t k = 0; k < 10; ++k) {
+    const std::string token = tokens["tokens"][k];
+    REQUIRE(want.count(token) == 1);
+    CHECK(std::abs(tokens["values"][k].get<double>() - want[token]) <= bktest::kTolerance);
+  }
+}
+
+TEST_CASE("sparse: CSV carries the sparse vector as one JSON text column; npy and dense-only flags are refused") {
+  auto csv = run_bertkit({"embed", "-m", kSplade, "--format", "csv", "--sparse-top-k", "3", "Hello world!"});
+  REQUIRE(csv.exit_code == 0);
+  CHECK(csv.out.starts_with("text,sparse,truncated\n"));
+  CHECK(csv.out.find("\"{\"\"indices\"\":[") != std::string::npos);
+  CHECK(bktest::count_lines(csv.out) == 2);
+
+  bktest::TempDir dir;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"embed", "-m", kSplade, "--format", "npy", "-o", (dir / "a.npy").string(), "hi"},
+        std::vector<std::string>{"embed", "-m", kM3, "--vectors", "dense,sparse", "--format", "npy", "-o", (dir / "b.npy").string(), "hi"},
+        std::vector<std::string>{"embed", "-m", kSplade, "--precision", "int8", "hi"},
+        std::vector<std::string>{"embed", "-m", kSplade, "--vectors", "dense", "hi"},
+        std::vector<std::string>{"embed", "-m", kM3, "--sparse-top-k", "3", "hi"},
+        std::vector<std::string>{"similarity", "-m", kSplade, "--metric", "cosine", "a", "b"}}) {
+    INFO(args[3]);
+    auto r = run_bertkit(args);
+    CHECK(r.exit_code == 2);
+    CHECK(bktest::count_lines(r.err) == 1);
+  }
+  CHECK(!fs::exists(dir / "a.npy"));
+}
+
+TEST_CASE("sparse: a sparse_linear.pt whose pickle would call anything else is refused, naming the file") {
+  bktest::TempDir dir;
+  const fs::path copy = dir / "m3";
+  fs::copy(kM3, copy, fs::copy_options::recursive);
+  fs::permissions(copy / "sparse_linear.pt", fs::perms::owner_write, fs::perm_options::add);
+  bktest::write_file(copy / "sparse_linear.pt",
+                     bktest::stored_zip({{"sparse_linear/data.pkl",
+                                          bktest::cat("\x80\x02" "cos\nsystem\n", bktest::pickle_unicode("touch pwned"), "\x85R.")}}));
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"embed", "-m", copy.string(), "hi"},
+                                               std::vector<std::string>{"info", copy.string()},
+                                               std::vector<std::string>{"convert", copy.string(), (dir / "x.bk").string()}}) {
+    INFO(args[0]);
+    auto r = run_bertkit(args);
+    CHECK(r.exit_code == 3);
+    CHECK(bktest::count_lines(r.err) == 1);
+    CHECK(r.err.find((copy / "sparse_linear.pt").string()) != std::string::npos);
+    CHECK(r.err.find("os.system") != std::string::npos);
+  }
+  CHECK(!fs::exists(dir / "pwned"));
+  CHECK(!fs::exists(dir / "x.bk"));
+}
