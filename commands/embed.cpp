@@ -21,6 +21,8 @@ bool python_space(char32_t c) {
          (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
+}  // namespace
+
 std::string_view python_strip(std::string_view s) {
   std::size_t begin = 0;
   while (begin < s.size()) {
@@ -33,6 +35,8 @@ std::string_view python_strip(std::string_view s) {
     if (!python_space(tok::next_code_point(s, i))) end = i;
   return s.substr(begin, end - begin);
 }
+
+namespace {
 
 std::string lower_case(std::string_view s) {
   std::string out;

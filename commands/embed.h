@@ -48,6 +48,9 @@ struct EmbedPlan {
 
 EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& options);
 
+// `s` without the white space Python's str.strip() removes at its ends.
+std::string_view python_strip(std::string_view s);
+
 // The text the model sees, as sentence-transformers builds it: prompt + text, stripped of
 // surrounding whitespace (Python's str.strip), lower-cased when the checkpoint says so.
 std::string model_text(const EmbedPlan& plan, std::string_view text);

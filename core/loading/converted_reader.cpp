@@ -71,6 +71,10 @@ SentenceTransformerConfig st_from_json(const json& j, const HeaderReader& r) {
   st.default_prompt_name = r.optional<std::string>(j, "default_prompt_name");
   st.similarity_fn_name = r.optional<std::string>(j, "similarity_fn_name");
   st.strip_texts = r.optional<bool>(j, "strip_texts").value_or(true);
+  if (auto colbert = j.find("colbert"); colbert != j.end()) {
+    st.colbert.emplace();
+    read_colbert_config(*colbert, r.where(), *st.colbert);
+  }
   return st;
 }
 

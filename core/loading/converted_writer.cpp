@@ -37,6 +37,7 @@ json st_to_json(const SentenceTransformerConfig& st) {
   // Only when the model names one: files of the models without it keep their bytes.
   if (st.similarity_fn_name) out["similarity_fn_name"] = *st.similarity_fn_name;
   if (!st.strip_texts) out["strip_texts"] = false;
+  if (st.colbert) out["colbert"] = colbert_config_json(*st.colbert);
   return out;
 }
 

@@ -66,10 +66,7 @@ void check_embeddings(const std::string& model) {
 
 // The fixture converted to an f32 file in `dir`.
 std::string converted(const bktest::TempDir& dir, const std::string& name) {
-  const auto file = (dir / (name + ".bk")).string();
-  const auto r = bktest::run_bertkit({"-q", "convert", models3(name), file});
-  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  return file;
+  return bktest::converted_model(dir, models3(name), name);
 }
 
 }  // namespace

@@ -25,6 +25,21 @@ inline nlohmann::json models2_goldens(const std::string& name) {
   return read_json(shared("fixtures/models2/" + name + "/goldens.json"));
 }
 
+// The same for the encoders and outputs of 2026 (fixtures/models3).
+inline std::string models3_path(const std::string& name) { return shared("fixtures/models3/" + name).string(); }
+
+inline nlohmann::json models3_goldens(const std::string& name) {
+  return read_json(shared("fixtures/models3/" + name + "/goldens.json"));
+}
+
+// The model at `model` (a folder) converted to an f32 file `name`.bk in `dir`.
+inline std::string converted_model(const TempDir& dir, const std::string& model, const std::string& name) {
+  const auto file = (dir / (name + ".bk")).string();
+  const auto r = run_bertkit({"-q", "convert", model, file});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  return file;
+}
+
 // Runs bertkit, requires success, and returns its JSON lines.
 inline std::vector<nlohmann::json> run_jsonl(const std::vector<std::string>& args, const std::string& input = "") {
   auto r = run_bertkit(args, input);
