@@ -61,7 +61,6 @@ void ColbertEmbedTask::finish(records::RecordOutput& out) {
 void ColbertEmbedTask::write_vectors(const records::Record& record, bool truncated, const std::vector<float>& vectors,
                                      records::RecordOutput& out) {
   const auto dim = static_cast<std::size_t>(encoder_.dimension());
-  const bool is_signed = core::is_signed(precision_);
   out.results()
       .begin(record, truncated)
       .nested("colbert",
@@ -75,9 +74,7 @@ void ColbertEmbedTask::write_vectors(const records::Record& record, bool truncat
                   }
                   bytes_.resize(core::quantized_width(precision_, dim));
                   core::quantize_row(precision_, row, ranges_ ? &*ranges_ : nullptr, bytes_);
-                  j.begin_array();
-                  for (std::uint8_t b : bytes_) is_signed ? j.value(static_cast<std::int8_t>(b)) : j.value(b);
-                  j.end_array();
+                  write_quantized(j, precision_, bytes_);
                 }
                 j.end_array();
               })

@@ -255,16 +255,17 @@ void EmbedTask::write_row(const records::Record& record, bool truncated, std::sp
   bytes_.resize(core::quantized_width(precision_, row.size()));
   core::quantize_row(precision_, row, ranges_ ? &*ranges_ : nullptr, bytes_);
   if (out.vectors()) return out.vector(std::span<const std::uint8_t>(bytes_));
-  const bool is_signed = core::is_signed(precision_);
   out.results()
       .begin(record, truncated)
-      .nested("embedding",
-              [&](records::JsonLine& j) {
-                j.begin_array();
-                for (std::uint8_t b : bytes_) is_signed ? j.value(static_cast<std::int8_t>(b)) : j.value(b);
-                j.end_array();
-              })
+      .nested("embedding", [&](records::JsonLine& j) { write_quantized(j, precision_, bytes_); })
       .end();
+}
+
+void write_quantized(records::JsonLine& j, core::Precision precision, std::span<const std::uint8_t> bytes) {
+  const bool is_signed = core::is_signed(precision);
+  j.begin_array();
+  for (std::uint8_t b : bytes) is_signed ? j.value(static_cast<std::int8_t>(b)) : j.value(b);
+  j.end_array();
 }
 
 void EmbedTask::write_tokens(const records::Batch& batch, std::size_t i, records::ResultWriter& results) {
