@@ -2,6 +2,7 @@
 #include "cli/app.h"
 #include "cli/choice_flags.h"
 #include "cli/calibration.h"
+#include "cli/colbert_model.h"
 #include "cli/embedding_flags.h"
 #include "cli/empty_values.h"
 #include "cli/number_flags.h"
@@ -72,6 +73,24 @@ void refuse_sentence_flags(const EmbedOptions& o) {
               fmt::join(given, ", "), given.size() == 1 ? "s" : "");
 }
 
+// A ColBERT model writes a list of vectors per record, as PyLate encodes them: what makes one vector of
+// a text does not apply, nor do formats of one row per record.
+int run_colbert(const EmbedOptions& o, TaskModel& model, records::ResultFormat format, core::Precision precision) {
+  std::vector<std::string> given;
+  if (!o.pooling.empty()) given.push_back("--pooling");
+  if (o.normalize) given.push_back(*o.normalize ? "--normalize" : "--no-normalize");
+  if (o.truncate_dim) given.push_back("--truncate-dim");
+  if (o.prefix) given.push_back("--prefix");
+  if (o.token_embeddings) given.push_back("--token-embeddings");
+  if (!given.empty())
+    usage_error("{} do{} not apply to a ColBERT model (its vectors are one per token, normalised; --prompt query "
+                "embeds queries)", fmt::join(given, ", "), given.size() == 1 ? "es" : "");
+  if (format == records::ResultFormat::Npy || format == records::ResultFormat::F32)
+    usage_error("--format {} holds one vector per record; a ColBERT model gives a list per record: use --format jsonl, "
+                "tsv or csv", format == records::ResultFormat::Npy ? "npy" : "f32");
+  return run_colbert_embed(o.task, model, {o.prompt, precision, o.precision, o.calibration});
+}
+
 int run_embed(const EmbedOptions& o) {
   const records::ResultFormat format = result_format(o.task);
   if (o.token_embeddings) refuse_sentence_flags(o);
@@ -97,6 +116,7 @@ int run_embed(const EmbedOptions& o) {
 
   TaskModel model = load_task_model(o.task);
   for (cmd::VectorKind kind : eo.vectors) cmd::require_offered(model.loaded, kind, "--vectors");
+  if (is_colbert(model)) return run_colbert(o, model, format, precision);
   cmd::EmbedPlan plan = cmd::plan_embedding(model.loaded, eo);
   check_sparse_flags(o, plan, format);
   cmd::Embedder embedder(model.loaded.config, model.weights, plan);

@@ -3,6 +3,7 @@
 // grouped by query, or the documents of one --query.
 #include "cli/app.h"
 #include "cli/choice_flags.h"
+#include "cli/colbert_model.h"
 #include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
@@ -65,6 +66,9 @@ Shape resolve_shape(RerankOptions& o) {
   return Shape::Rows;
 }
 
+int run_scorer(const RerankOptions& o, Shape shape, const TaskModel& model, cmd::PairScorer& scorer,
+               const std::string& scoring);
+
 int run_rerank(RerankOptions& o) {
   result_format(o.task);
   const Shape shape = resolve_shape(o);
@@ -74,6 +78,12 @@ int run_rerank(RerankOptions& o) {
     usage_error("unknown --function '{}' (expected auto, sigmoid or none)", o.function);
   TaskModel model = load_task_model(o.task);
   const core::ModelConfig& config = model.loaded.config;
+  if (is_colbert(model)) {
+    if (o.function != "auto") usage_error("--function applies to cross-encoders; a ColBERT model scores by MaxSim");
+    ColbertPairs colbert = colbert_pairs(o.task, model, core::MaxSimReduction::Sum);
+    return run_scorer(o, shape, model, *colbert.scorer,
+                      "MaxSim of the query's ColBERT vectors against the document's (PyLate)");
+  }
   if (config.absent_head) core::require_head(config, cmd::is_cross_encoder, "rerank", "cross-encoder");
   if (!cmd::is_cross_encoder(config))
     usage_error("rerank needs a cross-encoder (a sequence-classification model with one label); {} {}",
@@ -83,13 +93,20 @@ int run_rerank(RerankOptions& o) {
                     : "has no sequence-classification head (for a bi-encoder, use similarity --query --corpus)");
   const core::ScoreFunction function =
       o.function == "auto" ? cmd::cross_encoder_function(config) : cli::parse_score_function(o.function, config);
+  cmd::CrossEncoder scorer(config, model.weights, function);
+  return run_scorer(o, shape, model, scorer,
+                    fmt::format("cross-encoder: the (query, document) pair through the classifier, then {}",
+                                function == core::ScoreFunction::Sigmoid ? "its sigmoid" : "nothing (the raw logit)"));
+}
+
+int run_scorer(const RerankOptions& o, Shape shape, const TaskModel& model, cmd::PairScorer& scorer,
+               const std::string& scoring) {
   records::PipelineOptions options = pipeline_options(o.task, model);
   cmd::RerankSettings settings{o.top_k, o.return_documents, o.documents_field, o.query};
 
   if (o.task.dry_run) {
     Settings s = common_settings(o.task, model);
-    s.add("scoring", fmt::format("cross-encoder: the (query, document) pair through the classifier, then {}",
-                                 function == core::ScoreFunction::Sigmoid ? "its sigmoid" : "nothing (the raw logit)"));
+    s.add("scoring", scoring);
     s.add("shape", shape == Shape::Lists
                        ? fmt::format("lists: a record per query, documents in field \"{}\"", o.documents_field)
                        : o.query ? "rows: every record a document of --query"
@@ -100,7 +117,6 @@ int run_rerank(RerankOptions& o) {
     return 0;
   }
 
-  cmd::CrossEncoder scorer(config, model.weights, function);
   if (shape == Shape::Lists) {
     cmd::RerankListTask task(scorer, options.limits, std::move(settings));
     return run_task(o.task, options, *model.tokenizer, task);

@@ -2,6 +2,7 @@
 #include "cli/app.h"
 #include "cli/choice_flags.h"
 #include "cli/calibration.h"
+#include "cli/colbert_model.h"
 #include "cli/embedding_flags.h"
 #include "cli/empty_values.h"
 #include "cli/number_flags.h"
@@ -143,10 +144,24 @@ void add_bi_encoder_settings(Settings& s, const SimilarityOptions& o, const cmd:
                            : fmt::format("{} (ranges of {}; the metric over the integer values)", o.precision, o.calibration));
 }
 
+// A ColBERT model scores pairs by MaxSim (PyLate's sum over the query's vectors): the flags of
+// embedding comparisons do not apply, and a search over a corpus is not supported yet.
+void plan_colbert_scoring(const SimilarityOptions& o, TaskModel& model, cmd::Scorer& scorer) {
+  if (search_mode(o)) usage_error("a search (--corpus) with a ColBERT model is not supported yet: score pairs, or use rerank --query");
+  if (!o.metric.empty() || o.truncate_dim || o.precision != "float32" || !o.calibration.empty() || o.function != "auto")
+    usage_error("--metric, --truncate-dim, --precision, --calibration and --function do not apply to a ColBERT model: "
+                "it scores pairs by MaxSim");
+  ColbertPairs pairs = colbert_pairs(o.task, model, core::MaxSimReduction::Sum);
+  scorer.plan = pairs.encoder->plan().text;
+  scorer.colbert_encoder = std::move(pairs.encoder);
+  scorer.colbert = std::move(pairs.scorer);
+}
+
 int run_similarity(SimilarityOptions& o) {
   result_format(o.task);
   TaskModel model = load_task_model(o.task);
   cmd::Scorer scorer;
+  if (is_colbert(model)) plan_colbert_scoring(o, model, scorer);
   records::PipelineOptions options = pipeline_options(o.task, model);
   scorer.limits = options.limits;
   core::ScoreFunction function = core::ScoreFunction::None;
@@ -157,7 +172,9 @@ int run_similarity(SimilarityOptions& o) {
   if (!search_mode(o) && (prompts_given(o) || o.queries_column || o.queries_field || o.corpus_column || o.corpus_field))
     usage_error("--query-prefix, --corpus-prefix, --query-prompt, --corpus-prompt and the --queries-/--corpus- column "
                 "and field flags apply to a search (--query or --queries with --corpus)");
-  if (cmd::is_cross_encoder(model.loaded.config)) {
+  if (scorer.colbert) {
+    // planned by plan_colbert_scoring, before the pipeline's options took its length
+  } else if (cmd::is_cross_encoder(model.loaded.config)) {
     if (precision != core::Precision::Float32 || !o.calibration.empty())
       usage_error("--precision quantises embeddings; this model is a cross-encoder and scores pairs itself");
     if (o.truncate_dim) usage_error("--truncate-dim truncates embeddings; this model is a cross-encoder and scores pairs itself");
@@ -199,7 +216,9 @@ int run_similarity(SimilarityOptions& o) {
 
   if (o.task.dry_run) {
     Settings s = common_settings(o.task, model);
-    if (scorer.cross) {
+    if (scorer.colbert) {
+      s.add("scoring", "MaxSim of the text's ColBERT query vectors against the pair's document vectors (PyLate)");
+    } else if (scorer.cross) {
       s.add("scoring", fmt::format("cross-encoder: the pair through the classifier, then {}{}",
                                    function == core::ScoreFunction::Sigmoid ? "its sigmoid" : "nothing (the raw logit)",
                                    o.function != "auto"                            ? " (--function)"

@@ -21,6 +21,8 @@ bool python_space(char32_t c) {
          (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
+}  // namespace
+
 std::string_view python_strip(std::string_view s) {
   std::size_t begin = 0;
   while (begin < s.size()) {
@@ -33,6 +35,8 @@ std::string_view python_strip(std::string_view s) {
     if (!python_space(tok::next_code_point(s, i))) end = i;
   return s.substr(begin, end - begin);
 }
+
+namespace {
 
 std::string lower_case(std::string_view s) {
   std::string out;
@@ -279,15 +283,9 @@ void EmbedTask::write_row(const records::Record& record, bool truncated, std::sp
   bytes_.resize(core::quantized_width(precision_, row.size()));
   core::quantize_row(precision_, row, ranges_ ? &*ranges_ : nullptr, bytes_);
   if (out.vectors()) return out.vector(std::span<const std::uint8_t>(bytes_));
-  const bool is_signed = core::is_signed(precision_);
   out.results()
       .begin(record, truncated)
-      .nested("embedding",
-              [&](records::JsonLine& j) {
-                j.begin_array();
-                for (std::uint8_t b : bytes_) is_signed ? j.value(static_cast<std::int8_t>(b)) : j.value(b);
-                j.end_array();
-              })
+      .nested("embedding", [&](records::JsonLine& j) { write_quantized(j, precision_, bytes_); })
       .end();
 }
 
@@ -300,6 +298,13 @@ void EmbedTask::write_vectors(const records::Batch& batch, std::size_t i, record
     else results.field("embedding", std::span<const float>(rows_.data() + i * dim, dim));
   }
   results.end();
+}
+
+void write_quantized(records::JsonLine& j, core::Precision precision, std::span<const std::uint8_t> bytes) {
+  const bool is_signed = core::is_signed(precision);
+  j.begin_array();
+  for (std::uint8_t b : bytes) is_signed ? j.value(static_cast<std::int8_t>(b)) : j.value(b);
+  j.end_array();
 }
 
 void EmbedTask::write_tokens(const records::Batch& batch, std::size_t i, records::ResultWriter& results) {

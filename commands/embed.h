@@ -10,6 +10,7 @@
 #include "commands/sparse_output.h"
 #include "commands/vector_kinds.h"
 #include "core/setting.h"
+#include "records/json_line.h"
 #include "records/record_pipeline.h"
 #include "tokenizer/encoding.h"
 
@@ -53,9 +54,15 @@ struct EmbedPlan {
 
 EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& options);
 
+// `s` without the white space Python's str.strip() removes at its ends.
+std::string_view python_strip(std::string_view s);
+
 // The text the model sees, as sentence-transformers builds it: prompt + text, stripped of
 // surrounding whitespace (Python's str.strip), lower-cased when the checkpoint says so.
 std::string model_text(const EmbedPlan& plan, std::string_view text);
+
+// A quantised row as a JSON list of its integers (int8 and binary as signed bytes).
+void write_quantized(records::JsonLine& j, core::Precision precision, std::span<const std::uint8_t> bytes);
 
 class Embedder {
  public:

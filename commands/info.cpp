@@ -169,8 +169,15 @@ Fields model_info(const core::LoadedModel& m) {
   tokenizer_settings(m, out);
   if (m.sentence_transformer) {
     const auto& st = *m.sentence_transformer;
-    add(out, "pooling", core::pooling_modes_name(st.pooling));
-    add_yes_no(out, "normalize", st.normalize);
+    if (st.colbert) {  // a vector per token: no pooling; every vector is normalised
+      const core::ColbertConfig& c = *st.colbert;
+      out.push_back({"colbert", fmt::format("query \"{}\" {} tokens, document \"{}\" {} tokens", c.query_prefix,
+                                            c.query_length, c.document_prefix, c.document_length),
+                     core::colbert_config_json(c)});
+    } else {
+      add(out, "pooling", core::pooling_modes_name(st.pooling));
+      add_yes_no(out, "normalize", st.normalize);
+    }
     for (std::size_t k = 0; k < st.dense.size(); ++k) {
       const auto& d = st.dense[k];
       const char* activation = d.activation == core::DenseActivation::Tanh ? "tanh" : "identity";

@@ -17,7 +17,7 @@ std::vector<std::size_t> rank_order(std::span<const float> scores, std::optional
   return order;
 }
 
-RerankListTask::RerankListTask(CrossEncoder& scorer, core::BatchLimits limits, RerankSettings settings)
+RerankListTask::RerankListTask(PairScorer& scorer, core::BatchLimits limits, RerankSettings settings)
     : scorer_(scorer), limits_(limits), settings_(std::move(settings)),
       documents_path_(Setting::DocumentsField, settings_.documents_field) {}
 
@@ -27,18 +27,22 @@ void RerankListTask::model_inputs(const records::Record& r, records::ModelInputs
   if (!field) bad_input("{} (the documents to rank; {} names another)", missing, Setting::DocumentsField);
   if (!field->is_array())
     bad_input("field \"{}\" must be a list of texts, not {}", settings_.documents_field, field->type_name());
+  scorer_.add_query(r.text, inputs);
   for (const auto& d : *field) {
     if (!d.is_string())
-      bad_input("field \"{}\" must be a list of texts; item {} is {}", settings_.documents_field, inputs.texts.size(),
-                d.type_name());
-    inputs.texts.push_back({r.text, std::optional<std::string_view>(d.get_ref<const std::string&>())});
+      bad_input("field \"{}\" must be a list of texts; item {} is {}", settings_.documents_field,
+                inputs.texts.size() - scorer_.query_inputs(), d.type_name());
+    scorer_.add_document(r.text, d.get_ref<const std::string&>(), inputs);
   }
 }
 
-void RerankListTask::compute(const records::Batch& batch) { scorer_.scores(batch.encodings, limits_, scores_); }
+void RerankListTask::compute(const records::Batch& batch) { scorer_.scores(batch, limits_, scores_); }
 
 void RerankListTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
-  const std::span<const float> scores = std::span(scores_).subspan(batch.first_input[i], batch.inputs(i).size());
+  // Each record before this one has query_inputs() inputs besides its documents.
+  const std::size_t own = scorer_.query_inputs();
+  const std::span<const float> scores =
+      std::span(scores_).subspan(batch.first_input[i] - i * own, batch.inputs(i).size() - own);
   const std::vector<std::size_t> order = rank_order(scores, settings_.top_k);
   const nlohmann::ordered_json& documents = *documents_path_.find(batch.records[i].object, nullptr);  // model_inputs checked it
   out.results()
@@ -56,7 +60,7 @@ void RerankListTask::write(const records::Batch& batch, std::size_t i, records::
       .end();
 }
 
-RerankRowTask::RerankRowTask(CrossEncoder& scorer, core::BatchLimits limits, RerankSettings settings)
+RerankRowTask::RerankRowTask(PairScorer& scorer, core::BatchLimits limits, RerankSettings settings)
     : scorer_(scorer), limits_(limits), settings_(std::move(settings)) {}
 
 std::vector<std::string> RerankRowTask::result_fields() const {
@@ -68,12 +72,12 @@ const std::string& RerankRowTask::query_of(const records::Record& record) const 
   return settings_.query ? *settings_.query : record.text;
 }
 
-records::TextInput RerankRowTask::model_input(const records::Record& record, std::string&, std::string&) {
-  if (settings_.query) return {*settings_.query, record.text};
-  return {record.text, record.text_pair};
+void RerankRowTask::model_inputs(const records::Record& record, records::ModelInputs& inputs) {
+  scorer_.add_query(query_of(record), inputs);
+  scorer_.add_document(query_of(record), settings_.query ? record.text : record.text_pair, inputs);
 }
 
-void RerankRowTask::compute(const records::Batch& batch) { scorer_.scores(batch.encodings, limits_, scores_); }
+void RerankRowTask::compute(const records::Batch& batch) { scorer_.scores(batch, limits_, scores_); }
 
 void RerankRowTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput&) {
   const auto [at, added] = group_of_.try_emplace(query_of(batch.records[i]), groups_.size());

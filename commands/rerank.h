@@ -7,6 +7,7 @@
 //   rows   one record per (query, document) pair (CSV/TSV columns, JSONL fields, tab-separated lines,
 //          or documents under one --query): the records with the same query are one group wherever
 //          they are, written back as its rows sorted best first, each with its `rank` and `score`.
+#include "commands/pair_scorer.h"
 #include "commands/similarity.h"
 #include "records/field_path.h"
 #include "records/record_pipeline.h"
@@ -35,7 +36,7 @@ struct RerankSettings {
 // (fan-out), so a long document marks its record truncated as a row would.
 class RerankListTask : public records::RecordTask {
  public:
-  RerankListTask(CrossEncoder& scorer, core::BatchLimits limits, RerankSettings settings);
+  RerankListTask(PairScorer& scorer, core::BatchLimits limits, RerankSettings settings);
 
   std::vector<std::string> result_fields() const override { return {"results"}; }
   void model_inputs(const records::Record& record, records::ModelInputs& inputs) override;
@@ -43,7 +44,7 @@ class RerankListTask : public records::RecordTask {
   void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
 
  private:
-  CrossEncoder& scorer_;
+  PairScorer& scorer_;
   core::BatchLimits limits_;
   RerankSettings settings_;
   records::FieldPath documents_path_;  // settings_.documents_field, a path (records/field_path.h)
@@ -54,14 +55,14 @@ class RerankListTask : public records::RecordTask {
 // input: groups are written at the end, in the order of each query's first row, each sorted best first.
 class RerankRowTask : public records::RecordTask {
  public:
-  RerankRowTask(CrossEncoder& scorer, core::BatchLimits limits, RerankSettings settings);
+  RerankRowTask(PairScorer& scorer, core::BatchLimits limits, RerankSettings settings);
 
   // --query: each row's `index` (its document's position among the records read) before its rank.
   std::vector<std::string> result_fields() const override;
   std::string whole_input_reason() const override {
     return "a query's rows may be anywhere in the input, so its ranks are known only at the end";
   }
-  records::TextInput model_input(const records::Record& record, std::string& text, std::string& pair) override;
+  void model_inputs(const records::Record& record, records::ModelInputs& inputs) override;
   void compute(const records::Batch& batch) override;
   void write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) override;
   // Every group, unless Ctrl-C cut the input short: its ranks would be those of a part.
@@ -71,7 +72,7 @@ class RerankRowTask : public records::RecordTask {
   const std::string& query_of(const records::Record& record) const;
   void write_group(std::size_t group, records::RecordOutput& out);
 
-  CrossEncoder& scorer_;
+  PairScorer& scorer_;
   core::BatchLimits limits_;
   RerankSettings settings_;
   std::vector<float> scores_;  // of the batch

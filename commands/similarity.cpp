@@ -72,6 +72,10 @@ void PairTask::model_inputs(const records::Record& record, records::ModelInputs&
   if (!scorer_.plan) return RecordTask::model_inputs(record, inputs);
   // A bi-encoder embeds the two texts apart: two model inputs.
   if (!record.has_pair) bad_input("expected a pair of texts");
+  if (scorer_.colbert) {
+    scorer_.colbert->add_query(record.text, inputs);
+    return scorer_.colbert->add_document(record.text, record.text_pair, inputs);
+  }
   inputs.text = model_text(*scorer_.plan, record.text);
   inputs.pair = model_text(*scorer_.plan, record.text_pair);
   inputs.texts.push_back({inputs.text, std::nullopt});
@@ -84,6 +88,7 @@ void PairTask::compute(const records::Batch& batch) {
       if (!r.has_pair) bad_input("expected a pair of texts");
     return scorer_.cross->scores(batch.encodings, scorer_.limits, scores_);
   }
+  if (scorer_.colbert) return scorer_.colbert->scores(batch, scorer_.limits, scores_);
   // The first texts in one model call, the second texts in another: each text keeps its place among
   // the batch's (the encoder's last bits can depend on it).
   for (std::size_t side = 0; side < 2; ++side) {

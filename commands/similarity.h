@@ -5,7 +5,9 @@
 #include "core/model/batching.h"
 #include "core/model/classification_head.h"
 #include "core/model/config.h"
+#include "commands/colbert_scores.h"
 #include "commands/embed.h"
+#include "commands/pair_scorer.h"
 #include "core/model/encoder.h"
 #include "core/model/embedding_precision.h"
 #include "core/model/similarity.h"
@@ -31,12 +33,22 @@ bool is_cross_encoder(const core::ModelConfig& config);
 // other activation is bad input naming it.
 core::ScoreFunction cross_encoder_function(const core::ModelConfig& config);
 
-class CrossEncoder {
+class CrossEncoder : public PairScorer {
  public:
   CrossEncoder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights,
                core::ScoreFunction function);
   // One score per pair encoding ([CLS] a [SEP] b [SEP]): the logit through `function`.
   void scores(std::span<const tok::Encoding> pairs, const core::BatchLimits& limits, std::vector<float>& out);
+
+  // A PairScorer whose every input is one (query, document) pair.
+  std::size_t query_inputs() const override { return 0; }
+  void add_query(std::string_view, records::ModelInputs&) const override {}
+  void add_document(std::string_view query, std::string_view document, records::ModelInputs& inputs) const override {
+    inputs.texts.push_back({query, document});
+  }
+  void scores(const records::Batch& batch, const core::BatchLimits& limits, std::vector<float>& out) override {
+    scores(batch.encodings, limits, out);
+  }
 
  private:
   core::Encoder encoder_;
@@ -73,6 +85,9 @@ struct Scorer {
   std::optional<EmbedPlan> query_plan;  // a search's queries, when their prompt differs from the corpus's
   std::unique_ptr<Embedder> embedder;
   std::unique_ptr<CrossEncoder> cross;
+  // A ColBERT model: pairs scored by MaxSim (`plan` reads its texts; no embedder).
+  std::unique_ptr<ColbertEncoder> colbert_encoder;
+  std::unique_ptr<ColbertScorer> colbert;
   core::Metric metric = core::Metric::Cosine;
   core::BatchLimits limits;
   // Search (bi-encoder): embeddings quantised as quantize_embeddings does before they are compared;

@@ -80,6 +80,10 @@ SentenceTransformerConfig st_from_json(const json& j, const HeaderReader& r) {
     st.splade = SpladePooling{strategy == "sum" ? SpladeStrategy::Sum : SpladeStrategy::Max,
                               activation == "log1p_relu" ? SpladeActivation::Log1pRelu : SpladeActivation::Relu};
   }
+  if (auto colbert = j.find("colbert"); colbert != j.end()) {
+    st.colbert.emplace();
+    read_colbert_config(*colbert, r.where(), *st.colbert);
+  }
   return st;
 }
 

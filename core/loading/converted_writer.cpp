@@ -40,6 +40,7 @@ json st_to_json(const SentenceTransformerConfig& st) {
   if (st.splade)
     out["splade"] = {{"strategy", st.splade->strategy == SpladeStrategy::Sum ? "sum" : "max"},
                      {"activation", st.splade->activation == SpladeActivation::Log1pRelu ? "log1p_relu" : "relu"}};
+  if (st.colbert) out["colbert"] = colbert_config_json(*st.colbert);
   return out;
 }
 

@@ -99,6 +99,8 @@ DenseLayer read_dense(const fs::path& folder, int index, Weights& weights, std::
   d.bias = json_field(j, "bias", true, where);
   if (d.in_features <= 0 || d.out_features <= 0) bad_input("{}: in_features and out_features must be positive", where);
   auto act = json_field<std::string>(j, "activation_function", "torch.nn.modules.activation.Tanh", where);
+  if (json_field(j, "use_residual", false, where))
+    bad_input("{}: a Dense module with use_residual is not supported", where);
   if (act == "torch.nn.modules.activation.Tanh") d.activation = DenseActivation::Tanh;
   else if (act == "torch.nn.modules.linear.Identity") d.activation = DenseActivation::Identity;
   else bad_input("{}: unsupported activation_function \"{}\" (supported: Tanh, Identity)", where, act);
@@ -170,6 +172,11 @@ fs::path read_modules(const fs::path& root, SentenceTransformerConfig& st, std::
       st.splade = read_splade_pooling(folder / kConfig);
       origins.emplace_back("splade pooling", (folder / kConfig).string());
       files.push_back(folder / kConfig);
+    } else if (type.starts_with("pylate.") && type.ends_with(".Dense")) {
+      // PyLate's Dense holds the same linear.weight as sentence-transformers' (and its own config keys).
+      if (!st.colbert) st.colbert.emplace();
+      dense_folders.push_back(folder);
+      origins.emplace_back("dense (PyLate ColBERT)", folder.string());
     } else if (is_module(type, "Dense")) {
       dense_folders.push_back(folder);
       origins.emplace_back("dense", folder.string());
@@ -214,7 +221,10 @@ void read_sentence_transformers_config(const fs::path& prompts, SentenceTransfor
     if (!st.prompts.count(*st.default_prompt_name))
       bad_input("{}: default_prompt_name \"{}\" is not one of the prompts", prompts.string(), *st.default_prompt_name);
   }
-  if (auto it = j.find("similarity_fn_name"); it != j.end() && !it->is_null()) {
+  if (st.colbert) read_colbert_config(j, prompts.string(), *st.colbert);
+  if (auto it = j.find("similarity_fn_name"); st.colbert && it != j.end() && *it == "MaxSim") {
+    // PyLate's own: the ColBERT model scores with MaxSim, whatever else would be read here.
+  } else if (auto it = j.find("similarity_fn_name"); it != j.end() && !it->is_null()) {
     static constexpr std::string_view kNames[] = {"cosine", "dot", "euclidean", "manhattan"};
     if (!it->is_string() || std::find(std::begin(kNames), std::end(kNames), it->get<std::string>()) == std::end(kNames))
       bad_input("{}: similarity_fn_name {} is not one of cosine, dot, euclidean, manhattan", prompts.string(), it->dump());

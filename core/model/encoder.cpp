@@ -68,6 +68,11 @@ void Encoder::forward(std::span<const TokenSequence> batch, EncoderOutput& out, 
 
 void Encoder::run_layers(std::span<const TokenSequence> batch, EncoderOutput& out, bool all_layers) {
   embeddings_.forward(batch, out.offsets, out.layers[0].data());
+  attended_keys_.clear();
+  for (std::size_t s = 0; s < batch.size(); ++s)
+    if (batch[s].attended_keys >= 0) attended_keys_.resize(batch.size());
+  for (std::size_t s = 0; s < attended_keys_.size(); ++s)
+    attended_keys_[s] = batch[s].attended_keys >= 0 ? std::min(batch[s].attended_keys, out.length(s)) : out.length(s);
   std::optional<RelativeScoreBias> bias;
   if (relative_bias_) {
     std::int64_t longest = 0;
@@ -80,7 +85,8 @@ void Encoder::run_layers(std::span<const TokenSequence> batch, EncoderOutput& ou
       std::copy(out.layers[l].begin(), out.layers[l].end(), out.layers[l + 1].begin());
       hidden = out.layers[l + 1].data();
     }
-    const LayerContext context{.index = static_cast<int>(l), .score_bias = bias ? &*bias : nullptr};
+    const LayerContext context{
+        .index = static_cast<int>(l), .score_bias = bias ? &*bias : nullptr, .attended_keys = attended_keys_};
     layers_[l]->forward(hidden, out.offsets, scratch_, context);
   }
   // In place of the last layer's raw output, as transformers 5 reports hidden_states.

@@ -69,6 +69,7 @@ class Encoder {
   std::optional<RelativePositionBias> relative_bias_;
   std::optional<LayerNormWeights> final_norm_;
   LayerScratch scratch_;
+  std::vector<std::int64_t> attended_keys_;  // of the batch, when a sequence limits them (LayerContext)
   AdaptiveThreads threads_;
   int last_threads_ = 0;
 

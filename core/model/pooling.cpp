@@ -56,23 +56,28 @@ void l2_normalize(float* v, std::int64_t n) {
   for (std::int64_t j = 0; j < n; ++j) v[j] = static_cast<float>(v[j] * scale);
 }
 
-SentencePooler::SentencePooler(const SentenceTransformerConfig& config, std::int64_t hidden_size,
-                               const Weights& weights)
-    : modes_(config.pooling), pooled_size_(mode_count(config.pooling) * hidden_size), normalize_(config.normalize) {
-  if (mode_count(modes_) == 0) bad_input("the pooling configuration selects no pooling mode");
-  std::int64_t width = pooled_size_;
-  for (std::size_t k = 0; k < config.dense.size(); ++k) {
-    const auto& d = config.dense[k];
+std::vector<Linear> dense_layers(const std::vector<DenseLayer>& dense, std::int64_t width, const Weights& weights) {
+  std::vector<Linear> layers;
+  for (std::size_t k = 0; k < dense.size(); ++k) {
+    const auto& d = dense[k];
     if (d.in_features != width)
       bad_input("Dense module {} takes {} features but receives {}", k, d.in_features, width);
     const std::string prefix = fmt::format("dense.{}.", k);
     auto weight = linear_weight(weights, prefix + "weight", d.out_features, d.in_features);
     std::span<const float> bias;
     if (d.bias) bias = weights.require(prefix + "bias", {d.out_features}).f32();
-    dense_.emplace_back(weight, bias, d.out_features, d.in_features,
+    layers.emplace_back(weight, bias, d.out_features, d.in_features,
                         d.activation == DenseActivation::Tanh ? Eltwise::Tanh : Eltwise::Identity);
     width = d.out_features;
   }
+  return layers;
+}
+
+SentencePooler::SentencePooler(const SentenceTransformerConfig& config, std::int64_t hidden_size,
+                               const Weights& weights)
+    : modes_(config.pooling), pooled_size_(mode_count(config.pooling) * hidden_size), normalize_(config.normalize) {
+  if (mode_count(modes_) == 0) bad_input("the pooling configuration selects no pooling mode");
+  dense_ = dense_layers(config.dense, pooled_size_, weights);
 }
 
 std::int64_t SentencePooler::dimension() const { return dense_.empty() ? pooled_size_ : dense_.back().out_features(); }

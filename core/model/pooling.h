@@ -19,6 +19,9 @@ void pool_sequence(const Pooling& p, const float* rows, std::int64_t length, std
 // v / max(|v|, 1e-12), as torch.nn.functional.normalize (and sentence-transformers' Normalize).
 void l2_normalize(float* v, std::int64_t n);
 
+// The Dense modules (dense.K.weight / dense.K.bias of `weights`) over rows of `width` features.
+std::vector<Linear> dense_layers(const std::vector<DenseLayer>& dense, std::int64_t width, const Weights& weights);
+
 class SentencePooler {
  public:
   // Dense module K reads dense.K.weight / dense.K.bias from `weights`.

@@ -2,6 +2,8 @@
 // What a sentence-transformers folder adds to the transformer (modules.json and the configs beside it):
 // pooling modes, Dense modules, Normalize, prompts and the similarity function. Plain data, read by the
 // model loader (core/loading/model_source.cpp) and computed by core/model/pooling.h.
+#include "core/model/colbert_config.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -64,6 +66,8 @@ struct SentenceTransformerConfig {
   std::optional<std::string> similarity_fn_name;
   // truncate_dim of config_sentence_transformers.json: the Matryoshka dimensions kept (positive).
   std::optional<std::int64_t> truncate_dim;
+  // A PyLate ColBERT model: a vector per token (its Dense modules in `dense`), no pooling.
+  std::optional<ColbertConfig> colbert;
 };
 
 }  // namespace bertkit::core

@@ -45,7 +45,8 @@ bool attention_block_sgemm(const float* q, const float* k, const float* v, std::
 }  // namespace
 
 std::int64_t SelfAttention::plan_tasks(std::span<const std::int64_t> offsets, int heads, std::int64_t hidden,
-                                       bool tiled, std::int64_t window) {
+                                       bool tiled, const ScoreModifier& modifier) {
+  const std::int64_t window = modifier.window;
   tasks_.clear();
   std::int64_t work = 0;
   for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
@@ -54,9 +55,10 @@ std::int64_t SelfAttention::plan_tasks(std::span<const std::int64_t> offsets, in
     // The tiled kernels take a whole sequence of up to kWholeSequence tokens per task (its keys are
     // transposed once), longer ones in chunks so that one long input still spreads over the threads.
     const std::int64_t block = !tiled ? kQueryBlock : length <= kWholeSequence ? length : kQueryChunk;
+    const std::int64_t attended = modifier.attended_keys.empty() ? length : modifier.attended_keys[s];
     for (int h = 0; h < heads; ++h)
       for (std::int64_t q = 0; q < length; q += block)
-        tasks_.push_back({offsets[s], length, q, std::min(block, length - q), h});
+        tasks_.push_back({offsets[s], length, attended, q, std::min(block, length - q), h});
   }
   // Longest sequences first, so the dynamic schedule ends with the small tasks.
   std::stable_sort(tasks_.begin(), tasks_.end(), [](const Task& a, const Task& b) { return a.length > b.length; });
@@ -71,7 +73,7 @@ void SelfAttention::forward(const float* qkv, std::span<const std::int64_t> offs
   const float scale = modifier.scale.value_or(1.0f / std::sqrt(static_cast<float>(head_dim)));
   const KernelTable& table = table_ ? *table_ : kernels();
   const AttentionKernel* kernel = table.attention(products, head_dim);
-  const std::int64_t work = plan_tasks(offsets, heads, hidden, kernel != nullptr, modifier.window);
+  const std::int64_t work = plan_tasks(offsets, heads, hidden, kernel != nullptr, modifier);
 
   // Sized here, outside the parallel region: an allocation failure must not throw inside it. A task's
   // keys are its sequence's, or with a window those its queries reach (and a tile's rounding).
@@ -103,7 +105,8 @@ void SelfAttention::forward(const float* qkv, std::span<const std::int64_t> offs
                             modifier.term.add ? &modifier.term : nullptr,
                             task.head,
                             task.first_row,
-                            task.length};
+                            task.length,
+                            task.attended};
       if (kernel) {
         kernel->run(q, k, v, stride, head_dim, scale, head, task.query, task.queries, out, hidden, scratch);
       } else if (!attention_block_sgemm(q + task.query * stride, k, v, stride, task.query, task.queries, head_dim,

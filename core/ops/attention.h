@@ -55,6 +55,9 @@ struct ScoreModifier {
   ScoreTerm term;
   // The scale of Q·Kᵀ; 1/√head_dim when unset (DeBERTa divides by √(3·head_dim)).
   std::optional<float> scale;
+  // Per sequence, how many of its first keys are attended to (TokenSequence::attended_keys); the keys
+  // past them get weight 0, as a 0 in transformers' attention mask gives. Empty: all of them.
+  std::span<const std::int64_t> attended_keys;
 };
 
 struct KernelTable;
@@ -80,13 +83,14 @@ class SelfAttention {
   struct Task {
     std::int64_t first_row;  // of the sequence
     std::int64_t length;     // of the sequence
+    std::int64_t attended;   // keys attended to: the first `attended` of the sequence
     std::int64_t query;      // first query row of this block, relative to the sequence
     std::int64_t queries;    // in this block
     int head;
   };
   // Fills tasks_ (the kernels' or the sgemm path's blocks), returns the multiply-adds.
   std::int64_t plan_tasks(std::span<const std::int64_t> offsets, int heads, std::int64_t hidden, bool tiled,
-                          std::int64_t window);
+                          const ScoreModifier& modifier);
   std::vector<Task> tasks_;
   std::vector<FloatBuffer> scratch_;  // per thread: a score tile (and transposed keys)
 };

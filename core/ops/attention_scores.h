@@ -19,6 +19,7 @@ struct HeadScores {
   int head = 0;
   std::int64_t first_row = 0;  // the sequence's first row in the packed batch
   std::int64_t length = 0;     // the sequence's tokens
+  std::int64_t attended = 0;   // keys 0 .. attended−1 are attended to (ScoreModifier::attended_keys)
 };
 
 // The keys [begin, end) that queries first .. first+rows can attend to: all of the sequence, or with a
@@ -28,9 +29,10 @@ struct KeyRange {
   std::int64_t begin, end;
 };
 inline KeyRange key_range(const HeadScores& h, std::int64_t first, std::int64_t rows, std::int64_t align) {
-  if (h.window < 0) return {0, h.length};
+  if (h.window < 0) return {0, h.attended};
+  const std::int64_t end = std::min(h.attended, first + rows + h.window);
   const std::int64_t begin = std::max<std::int64_t>(0, first - h.window) / align * align;
-  return {begin, std::min(h.length, first + rows + h.window)};
+  return {std::min(begin, end), end};
 }
 
 // Adds the modifier of queries first .. first+rows and keys key .. key+keys to their scores (rows `stride`

@@ -25,6 +25,7 @@ mkdir -p "$artifacts"
 # tokenizer code, run twice as long (12 s in CI, where the others run 6 s)
 targets=(fuzz_csv_reader:csv:4096 fuzz_jsonl_reader:jsonl:4096 fuzz_line_reader:lines:4096
          fuzz_tokenizer:tokenizer:4096 fuzz_vocab:vocab:4096 fuzz_model_config:model_config:4096
+         fuzz_colbert_config:colbert_config:4096
          fuzz_safetensors:safetensors:4096 fuzz_zip_archive:zip:4096 fuzz_pickle:pickle:4096
          fuzz_tokenizer_files:tokenizer_files:20000 fuzz_converted_file:converted:32768
          fuzz_wordpiece_image:wordpiece_image:8192 fuzz_gzip_input:gzip:4096 fuzz_npy_reader:npy:4096

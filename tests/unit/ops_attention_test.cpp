@@ -52,6 +52,7 @@ struct ReferenceScores {
   std::int64_t window = -1;
   const GatherTerm* term = nullptr;
   double scale = 0;  // 0: 1/√d
+  std::int64_t attended = -1;  // keys from here on are left out; −1: none
 };
 
 // softmax(modified Q·Kᵀ·scale)·V of one sequence and head, from the packed [tokens, 3·hidden] layout;
@@ -69,6 +70,7 @@ std::vector<double> reference_head(std::vector<float> qkv, std::int64_t first, s
     std::vector<std::int64_t> keys;
     for (std::int64_t j = 0; j < length; ++j) {
       if (mod.window >= 0 && std::abs(j - i) > mod.window) continue;
+      if (mod.attended >= 0 && j >= mod.attended) continue;
       double dot = 0;
       for (std::int64_t c = 0; c < d; ++c)
         dot += double(qkv[(first + i) * stride + head * d + c]) * qkv[(first + j) * stride + hidden + head * d + c];
@@ -100,6 +102,7 @@ struct AttentionCase {
   const KernelTable* table = nullptr;
   bool long_sequence = false;  // add one of 700 tokens: the tiled kernels take it in chunks of queries
   bool longer_sequence = false;  // and one of 2,600: fewer queries a block, so that their scores stay in L2
+  bool unattended_tail = false;  // each sequence's last keys attended to by no query (PyLate's [MASK]s)
 };
 
 // With `relative_bias`, a random relative position bias (MPNet's) wider than the longest sequence needs,
@@ -135,6 +138,13 @@ void check_attention(int heads, std::int64_t d, AttentionProducts products = Att
   if (with.scale != 0) modifier.scale = with.scale;
   const ReferenceScores reference{with.relative_bias ? &bias : nullptr, with.window, with.term ? &term : nullptr,
                                   double(with.scale)};
+  std::vector<std::int64_t> attended;
+  for (std::size_t s = 0; with.unattended_tail && s + 1 < offsets.size(); ++s) {
+    const std::int64_t length = offsets[s + 1] - offsets[s];
+    // At most 8 left out: with a window of 20 every query still reaches an attended key.
+    attended.push_back(length - std::min<std::int64_t>(length / 3, 8));
+  }
+  modifier.attended_keys = attended;
 
   std::vector<float> ctx(tokens * hidden);
   bertkit::core::SelfAttention attention = with.table ? bertkit::core::SelfAttention(*with.table)
@@ -144,8 +154,10 @@ void check_attention(int heads, std::int64_t d, AttentionProducts products = Att
   for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
     for (int h = 0; h < heads; ++h) {
       const std::int64_t length = offsets[s + 1] - offsets[s];
-      auto expected = reference_head(qkv, offsets[s], length, h, d, hidden, bf16, reference);
-      auto exact = bf16 ? reference_head(qkv, offsets[s], length, h, d, hidden, false, reference) : expected;
+      ReferenceScores scores = reference;
+      if (!attended.empty()) scores.attended = attended[s];
+      auto expected = reference_head(qkv, offsets[s], length, h, d, hidden, bf16, scores);
+      auto exact = bf16 ? reference_head(qkv, offsets[s], length, h, d, hidden, false, scores) : expected;
       for (std::int64_t i = 0; i < length; ++i)
         for (std::int64_t c = 0; c < d; ++c) {
           const double got = ctx[(offsets[s] + i) * hidden + h * d + c];
@@ -168,7 +180,8 @@ void check_attention(int heads, std::int64_t d, AttentionProducts products = Att
     CHECK(term.widest.load() <= 64 + 2 * with.window + 32);
   }
 
-  if (with.term) return;  // the term's table is indexed by packed rows
+  // The term's table is indexed by packed rows, the attended keys by the batch's sequences.
+  if (with.term || with.unattended_tail) return;
   {  // a sequence alone gives what it gave among others
     std::vector<float> alone_qkv(qkv.begin() + offsets[2] * 3 * hidden, qkv.begin() + offsets[3] * 3 * hidden);
     std::vector<std::int64_t> alone_offsets{0, offsets[3] - offsets[2]};
@@ -228,6 +241,21 @@ TEST_CASE("self-attention with a sliding window matches the reference on every C
       check_attention(2, 32, AttentionProducts::F32, {.window = window, .table = &table});
       check_attention(2, 64, AttentionProducts::F32, {.relative_bias = window == 20, .window = window, .table = &table});
       if (table.attention_bf16) check_attention(2, 64, AttentionProducts::BF16, {.window = window, .table = &table});
+    }
+}
+
+// Keys no query attends to at the end of each sequence (PyLate's unattended [MASK] expansion), whose
+// queries still get outputs: on every path, alone and with a window and a relative bias.
+TEST_CASE("self-attention leaves the unattended keys at the end of a sequence out, on every CPU path" *
+          doctest::test_suite("threads")) {
+  const AttentionCase cases[] = {{}, {.window = 20}, {.relative_bias = true}};
+  for (const KernelTable& table : bktest::tables_of_every_path())
+    for (AttentionCase with : cases) {
+      with.table = &table;
+      with.unattended_tail = true;
+      for (const auto& [heads, d] : {std::pair<int, std::int64_t>{3, 8}, {2, 32}, {2, 64}})
+        check_attention(heads, d, AttentionProducts::F32, with);
+      if (table.attention_bf16) check_attention(2, 64, AttentionProducts::BF16, with);
     }
 }
 

@@ -133,6 +133,7 @@ ScoreModifier BertBlock::score_modifier(const float*, std::span<const std::int64
                                         const LayerContext& context) const {
   ScoreModifier modifier;
   if (context.score_bias) modifier.relative = *context.score_bias;
+  modifier.attended_keys = context.attended_keys;
   return modifier;
 }
 

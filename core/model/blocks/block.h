@@ -38,6 +38,8 @@ struct LayerContext {
   // Added to every head's attention scores (MPNet's relative position bias, tabulated once per batch
   // for the longest sequence); nullptr: none.
   const RelativeScoreBias* score_bias = nullptr;
+  // Per sequence, the keys attended to (ScoreModifier::attended_keys); empty: all.
+  std::span<const std::int64_t> attended_keys;
 };
 
 class Block {

@@ -120,9 +120,10 @@ DebertaBlock::DebertaBlock(const ModelConfig& config, const Weights& weights, in
 }
 
 ScoreModifier DebertaBlock::score_modifier(const float* qkv, std::span<const std::int64_t> offsets, LayerScratch& s,
-                                           const LayerContext&) const {
+                                           const LayerContext& context) const {
   ScoreModifier modifier;
   modifier.scale = scale_;
+  modifier.attended_keys = context.attended_keys;
   if (pos_query_.empty() && pos_key_.empty()) return modifier;
   const std::int64_t h = hidden_size(), d = h / heads();
   const auto sequences = static_cast<std::int64_t>(offsets.size()) - 1;

@@ -87,7 +87,7 @@ ModernBertBlock::ModernBertBlock(const ModelConfig& config, const Weights& weigh
 void ModernBertBlock::add_packed_to(const Weights&, Weights&) const {}
 
 void ModernBertBlock::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s,
-                              const LayerContext&) const {
+                              const LayerContext& context) const {
   const std::int64_t tokens = offsets.back(), h = hidden_size_;
   float* normed = grown(s.context, tokens * h);  // a norm's output (the attention's then follows there)
   float* mlp_scratch = grown(s.intermediate, mlp_.scratch_floats(tokens));
@@ -99,6 +99,7 @@ void ModernBertBlock::forward(float* hidden, std::span<const std::int64_t> offse
   }
   ScoreModifier modifier;
   modifier.window = window_;
+  modifier.attended_keys = context.attended_keys;
   attention_.forward(attention_in, hidden, offsets, s, modifier);  // hidden += Wo·attention
 
   mlp_norm_.apply(hidden, normed, tokens);

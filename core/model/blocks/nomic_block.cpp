@@ -86,10 +86,12 @@ NomicBlock::NomicBlock(const ModelConfig& config, const Weights& weights, int in
 
 void NomicBlock::add_packed_to(const Weights&, Weights&) const {}
 
-void NomicBlock::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s, const LayerContext&) const {
+void NomicBlock::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s, const LayerContext& context) const {
   const std::int64_t tokens = offsets.back();
   float* mlp_scratch = grown(s.intermediate, mlp_.scratch_floats(tokens));
-  attention_.forward(hidden, hidden, offsets, s, ScoreModifier{});  // hidden += out_proj·attention
+  ScoreModifier modifier;
+  modifier.attended_keys = context.attended_keys;
+  attention_.forward(hidden, hidden, offsets, s, modifier);  // hidden += out_proj·attention
   attention_norm_.apply(hidden, tokens);
   mlp_.forward(hidden, tokens, hidden, mlp_scratch);  // hidden += fc2(fc11(x)·act(fc12(x))), x read a chunk ahead
   mlp_norm_.apply(hidden, tokens);
