@@ -25,7 +25,10 @@ bool is_int8_scale(const Weights& w, const std::string& name) {
 
 bool reducible(const std::string& name, const Shape& shape, DType target) {
   if (shape.size() != 2 || !name.ends_with(".weight")) return false;
-  if (name == "embeddings.word_embeddings.weight") return target == DType::BF16;
+  // Tables read a row at a time: bf16 rows widen as they are read, int8 ones could not (DeBERTa's
+  // relative embeddings are normalised as rows before their projections).
+  if (name == "embeddings.word_embeddings.weight" || name == "encoder.rel_embeddings.weight")
+    return target == DType::BF16;
   // MPNet's relative position bias is a small table of biases, read as f32, not a matrix.
   if (name == "encoder.relative_attention_bias.weight") return false;
   return !name.starts_with("embeddings.");

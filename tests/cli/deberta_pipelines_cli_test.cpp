@@ -144,3 +144,9 @@ TEST_CASE("fill-mask --targets keeps a word's leading space, as the pipeline's l
     check_predictions(out[0].at("predictions"), p.at("output"));
   }
 }
+
+// int8 keeps the relative embeddings a float table (they are normalised as rows; an int8 file once
+// failed to load with "tensor of dtype I8 is not floating point"), bf16 widens them as read.
+TEST_CASE("deberta-v3 convert --verify: bf16 and int8 files load and keep the classifier's choices") {
+  for (const char* dtype : {"bf16", "int8"}) bktest::check_convert_verify(bktest::models3_path("deberta-v3-nli"), dtype);
+}

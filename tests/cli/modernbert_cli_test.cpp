@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 using nlohmann::json;
 
@@ -110,17 +109,7 @@ TEST_CASE("modernbert embed: sentence-transformers 6's encode, with and without 
 }
 
 TEST_CASE("modernbert convert --verify: bf16 and int8 keep the embeddings' direction") {
-  for (const char* dtype : {"bf16", "int8"}) {
-    INFO(dtype);
-    const auto r = bktest::run_bertkit({"convert", "--verify", "--dtype", dtype, models3("modernbert-cls")});
-    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-    double mean = 0, min = 0;
-    const auto at = r.out.find("embedding cosine similarity: ");
-    REQUIRE(at != std::string::npos);
-    REQUIRE(std::sscanf(r.out.c_str() + at, "embedding cosine similarity: mean %lf, min %lf", &mean, &min) == 2);
-    CHECK(min >= 0.999);
-    CHECK(r.out.find("classification top-1 agreement: 16/16") != std::string::npos);
-  }
+  for (const char* dtype : {"bf16", "int8"}) bktest::check_convert_verify(models3("modernbert-cls"), dtype);
 }
 
 TEST_CASE("modernbert: a scaled rotary config (rope_type other than default) is refused, naming the field") {
