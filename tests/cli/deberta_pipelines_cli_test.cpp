@@ -13,17 +13,7 @@ using nlohmann::json;
 
 namespace {
 
-// The fill-mask list of one mask: tokens, their text and the filled sequence exact, scores close.
-void check_predictions(const json& got, const json& want) {
-  REQUIRE(got.size() == want.size());
-  for (std::size_t k = 0; k < want.size(); ++k) {
-    INFO("prediction " << k << " " << want[k].dump());
-    CHECK(got[k].at("token") == want[k].at("token"));
-    CHECK(got[k].at("token_str") == want[k].at("token_str"));
-    CHECK(got[k].at("sequence") == want[k].at("sequence"));
-    CHECK(bktest::near_score(got[k].at("score"), want[k].at("score")));
-  }
-}
+using bktest::check_predictions;
 
 // The targets as one --targets value: the pipeline's list, joined (spaces inside a word are kept).
 std::string joined_targets(const json& targets) {
@@ -96,15 +86,7 @@ void check_ner(const std::string& model) {
     INFO(model << ": " << aggregation << " " << p.at("input"));
     const auto out = bktest::run_jsonl({"ner", "-m", model, "--aggregation", aggregation, p.at("input").get<std::string>()});
     REQUIRE(out.size() == 1);
-    const json& got = out[0].at("entities");
-    const json& want = p.at("output");
-    REQUIRE(got.size() == want.size());
-    for (std::size_t k = 0; k < want.size(); ++k) {
-      INFO("entity " << k << " " << want[k].dump());
-      for (const char* key : {"entity", "entity_group", "word", "index", "start", "end"})
-        if (want[k].contains(key) && !want[k].at(key).is_null()) CHECK(got[k].at(key) == want[k].at(key));
-      CHECK(bktest::near_score(got[k].at("score"), want[k].at("score")));
-    }
+    bktest::check_entities(out[0].at("entities"), p.at("output"));
   }
 }
 

@@ -48,6 +48,31 @@ inline bool near_score(const nlohmann::json& got, const nlohmann::json& want) {
   return std::abs(got.get<double>() - want.get<double>()) <= kTolerance;
 }
 
+// A token-classification pipeline's entities against bertkit's: labels, words and positions exact where
+// the pipeline has them (the slow tokenizers' start/end are null), scores close.
+inline void check_entities(const nlohmann::json& got, const nlohmann::json& want) {
+  REQUIRE(got.size() == want.size());
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    INFO("entity " << k << " " << want[k].dump());
+    for (const char* key : {"entity", "entity_group", "word", "index", "start", "end"})
+      if (want[k].contains(key) && !want[k].at(key).is_null()) CHECK(got[k].at(key) == want[k].at(key));
+    CHECK(near_score(got[k].at("score"), want[k].at("score")));
+  }
+}
+
+// A fill-mask pipeline's list for one mask against bertkit's: tokens, their text and the filled
+// sequence exact, scores close.
+inline void check_predictions(const nlohmann::json& got, const nlohmann::json& want) {
+  REQUIRE(got.size() == want.size());
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    INFO("prediction " << k << " " << want[k].dump());
+    CHECK(got[k].at("token") == want[k].at("token"));
+    CHECK(got[k].at("token_str") == want[k].at("token_str"));
+    CHECK(got[k].at("sequence") == want[k].at("sequence"));
+    CHECK(near_score(got[k].at("score"), want[k].at("score")));
+  }
+}
+
 // Runs bertkit, requires success, and returns its JSON lines.
 inline std::vector<nlohmann::json> run_jsonl(const std::vector<std::string>& args, const std::string& input = "") {
   auto r = run_bertkit(args, input);
