@@ -3,6 +3,7 @@
 #include "cli/choice_flags.h"
 #include "cli/calibration.h"
 #include "cli/embedding_flags.h"
+#include "cli/embedding_model.h"
 #include "cli/empty_values.h"
 #include "cli/number_flags.h"
 #include "records/record_writer.h"
@@ -72,10 +73,15 @@ int run_embed(const EmbedOptions& o) {
   eo.prompt = o.prompt;
   eo.truncate_dim = o.truncate_dim;
 
-  TaskModel model = load_task_model(o.task);
-  cmd::EmbedPlan plan = cmd::plan_embedding(model.loaded, eo);
-  cmd::Embedder embedder(model.loaded.config, model.weights, plan);
-  records::PipelineOptions options = pipeline_options(o.task, model);
+  EmbeddingModel model = load_embedding_model(o.task);
+  if (model.table && o.token_embeddings)
+    usage_error("--token-embeddings writes a transformer's last hidden state; {} is a static embedding model, which "
+                "has none",
+                o.task.model);
+  cmd::EmbedPlan plan = model.plan(eo);
+  Embedders embedders = model.embedders(plan);
+  cmd::SentenceEmbedder& embedder = *embedders.sentence;
+  records::PipelineOptions options = model.pipeline_options(o.task);
   std::optional<core::Ranges> calibration = calibration_ranges(o.calibration, precision, embedder.dimension());
   if (!o.calibration.empty()) options.read_files.push_back({o.calibration, "the --calibration file"});
   options.output.vector_type = precision == core::Precision::Float32 ? records::VectorType::F32
@@ -83,9 +89,10 @@ int run_embed(const EmbedOptions& o) {
                                                                      : records::VectorType::U8;
 
   if (o.task.dry_run) {
-    Settings s = common_settings(o.task, model);
+    Settings s = model.settings(o.task);
     if (o.token_embeddings) {
-      s.add("output vectors", fmt::format("token_embeddings: the last hidden state, {} values per token", embedder.hidden_size()));
+      s.add("output vectors", fmt::format("token_embeddings: the last hidden state, {} values per token",
+                                          embedders.transformer->hidden_size()));
     } else {
       s.add("pooling", plan.pooling_text);
       s.add("normalization", plan.normalize_text);
@@ -105,9 +112,9 @@ int run_embed(const EmbedOptions& o) {
     return 0;
   }
 
-  cmd::EmbedTask task(embedder, plan, *model.tokenizer, options.limits, o.token_embeddings);
+  cmd::EmbedTask task(embedder, plan, model.tokenizer(), options.limits, o.token_embeddings ? embedders.transformer : nullptr);
   task.quantize(precision, std::move(calibration));
-  return run_task(o.task, options, *model.tokenizer, task);
+  return run_task(o.task, options, model.tokenizer(), task);
 }
 
 }  // namespace

@@ -44,25 +44,45 @@ struct EmbedPlan {
   // For --dry-run: what each setting is and where it came from.
   std::string pooling_text, normalize_text, prompt_text, truncate_from;
   bool truncate_dim_given = false;  // truncate_dim is the user's, not the checkpoint's
+  // model2vec: each text is cut to its first max_chars code points before it is tokenized, and its ids
+  // (the unknown token's removed) to the first max_ids.
+  std::optional<std::size_t> max_chars, max_ids;
 };
 
 EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& options);
+// The same from a model's sentence-transformers settings (none: a plain transformers checkpoint).
+EmbedPlan plan_embedding(const std::optional<core::SentenceTransformerConfig>& st, const EmbedOptions& options);
 
 // The text the model sees, as sentence-transformers builds it: prompt + text, stripped of
-// surrounding whitespace (Python's str.strip), lower-cased when the checkpoint says so.
+// surrounding whitespace (Python's str.strip), lower-cased when the checkpoint says so, cut to
+// max_chars code points when the plan has them.
 std::string model_text(const EmbedPlan& plan, std::string_view text);
 
-class Embedder {
+// The values kept of an embedding of `full`: the plan's truncate_dim (a usage error when --truncate-dim
+// is out of range, bad input when the checkpoint's is), else all.
+std::int64_t kept_dimension(const EmbedPlan& plan, std::int64_t full);
+
+// What embeds texts for embed, similarity and search: a transformer (Embedder) or a table of token
+// vectors (StaticEmbedder).
+class SentenceEmbedder {
+ public:
+  virtual ~SentenceEmbedder() = default;
+  // Values per sentence embedding: the model's output, or as many as truncate_dim keeps.
+  virtual std::int64_t dimension() const = 0;
+  // One row of dimension() values per encoding, in input order.
+  virtual void sentence_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
+                                   std::vector<float>& rows) = 0;
+};
+
+class Embedder : public SentenceEmbedder {
  public:
   Embedder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights, const EmbedPlan& plan);
 
-  // Values per sentence embedding: the modules' output, or as many as truncate_dim keeps.
-  std::int64_t dimension() const { return dimension_; }
+  std::int64_t dimension() const override { return dimension_; }
   std::int64_t hidden_size() const { return encoder_.config().hidden_size; }
 
-  // One row of dimension() values per encoding, in input order.
   void sentence_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
-                           std::vector<float>& rows);
+                           std::vector<float>& rows) override;
   // The last hidden state of each encoding ([tokens, hidden_size], row-major), in input order.
   void token_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
                         std::vector<std::vector<float>>& states);
@@ -81,9 +101,11 @@ class Embedder {
 // ranges of all the embeddings, so every record is kept and written at finish().
 class EmbedTask : public records::RecordTask {
  public:
-  EmbedTask(Embedder& embedder, const EmbedPlan& plan, const tok::Tokenizer& tokenizer, const core::BatchLimits& limits,
-            bool token_embeddings)
-      : embedder_(embedder), plan_(plan), tokenizer_(tokenizer), limits_(limits), token_embeddings_(token_embeddings) {}
+  // `token_embedder`: the transformer whose last hidden state is written per token (--token-embeddings);
+  // null: sentence embeddings.
+  EmbedTask(SentenceEmbedder& embedder, const EmbedPlan& plan, const tok::Tokenizer& tokenizer,
+            const core::BatchLimits& limits, Embedder* token_embedder)
+      : embedder_(embedder), plan_(plan), tokenizer_(tokenizer), limits_(limits), token_embedder_(token_embedder) {}
 
   std::vector<std::string> result_fields() const override;
   std::size_t vector_width() const override {
@@ -110,11 +132,11 @@ class EmbedTask : public records::RecordTask {
   void check_input_ranges() const;
   void write_row(const records::Record& record, bool truncated, std::span<const float> row, records::RecordOutput& out);
 
-  Embedder& embedder_;
+  SentenceEmbedder& embedder_;
   const EmbedPlan& plan_;
   const tok::Tokenizer& tokenizer_;
   core::BatchLimits limits_;
-  bool token_embeddings_;
+  Embedder* token_embedder_;
   std::vector<float> rows_;
   std::vector<std::vector<float>> states_;
   core::Precision precision_ = core::Precision::Float32;

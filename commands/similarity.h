@@ -71,7 +71,7 @@ std::span<const float> embedding_row(const std::vector<float>& rows, std::size_t
 struct Scorer {
   std::optional<EmbedPlan> plan;  // bi-encoder: how texts are embedded (a search's corpus texts)
   std::optional<EmbedPlan> query_plan;  // a search's queries, when their prompt differs from the corpus's
-  std::unique_ptr<Embedder> embedder;
+  std::unique_ptr<SentenceEmbedder> embedder;
   std::unique_ptr<CrossEncoder> cross;
   core::Metric metric = core::Metric::Cosine;
   core::BatchLimits limits;

@@ -25,6 +25,13 @@ inline nlohmann::json models2_goldens(const std::string& name) {
   return read_json(shared("fixtures/models2/" + name + "/goldens.json"));
 }
 
+// The retrieval and 2026 families (fixtures/models3).
+inline std::string models3_path(const std::string& name) { return shared("fixtures/models3/" + name).string(); }
+
+inline nlohmann::json models3_goldens(const std::string& name) {
+  return read_json(shared("fixtures/models3/" + name + "/goldens.json"));
+}
+
 // Runs bertkit, requires success, and returns its JSON lines.
 inline std::vector<nlohmann::json> run_jsonl(const std::vector<std::string>& args, const std::string& input = "") {
   auto r = run_bertkit(args, input);

@@ -1,0 +1,39 @@
+#include "cli/embedding_model.h"
+
+#include "commands/static_embedder.h"
+
+namespace bertkit::cli {
+
+EmbeddingModel load_embedding_model(const TaskFlags& flags) {
+  EmbeddingModel m;
+  m.table = load_static_task_model(flags);
+  if (!m.table) m.transformer.emplace(load_task_model(flags));
+  return m;
+}
+
+records::PipelineOptions EmbeddingModel::pipeline_options(const TaskFlags& flags) const {
+  return table ? static_pipeline_options(flags, *table) : cli::pipeline_options(flags, *transformer);
+}
+
+cmd::EmbedPlan EmbeddingModel::plan(const cmd::EmbedOptions& options) const {
+  return table ? cmd::plan_static_embedding(table->model, *table->tokenizer, options, table->max_length)
+               : cmd::plan_embedding(transformer->loaded, options);
+}
+
+Embedders EmbeddingModel::embedders(const cmd::EmbedPlan& plan) const {
+  Embedders e;
+  if (table) {
+    e.sentence = std::make_unique<cmd::StaticEmbedder>(table->model, *table->tokenizer, plan);
+    return e;
+  }
+  auto embedder = std::make_unique<cmd::Embedder>(transformer->loaded.config, transformer->weights, plan);
+  e.transformer = embedder.get();
+  e.sentence = std::move(embedder);
+  return e;
+}
+
+Settings EmbeddingModel::settings(const TaskFlags& flags) const {
+  return table ? static_settings(flags, *table) : common_settings(flags, *transformer);
+}
+
+}  // namespace bertkit::cli
