@@ -4,6 +4,7 @@
 #include "cli/calibration.h"
 #include "cli/colbert_model.h"
 #include "cli/embedding_flags.h"
+#include "cli/embedding_model.h"
 #include "cli/empty_values.h"
 #include "cli/number_flags.h"
 #include "records/record_writer.h"
@@ -114,15 +115,18 @@ int run_embed(const EmbedOptions& o) {
   eo.truncate_dim = o.truncate_dim;
   if (!o.vectors.empty()) eo.vectors = cmd::parse_vector_kinds(o.vectors, "--vectors");
 
-  TaskModel model = load_task_model(o.task);
-  for (cmd::VectorKind kind : eo.vectors) cmd::require_offered(model.loaded, kind, "--vectors");
-  if (is_colbert(model)) return run_colbert(o, model, format, precision);
-  cmd::EmbedPlan plan = cmd::plan_embedding(model.loaded, eo);
+  EmbeddingModel model = load_embedding_model(o.task);
+  if (model.table && o.token_embeddings)
+    usage_error("--token-embeddings writes a transformer's last hidden state; {} is a static embedding model, which "
+                "has none",
+                o.task.model);
+  for (cmd::VectorKind kind : eo.vectors) model.require_offered(kind, "--vectors");
+  if (model.transformer && is_colbert(*model.transformer)) return run_colbert(o, *model.transformer, format, precision);
+  cmd::EmbedPlan plan = model.plan(eo);
   check_sparse_flags(o, plan, format);
-  cmd::Embedder embedder(model.loaded.config, model.weights, plan);
-  if (std::find(plan.vectors.begin(), plan.vectors.end(), cmd::VectorKind::Sparse) != plan.vectors.end())
-    embedder.use_sparse_head(cmd::make_sparse_head(model.loaded, *model.weights, *model.tokenizer));
-  records::PipelineOptions options = pipeline_options(o.task, model);
+  Embedders embedders = model.embedders(plan);
+  cmd::SentenceEmbedder& embedder = *embedders.sentence;
+  records::PipelineOptions options = model.pipeline_options(o.task);
   std::optional<core::Ranges> calibration = calibration_ranges(o.calibration, precision, embedder.dimension());
   if (!o.calibration.empty()) options.read_files.push_back({o.calibration, "the --calibration file"});
   options.output.vector_type = precision == core::Precision::Float32 ? records::VectorType::F32
@@ -130,9 +134,10 @@ int run_embed(const EmbedOptions& o) {
                                                                      : records::VectorType::U8;
 
   if (o.task.dry_run) {
-    Settings s = common_settings(o.task, model);
+    Settings s = model.settings(o.task);
     if (o.token_embeddings) {
-      s.add("output vectors", fmt::format("token_embeddings: the last hidden state, {} values per token", embedder.hidden_size()));
+      s.add("output vectors", fmt::format("token_embeddings: the last hidden state, {} values per token",
+                                          embedders.transformer->hidden_size()));
     } else {
       s.add("pooling", plan.pooling_text);
       s.add("normalization", plan.normalize_text);
@@ -152,10 +157,10 @@ int run_embed(const EmbedOptions& o) {
     return 0;
   }
 
-  cmd::EmbedTask task(embedder, plan, *model.tokenizer, options.limits, o.token_embeddings);
+  cmd::EmbedTask task(embedder, plan, model.tokenizer(), options.limits, embedders.transformer, o.token_embeddings);
   task.quantize(precision, std::move(calibration));
   task.sparse_writing({o.sparse_top_k, o.sparse_tokens});
-  return run_task(o.task, options, *model.tokenizer, task);
+  return run_task(o.task, options, model.tokenizer(), task);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "cli/hub_download_cli.h"
 
 #include "core/loading/model_source.h"
+#include "core/loading/static_folder.h"
 #include "core/model/config.h"
 #include "records/log.h"
 
@@ -59,6 +60,7 @@ void DownloadReport::draw(bool last) {
 }
 
 void check_model_config(const std::string& config_json, const std::string& where) {
+  if (core::names_model2vec(config_json)) return;  // a static embedding model: no transformer to check
   core::parse_model_config(config_json, where);
 }
 

@@ -17,12 +17,20 @@ struct InfoOptions {
   bool json = false;
 };
 
-int run_info(const InfoOptions& o) {
+std::vector<cmd::InfoField> model_fields(const InfoOptions& o) {
+  const std::filesystem::path location = core::resolve_model_location(o.model);
+  std::error_code ec;
+  if (std::filesystem::is_directory(location, ec) && core::static_layout(location))
+    return cmd::static_model_info(core::load_static_model(location, o.model));
   core::LoadedModel model = core::load_model(o.model);
   if (!model.unexpected_tensors.empty())
     records::warn("{} tensors of {} are not used by the model: {}", model.unexpected_tensors.size(), o.model,
          fmt::join(model.unexpected_tensors, ", "));
-  auto fields = cmd::model_info(model);
+  return cmd::model_info(model);
+}
+
+int run_info(const InfoOptions& o) {
+  const auto fields = model_fields(o);
   if (o.json)
     fmt::print("{}\n", cmd::info_json(fields).dump());
   else

@@ -4,6 +4,7 @@
 #include "cli/calibration.h"
 #include "cli/colbert_model.h"
 #include "cli/embedding_flags.h"
+#include "cli/embedding_model.h"
 #include "cli/empty_values.h"
 #include "cli/number_flags.h"
 #include "cli/task_flags.h"
@@ -60,23 +61,24 @@ void name_text(records::InputSpec& spec, const std::optional<std::string>& colum
 }
 
 // How a search embeds its queries and its corpus texts: each with its own prefix or prompt.
-void plan_search_prompts(const SimilarityOptions& o, const core::LoadedModel& loaded, cmd::EmbedOptions embed,
+void plan_search_prompts(const SimilarityOptions& o, const EmbeddingModel& model, cmd::EmbedOptions embed,
                          cmd::Scorer& scorer) {
   if (o.query_prefix && o.query_prompt) usage_error("give --query-prefix or --query-prompt, not both");
   if (o.corpus_prefix && o.corpus_prompt) usage_error("give --corpus-prefix or --corpus-prompt, not both");
   embed.prefix = o.corpus_prefix;
   embed.prompt = o.corpus_prompt;
-  scorer.plan = cmd::plan_embedding(loaded, embed);
+  scorer.plan = model.plan(embed);
   embed.prefix = o.query_prefix;
   embed.prompt = o.query_prompt;
-  scorer.query_plan = cmd::plan_embedding(loaded, embed);
+  scorer.query_plan = model.plan(embed);
 }
 
 // The vectors that score (--mode, else the model's default); sparse ones by their dot product only,
 // unquantised and whole.
-cmd::VectorKind score_vectors(const SimilarityOptions& o, const core::LoadedModel& model, core::Precision precision) {
-  const cmd::VectorKind kind = o.mode.empty() ? cmd::default_vector(model) : cmd::parse_vector_kind(o.mode, "--mode");
-  cmd::require_offered(model, kind, "--mode");
+cmd::VectorKind score_vectors(const SimilarityOptions& o, const EmbeddingModel& model, core::Precision precision) {
+  const cmd::VectorKind kind = o.mode.empty()     ? model.default_vector()
+                               : cmd::parse_vector_kind(o.mode, "--mode");
+  model.require_offered(kind, "--mode");
   if (kind != cmd::VectorKind::Sparse) return kind;
   if (!o.metric.empty() && o.metric != "dot") usage_error("--metric {}: sparse vectors are scored by their dot product", o.metric);
   if (precision != core::Precision::Float32 || !o.calibration.empty())
@@ -159,10 +161,10 @@ void plan_colbert_scoring(const SimilarityOptions& o, TaskModel& model, cmd::Sco
 
 int run_similarity(SimilarityOptions& o) {
   result_format(o.task);
-  TaskModel model = load_task_model(o.task);
+  EmbeddingModel model = load_embedding_model(o.task);
   cmd::Scorer scorer;
-  if (is_colbert(model)) plan_colbert_scoring(o, model, scorer);
-  records::PipelineOptions options = pipeline_options(o.task, model);
+  if (model.transformer && is_colbert(*model.transformer)) plan_colbert_scoring(o, *model.transformer, scorer);
+  records::PipelineOptions options = model.pipeline_options(o.task);
   scorer.limits = options.limits;
   core::ScoreFunction function = core::ScoreFunction::None;
   std::string metric_from;
@@ -174,7 +176,8 @@ int run_similarity(SimilarityOptions& o) {
                 "and field flags apply to a search (--query or --queries with --corpus)");
   if (scorer.colbert) {
     // planned by plan_colbert_scoring, before the pipeline's options took its length
-  } else if (cmd::is_cross_encoder(model.loaded.config)) {
+  } else if (model.transformer && cmd::is_cross_encoder(model.transformer->loaded.config)) {
+    const core::LoadedModel& loaded = model.transformer->loaded;
     if (precision != core::Precision::Float32 || !o.calibration.empty())
       usage_error("--precision quantises embeddings; this model is a cross-encoder and scores pairs itself");
     if (o.truncate_dim) usage_error("--truncate-dim truncates embeddings; this model is a cross-encoder and scores pairs itself");
@@ -184,27 +187,28 @@ int run_similarity(SimilarityOptions& o) {
                   "embeds; this model is a cross-encoder and reads the pair itself");
     if (o.function != "auto" && o.function != "sigmoid" && o.function != "none")
       usage_error("unknown --function '{}' (expected auto, sigmoid or none)", o.function);
-    function = o.function == "auto" ? cmd::cross_encoder_function(model.loaded.config)
-                                    : cli::parse_score_function(o.function, model.loaded.config);
-    scorer.cross = std::make_unique<cmd::CrossEncoder>(model.loaded.config, model.weights, function);
+    function = o.function == "auto" ? cmd::cross_encoder_function(loaded.config)
+                                    : cli::parse_score_function(o.function, loaded.config);
+    scorer.cross = std::make_unique<cmd::CrossEncoder>(loaded.config, model.transformer->weights, function);
   } else {
     if (o.function != "auto") usage_error("--function applies to cross-encoders; this model compares embeddings (--metric)");
     // sentence-transformers' similarity_fn_name is the default, as model.similarity() uses it.
-    const auto& st = model.loaded.sentence_transformer;
+    const auto& st = model.table ? std::optional(model.table->model.settings) : model.transformer->loaded.sentence_transformer;
     const bool named = o.metric.empty() && st && st->similarity_fn_name;
     metric_from = !o.metric.empty() ? "" : named ? " (similarity_fn_name of config_sentence_transformers.json)" : " (the default)";
     scorer.metric = metric_flag(!o.metric.empty() ? o.metric : named ? *st->similarity_fn_name : "cosine");
     cmd::EmbedOptions embed;
     embed.truncate_dim = o.truncate_dim;
-    embed.vectors = {score_vectors(o, model.loaded, precision)};
+    embed.vectors = {score_vectors(o, model, precision)};
     if (embed.vectors.front() == cmd::VectorKind::Sparse) {
       scorer.metric = core::Metric::Dot;
       metric_from = " (sparse vectors: SparseEncoder's dot product)";
     }
-    if (search_mode(o)) plan_search_prompts(o, model.loaded, embed, scorer);
-    else scorer.plan = cmd::plan_embedding(model.loaded, embed);
-    scorer.embedder = std::make_unique<cmd::Embedder>(model.loaded.config, model.weights, *scorer.plan);
-    if (scorer.sparse()) scorer.embedder->use_sparse_head(cmd::make_sparse_head(model.loaded, *model.weights, *model.tokenizer));
+    if (search_mode(o)) plan_search_prompts(o, model, embed, scorer);
+    else scorer.plan = model.plan(embed);
+    Embedders embedders = model.embedders(*scorer.plan);
+    scorer.embedder = std::move(embedders.sentence);
+    scorer.transformer = embedders.transformer;
     scorer.precision = precision;
     scorer.ranges = calibration_ranges(o.calibration, precision, scorer.embedder->dimension());
     if (!o.calibration.empty()) options.read_files.push_back({o.calibration, "the --calibration file"});
@@ -215,15 +219,16 @@ int run_similarity(SimilarityOptions& o) {
   }
 
   if (o.task.dry_run) {
-    Settings s = common_settings(o.task, model);
+    Settings s = model.settings(o.task);
     if (scorer.colbert) {
       s.add("scoring", "MaxSim of the text's ColBERT query vectors against the pair's document vectors (PyLate)");
     } else if (scorer.cross) {
       s.add("scoring", fmt::format("cross-encoder: the pair through the classifier, then {}{}",
                                    function == core::ScoreFunction::Sigmoid ? "its sigmoid" : "nothing (the raw logit)",
                                    o.function != "auto"                            ? " (--function)"
-                                   : model.loaded.config.cross_encoder_activation.empty() ? " (sentence-transformers' default)"
-                                   : fmt::format(" ({} of config.json)", model.loaded.config.cross_encoder_activation)));
+                                   : model.transformer->loaded.config.cross_encoder_activation.empty()
+                                       ? " (sentence-transformers' default)"
+                                       : fmt::format(" ({} of config.json)", model.transformer->loaded.config.cross_encoder_activation)));
     } else {
       add_bi_encoder_settings(s, o, scorer, precision, metric_from);
     }
@@ -237,12 +242,12 @@ int run_similarity(SimilarityOptions& o) {
     out.write(s.text());
     return 0;
   }
-  if (search_mode(o)) return run_search(o, scorer, *model.tokenizer, options);
+  if (search_mode(o)) return run_search(o, scorer, model.tokenizer(), options);
 
   options.input.texts_pair = true;
   options.output.pairs = true;
   cmd::PairTask task(scorer);
-  return run_task(o.task, options, *model.tokenizer, task);
+  return run_task(o.task, options, model.tokenizer(), task);
 }
 
 }  // namespace

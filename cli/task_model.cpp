@@ -111,11 +111,16 @@ TaskModel load_task_model(const TaskFlags& flags) {
 }
 
 records::PipelineOptions pipeline_options(const TaskFlags& flags, const TaskModel& model) {
-  records::PipelineOptions o;
+  records::PipelineOptions o = pipeline_options(flags, model.loaded.files);
   o.tokenize = tokenize_options(tokenizer_flags(flags, model.max_length), *model.tokenizer);
   // The model sees the first window only: the text past it is never tokenized (a 50 MB line costs what
   // its first tokens cost), and the record is marked truncated.
   o.tokenize.encode.keep_overflow = false;
+  return o;
+}
+
+records::PipelineOptions pipeline_options(const TaskFlags& flags, const std::vector<std::filesystem::path>& model_files) {
+  records::PipelineOptions o;
   o.batch_size = flags.batch_size;
   o.batch_wait_ms = batch_wait_ms(flags);
   o.limits.max_tokens = flags.max_batch_tokens;
@@ -124,7 +129,7 @@ records::PipelineOptions pipeline_options(const TaskFlags& flags, const TaskMode
   o.input = input_spec(flags);
   o.input.options.stop_at_long_line = o.on_error == records::OnError::Fail;
   o.output.path = flags.output;
-  for (const auto& file : model.loaded.files) o.read_files.push_back({file.string(), "the model's file"});
+  for (const auto& file : model_files) o.read_files.push_back({file.string(), "the model's file"});
   o.output.settings = command_settings();
   o.output.resume = flags.resume;
   o.output.field_prefix = flags.output_prefix;
@@ -156,9 +161,6 @@ std::string Settings::text() const {
 }
 
 Settings common_settings(const TaskFlags& flags, const TaskModel& model) {
-  // What a real run would refuse before reading, --dry-run refuses too (standard input is left alone:
-  // a search reads its files under other flags).
-  if (!flags.texts.empty() || !flags.inputs.empty()) records::check_input_flags(input_spec(flags));
   const core::ModelConfig& c = model.loaded.config;
   Settings s;
   s.add("model", fmt::format("{} ({})", flags.model, model.loaded.location.string()));
@@ -180,6 +182,14 @@ Settings common_settings(const TaskFlags& flags, const TaskModel& model) {
   s.add("truncation", flags.truncate == "error" ? "error (longer inputs are refused)"
                                                 : "right (longer inputs are cut and marked \"truncated\")");
   s.add("dtype", dtype_setting(flags, model.loaded.stored_dtype));
+  add_run_settings(s, flags);
+  return s;
+}
+
+void add_run_settings(Settings& s, const TaskFlags& flags) {
+  // What a real run would refuse before reading, --dry-run refuses too (standard input is left alone:
+  // a search reads its files under other flags).
+  if (!flags.texts.empty() || !flags.inputs.empty()) records::check_input_flags(input_spec(flags));
   s.add("threads", fmt::format("{}", omp_get_max_threads()));
   s.add("batch", fmt::format("{} records (from a pipe or terminal: those that come within {} ms of the first), at most {} "
                              "tokens per model call",
@@ -191,7 +201,6 @@ Settings common_settings(const TaskFlags& flags, const TaskModel& model) {
                                              : fmt::format("{}", fmt::join(flags.inputs, ", "));
   s.add("input", input);
   s.add("output", fmt::format("{} ({})", flags.output == "-" ? "stdout" : flags.output, output_format(flags)));
-  return s;
 }
 
 }  // namespace bertkit::cli

@@ -6,6 +6,7 @@
 #include "core/loading/model_source.h"
 #include "tokenizer/tokenizer.h"
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <utility>
@@ -28,6 +29,8 @@ TaskModel load_task_model(const TaskFlags& flags);
 
 // Tokenization (truncation to max_length, no padding), batching and the error policy of the flags.
 records::PipelineOptions pipeline_options(const TaskFlags& flags, const TaskModel& model);
+// The same without the tokenization, for a model read otherwise (a static embedding model).
+records::PipelineOptions pipeline_options(const TaskFlags& flags, const std::vector<std::filesystem::path>& model_files);
 
 // Resolved settings, printed by --dry-run as "name: value" lines in the order added.
 class Settings {
@@ -44,5 +47,7 @@ class Settings {
 // The settings every model command shares (model, architecture, head, input, output, max length,
 // truncation, dtype, threads, batching); a command adds its own (pooling, prompt, ...).
 Settings common_settings(const TaskFlags& flags, const TaskModel& model);
+// The part of them that is no model's: threads, batching, padding, on error, input, output.
+void add_run_settings(Settings& s, const TaskFlags& flags);
 
 }  // namespace bertkit::cli

@@ -5,6 +5,7 @@
 #include "records/log.h"
 #include "core/loading/converted_file.h"
 #include "core/loading/model_source.h"
+#include "core/loading/static_folder.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/model/family_spec.h"
@@ -105,6 +106,9 @@ tok::TokenizerFiles model_tokenizer_files(const std::string& model) {
     return files_of(core::load_model(model));  // refused there, as every command refuses it
   }
   const fs::path location = is_path ? fs::path(model) : core::resolve_model_location(model, core::ModelPart::Tokenizer);
+  // A static embedding model's tokenizer is its tokenizer.json alone, in its StaticEmbedding module's folder.
+  if (fs::is_directory(location, ec) && core::static_layout(location))
+    return core::load_static_model(location, model).tokenizer;
   const std::optional<fs::path> config = fs::is_directory(location, ec) ? check_folder_tokenizer(location) : std::nullopt;
   tok::TokenizerFiles files = tok::read_tokenizer_files(location);
   if (config) files.paths.push_back(*config);

@@ -38,6 +38,13 @@ std::string_view python_strip(std::string_view s) {
 
 namespace {
 
+// The bytes of the first `n` code points of `s` (Python's s[:n]).
+std::size_t code_point_prefix(std::string_view s, std::size_t n) {
+  std::size_t i = 0;
+  for (std::size_t k = 0; k < n && i < s.size(); ++k) tok::next_code_point(s, i);
+  return i;
+}
+
 std::string lower_case(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -49,8 +56,13 @@ std::string lower_case(std::string_view s) {
 }  // namespace
 
 EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& options) {
+  EmbedPlan plan = plan_embedding(model.sentence_transformer, options);
+  if (options.vectors.empty()) plan.vectors = {default_vector(model)};
+  return plan;
+}
+
+EmbedPlan plan_embedding(const std::optional<core::SentenceTransformerConfig>& st, const EmbedOptions& options) {
   EmbedPlan plan;
-  const auto& st = model.sentence_transformer;
   if (st) plan.modules = *st;
   std::string pooling_from = st ? "1_Pooling/config.json" : "default for a transformers checkpoint";
   if (options.pooling || !st) {
@@ -117,7 +129,7 @@ EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& opt
                 "support yet: embed without a prompt or prefix");
   plan.lower_case = st && st->do_lower_case.value_or(false);
   plan.vectors = options.vectors;
-  if (plan.vectors.empty()) plan.vectors.push_back(default_vector(model));
+  if (plan.vectors.empty()) plan.vectors.push_back(VectorKind::Dense);
   return plan;
 }
 
@@ -125,22 +137,25 @@ std::string model_text(const EmbedPlan& plan, std::string_view text) {
   std::string joined = plan.prefix;
   joined += text;
   std::string_view stripped = plan.modules.strip_texts ? python_strip(joined) : std::string_view(joined);
+  if (plan.max_chars) stripped = stripped.substr(0, code_point_prefix(stripped, *plan.max_chars));
   return plan.lower_case ? lower_case(stripped) : std::string(stripped);
+}
+
+std::int64_t kept_dimension(const EmbedPlan& plan, std::int64_t full) {
+  if (!plan.truncate_dim) return full;
+  if (*plan.truncate_dim < 1 || *plan.truncate_dim > full) {
+    if (plan.truncate_dim_given)
+      usage_error("{} must be 1..{} (the model's dimension), not {}", Setting::TruncateDim, full, *plan.truncate_dim);
+    bad_input("{} {} is more than the model's dimension {}", plan.truncate_from, *plan.truncate_dim, full);
+  }
+  return *plan.truncate_dim;
 }
 
 Embedder::Embedder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights, const EmbedPlan& plan)
     : encoder_(config, weights),
       pooler_(plan.modules, config.hidden_size, *weights),
-      dimension_(pooler_.dimension()),
-      normalize_truncated_(plan.normalize_truncated) {
-  if (!plan.truncate_dim) return;
-  if (*plan.truncate_dim < 1 || *plan.truncate_dim > dimension_) {
-    if (plan.truncate_dim_given)
-      usage_error("{} must be 1..{} (the model's dimension), not {}", Setting::TruncateDim, dimension_, *plan.truncate_dim);
-    bad_input("{} {} is more than the model's dimension {}", plan.truncate_from, *plan.truncate_dim, dimension_);
-  }
-  dimension_ = *plan.truncate_dim;
-}
+      dimension_(kept_dimension(plan, pooler_.dimension())),
+      normalize_truncated_(plan.normalize_truncated) {}
 
 void Embedder::sentence_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
                                    std::vector<float>& rows) {
@@ -206,9 +221,10 @@ records::TextInput EmbedTask::model_input(const records::Record& record, std::st
 }
 
 void EmbedTask::compute(const records::Batch& batch) {
-  if (token_embeddings_) embedder_.token_embeddings(batch.encodings, limits_, states_);
-  else embedder_.embed(batch.encodings, limits_, wants(VectorKind::Dense) ? &rows_ : nullptr,
-                       wants(VectorKind::Sparse) ? &sparse_ : nullptr);
+  if (token_embeddings_) transformer_->token_embeddings(batch.encodings, limits_, states_);
+  else if (wants(VectorKind::Sparse))
+    transformer_->embed(batch.encodings, limits_, wants(VectorKind::Dense) ? &rows_ : nullptr, &sparse_);
+  else embedder_.sentence_embeddings(batch.encodings, limits_, rows_);
 }
 
 void EmbedTask::quantize(core::Precision precision, std::optional<core::Ranges> calibration) {
@@ -309,7 +325,7 @@ void write_quantized(records::JsonLine& j, core::Precision precision, std::span<
 
 void EmbedTask::write_tokens(const records::Batch& batch, std::size_t i, records::ResultWriter& results) {
   const tok::Encoding& e = batch.encodings[i];
-  const auto hidden = static_cast<std::size_t>(embedder_.hidden_size());
+  const auto hidden = static_cast<std::size_t>(transformer_->hidden_size());
   results.begin(batch.records[i], batch.truncated[i]);
   results.nested("tokens", [&](records::JsonLine& j) {
     j.begin_array();

@@ -50,31 +50,51 @@ struct EmbedPlan {
   // For --dry-run: what each setting is and where it came from.
   std::string pooling_text, normalize_text, prompt_text, truncate_from;
   bool truncate_dim_given = false;  // truncate_dim is the user's, not the checkpoint's
+  // model2vec: each text is cut to its first max_chars code points before it is tokenized, and its ids
+  // (the unknown token's removed) to the first max_ids.
+  std::optional<std::size_t> max_chars, max_ids;
 };
 
 EmbedPlan plan_embedding(const core::LoadedModel& model, const EmbedOptions& options);
+// The same from a model's sentence-transformers settings (none: a plain transformers checkpoint).
+EmbedPlan plan_embedding(const std::optional<core::SentenceTransformerConfig>& st, const EmbedOptions& options);
 
 // `s` without the white space Python's str.strip() removes at its ends.
 std::string_view python_strip(std::string_view s);
 
 // The text the model sees, as sentence-transformers builds it: prompt + text, stripped of
-// surrounding whitespace (Python's str.strip), lower-cased when the checkpoint says so.
+// surrounding whitespace (Python's str.strip), lower-cased when the checkpoint says so, cut to
+// max_chars code points when the plan has them.
 std::string model_text(const EmbedPlan& plan, std::string_view text);
 
 // A quantised row as a JSON list of its integers (int8 and binary as signed bytes).
 void write_quantized(records::JsonLine& j, core::Precision precision, std::span<const std::uint8_t> bytes);
 
-class Embedder {
+// The values kept of an embedding of `full`: the plan's truncate_dim (a usage error when --truncate-dim
+// is out of range, bad input when the checkpoint's is), else all.
+std::int64_t kept_dimension(const EmbedPlan& plan, std::int64_t full);
+
+// What embeds texts for embed, similarity and search: a transformer (Embedder) or a table of token
+// vectors (StaticEmbedder).
+class SentenceEmbedder {
+ public:
+  virtual ~SentenceEmbedder() = default;
+  // Values per sentence embedding: the model's output, or as many as truncate_dim keeps.
+  virtual std::int64_t dimension() const = 0;
+  // One row of dimension() values per encoding, in input order.
+  virtual void sentence_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
+                                   std::vector<float>& rows) = 0;
+};
+
+class Embedder : public SentenceEmbedder {
  public:
   Embedder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights, const EmbedPlan& plan);
 
-  // Values per sentence embedding: the modules' output, or as many as truncate_dim keeps.
-  std::int64_t dimension() const { return dimension_; }
+  std::int64_t dimension() const override { return dimension_; }
   std::int64_t hidden_size() const { return encoder_.config().hidden_size; }
 
-  // One row of dimension() values per encoding, in input order.
   void sentence_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
-                           std::vector<float>& rows);
+                           std::vector<float>& rows) override;
   // Sparse vectors through `head` (make_sparse_head) as well as, or instead of, dense embeddings.
   void use_sparse_head(std::unique_ptr<core::SparseHead> head) { sparse_ = std::move(head); }
   // One sparse vector per encoding, in input order (use_sparse_head first).
@@ -102,9 +122,16 @@ class Embedder {
 // ranges of all the embeddings, so every record is kept and written at finish().
 class EmbedTask : public records::RecordTask {
  public:
-  EmbedTask(Embedder& embedder, const EmbedPlan& plan, const tok::Tokenizer& tokenizer, const core::BatchLimits& limits,
-            bool token_embeddings)
-      : embedder_(embedder), plan_(plan), tokenizer_(tokenizer), limits_(limits), token_embeddings_(token_embeddings) {}
+  // `transformer`: the embedder when it is a transformer's (null for a static model), which also gives
+  // sparse vectors and, with `token_embeddings`, the last hidden state per token.
+  EmbedTask(SentenceEmbedder& embedder, const EmbedPlan& plan, const tok::Tokenizer& tokenizer,
+            const core::BatchLimits& limits, Embedder* transformer, bool token_embeddings)
+      : embedder_(embedder),
+        plan_(plan),
+        tokenizer_(tokenizer),
+        limits_(limits),
+        transformer_(transformer),
+        token_embeddings_(token_embeddings) {}
 
   std::vector<std::string> result_fields() const override;
   std::size_t vector_width() const override {
@@ -135,10 +162,11 @@ class EmbedTask : public records::RecordTask {
   void write_row(const records::Record& record, bool truncated, std::span<const float> row, records::RecordOutput& out);
   bool wants(VectorKind kind) const;
 
-  Embedder& embedder_;
+  SentenceEmbedder& embedder_;
   const EmbedPlan& plan_;
   const tok::Tokenizer& tokenizer_;
   core::BatchLimits limits_;
+  Embedder* transformer_;
   bool token_embeddings_;
   std::vector<float> rows_;
   std::vector<std::vector<float>> states_;

@@ -1,5 +1,6 @@
 #include "commands/info.h"
 
+#include "commands/static_embedder.h"
 #include "core/loading/converted_file.h"
 #include "core/error.h"
 #include "core/json.h"
@@ -52,26 +53,26 @@ std::string tokenizer_tables(const core::TokenizerFiles& files) {
 }
 
 // A few settings of tokenizer_config.json, as the file states them.
-void tokenizer_settings(const core::LoadedModel& m, Fields& out) {
+void tokenizer_settings(const core::TokenizerFiles& tokenizer, Fields& out) {
   std::vector<std::string> files;
-  if (m.tokenizer.vocab_txt) files.push_back("vocab.txt");
-  if (m.tokenizer.tokenizer_json) files.push_back("tokenizer.json");
-  if (m.tokenizer.tokenizer_config_json) files.push_back("tokenizer_config.json");
-  if (m.tokenizer.special_tokens_map_json) files.push_back("special_tokens_map.json");
-  if (m.tokenizer.vocab_json) files.push_back("vocab.json");
-  if (m.tokenizer.merges_txt) files.push_back("merges.txt");
-  if (m.tokenizer.wordpiece_image) files.push_back("wordpiece.bin");
+  if (tokenizer.vocab_txt) files.push_back("vocab.txt");
+  if (tokenizer.tokenizer_json) files.push_back("tokenizer.json");
+  if (tokenizer.tokenizer_config_json) files.push_back("tokenizer_config.json");
+  if (tokenizer.special_tokens_map_json) files.push_back("special_tokens_map.json");
+  if (tokenizer.vocab_json) files.push_back("vocab.json");
+  if (tokenizer.merges_txt) files.push_back("merges.txt");
+  if (tokenizer.wordpiece_image) files.push_back("wordpiece.bin");
   add_list(out, "tokenizer_files", files);
-  add(out, "tokenizer_tables", tokenizer_tables(m.tokenizer));
+  add(out, "tokenizer_tables", tokenizer_tables(tokenizer));
   try {
-    const tok::TokenizerSpec spec = tok::build_tokenizer_spec(m.tokenizer);
+    const tok::TokenizerSpec spec = tok::build_tokenizer_spec(tokenizer);
     add(out, "tokenizer_model", tok::model_summary(spec));
     add(out, "tokenizer_normalizer", tok::normalizer_summary(spec));
   } catch (const Error& e) {
     add(out, "tokenizer_model", fmt::format("not loadable: {}", e.what()));
   }
-  if (!m.tokenizer.tokenizer_config_json) return;
-  auto config = core::parse_json(*m.tokenizer.tokenizer_config_json, "tokenizer_config.json");
+  if (!tokenizer.tokenizer_config_json) return;
+  auto config = core::parse_json(*tokenizer.tokenizer_config_json, "tokenizer_config.json");
   for (const char* key : {"tokenizer_class", "do_lower_case", "strip_accents", "tokenize_chinese_chars", "model_max_length"}) {
     if (!config.is_object() || !config.contains(key)) continue;
     const auto& v = config[key];
@@ -114,7 +115,47 @@ void disentangled_settings(const core::DisentangledAttention& a, Fields& out) {
   add_yes_no(out, "norm_rel_ebd", a.norm_relative);
 }
 
+// config_sentence_transformers.json's prompts and similarity function.
+void prompt_settings(const core::SentenceTransformerConfig& st, Fields& out) {
+  for (const auto& [name, text] : st.prompts) add(out, "prompt." + name, text);
+  if (st.default_prompt_name) add(out, "default_prompt", *st.default_prompt_name);
+  if (st.similarity_fn_name) add(out, "similarity_fn_name", *st.similarity_fn_name);
+}
+
+void origin_fields(const std::vector<std::pair<std::string, std::string>>& origins, Fields& out) {
+  for (const auto& [what, where] : origins) out.push_back({"from." + what, where, where, true});
+}
+
 }  // namespace
+
+Fields static_model_info(const core::StaticModel& m) {
+  Fields out;
+  add(out, "model", m.name);
+  add(out, "location", m.location.string());
+  const bool model2vec = m.layout == core::StaticLayout::Model2Vec;
+  add(out, "format", fmt::format("static embeddings, {} folder", model2vec ? "model2vec" : "sentence-transformers"));
+  add(out, "architecture", model2vec ? "StaticModel" : "StaticEmbedding");
+  add(out, "embedding_table", fmt::format("{} [{}, {}]", m.table_name, m.rows, m.dim));
+  add(out, "vocab_size", m.rows);
+  add(out, "dimension", m.dim);
+  add(out, "parameters", m.rows * m.dim);
+  tokenizer_settings(m.tokenizer, out);
+  add(out, "pooling", "mean");
+  add_yes_no(out, "normalize", m.settings.normalize);
+  if (model2vec) {
+    const tok::Tokenizer tokenizer(tok::build_tokenizer_spec(m.tokenizer));
+    add(out, "median_token_length", static_cast<std::int64_t>(median_token_length(tokenizer)));
+    const std::optional<std::int32_t> unknown = model_unknown_id(tokenizer);
+    out.push_back({"removed_token_id", unknown ? std::to_string(*unknown) : "none",
+                   unknown ? ordered_json(*unknown) : ordered_json()});
+    add(out, "max_length", static_cast<std::int64_t>(kModel2VecMaxLength));
+  } else if (m.truncation_max_length) {
+    add(out, "max_length", static_cast<std::int64_t>(*m.truncation_max_length));
+  }
+  prompt_settings(m.settings, out);
+  origin_fields(m.origins, out);
+  return out;
+}
 
 Fields model_info(const core::LoadedModel& m) {
   const core::ModelConfig& c = m.config;
@@ -166,7 +207,7 @@ Fields model_info(const core::LoadedModel& m) {
   if (scales > 0) add(out, "int8_scales", scales);
   add(out, "parameters", parameters);
   add(out, "dtype", std::string(core::stored_dtype_name(m.stored_dtype)));
-  tokenizer_settings(m, out);
+  tokenizer_settings(m.tokenizer, out);
   if (m.sentence_transformer) {
     const auto& st = *m.sentence_transformer;
     if (st.colbert) {  // a vector per token: no pooling; every vector is normalised
@@ -190,12 +231,10 @@ Fields model_info(const core::LoadedModel& m) {
     }
     if (st.max_seq_length) add(out, "max_seq_length", static_cast<std::int64_t>(*st.max_seq_length));
     if (st.do_lower_case) add_yes_no(out, "do_lower_case", *st.do_lower_case);
-    for (const auto& [name, text] : st.prompts) add(out, "prompt." + name, text);
-    if (st.default_prompt_name) add(out, "default_prompt", *st.default_prompt_name);
-    if (st.similarity_fn_name) add(out, "similarity_fn_name", *st.similarity_fn_name);
+    prompt_settings(st, out);
   }
   if (!m.unexpected_tensors.empty()) add_list(out, "unused_tensors", m.unexpected_tensors);
-  for (const auto& [what, where] : m.origins) out.push_back({"from." + what, where, where, true});
+  origin_fields(m.origins, out);
   return out;
 }
 

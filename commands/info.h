@@ -1,6 +1,7 @@
 #pragma once
 // `bertkit info`: what was detected in a model and where each part came from.
 #include "core/loading/model_source.h"
+#include "core/loading/static_folder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,8 @@ struct InfoField {
 
 // The fields in a fixed order; keys are stable for scripts.
 std::vector<InfoField> model_info(const core::LoadedModel& model);
+// A static embedding model's: its layout, table, tokenizer and rules.
+std::vector<InfoField> static_model_info(const core::StaticModel& model);
 nlohmann::ordered_json info_json(const std::vector<InfoField>& fields);
 
 }  // namespace bertkit::cmd

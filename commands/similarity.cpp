@@ -94,7 +94,7 @@ void PairTask::compute(const records::Batch& batch) {
   for (std::size_t side = 0; side < 2; ++side) {
     side_.clear();
     for (std::size_t i = 0; i < batch.size(); ++i) side_.push_back(batch.encodings[batch.first_input[i] + side]);
-    if (scorer_.sparse()) scorer_.embedder->sparse_embeddings(side_, scorer_.limits, side == 0 ? sparse_a_ : sparse_b_);
+    if (scorer_.sparse()) scorer_.transformer->sparse_embeddings(side_, scorer_.limits, side == 0 ? sparse_a_ : sparse_b_);
     else scorer_.embedder->sentence_embeddings(side_, scorer_.limits, side == 0 ? a_ : b_);
   }
   const std::int64_t dim = scorer_.embedder->dimension();

@@ -83,7 +83,8 @@ std::span<const float> embedding_row(const std::vector<float>& rows, std::size_t
 struct Scorer {
   std::optional<EmbedPlan> plan;  // bi-encoder: how texts are embedded (a search's corpus texts)
   std::optional<EmbedPlan> query_plan;  // a search's queries, when their prompt differs from the corpus's
-  std::unique_ptr<Embedder> embedder;
+  std::unique_ptr<SentenceEmbedder> embedder;
+  Embedder* transformer = nullptr;  // `embedder` when it is a transformer's: the one that gives sparse vectors
   std::unique_ptr<CrossEncoder> cross;
   // A ColBERT model: pairs scored by MaxSim (`plan` reads its texts; no embedder).
   std::unique_ptr<ColbertEncoder> colbert_encoder;

@@ -113,7 +113,7 @@ class SearchTask : public records::RecordTask {
 
   // Sparse vectors: the dot product of each query's with each text's.
   void compute_sparse(const records::Batch& batch) {
-    scorer_.embedder->sparse_embeddings(batch.encodings, scorer_.limits, sparse_);
+    scorer_.transformer->sparse_embeddings(batch.encodings, scorer_.limits, sparse_);
     for (std::size_t q = 0; q < queries_.size(); ++q)
       for (std::size_t i = 0; i < batch.size(); ++i)
         queries_[q].hits.offer(batch.ordinals[i], core::sparse_dot(query_sparse_[q], sparse_[i]), batch.records[i]);
@@ -211,7 +211,7 @@ int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& to
   std::vector<std::uint8_t> query_bits;
   std::vector<core::SparseVector> query_sparse;
   if (scorer.sparse()) {
-    scorer.embedder->sparse_embeddings(query_encodings, scorer.limits, query_sparse);
+    scorer.transformer->sparse_embeddings(query_encodings, scorer.limits, query_sparse);
   } else if (scorer.embedder) {
     scorer.embedder->sentence_embeddings(query_encodings, scorer.limits, query_rows);
     quantize_rows(scorer, scorer.embedder->dimension(), query_rows, query_bits);

@@ -25,6 +25,8 @@ ModuleKind module_kind(std::string_view type) {
   if (type == "sentence_transformers.models.Pooling") return ModuleKind::Pooling;
   if (type == "sentence_transformers.models.Dense") return ModuleKind::Dense;
   if (type == "sentence_transformers.models.Normalize") return ModuleKind::Normalize;
+  // sentence-transformers 6 moved the module classes; the class name stays.
+  if (type.starts_with("sentence_transformers.") && type.ends_with(".StaticEmbedding")) return ModuleKind::StaticEmbedding;
   return ModuleKind::Other;
 }
 
@@ -157,11 +159,14 @@ ModuleFolders read_module_folders(std::string_view modules_json, std::string_vie
     const std::string path = m["path"].get<std::string>();
     if (path.starts_with('/') || path.find("..") != std::string::npos)
       bad_input("{}: module path \"{}\" leaves the repository", where, path);
-    const std::string folder = path.empty() || path.ends_with('/') ? path : path + "/";
+    // "." is the root, as model2vec's modules.json names it.
+    const std::string folder = path.empty() || path == "." ? std::string() : path.ends_with('/') ? path : path + "/";
     const nlohmann::json type = m.value("type", nlohmann::json());
     const ModuleKind kind = type.is_string() ? module_kind(type.get<std::string>()) : ModuleKind::Other;
-    if (kind == ModuleKind::Transformer && !have_transformer) {
+    // A StaticEmbedding module holds the tokenizer and weights where a Transformer would.
+    if ((kind == ModuleKind::Transformer || kind == ModuleKind::StaticEmbedding) && !have_transformer) {
       out.transformer = folder;
+      out.static_embedding = kind == ModuleKind::StaticEmbedding;
       have_transformer = true;
     }
     auto same = [&](const ModuleFolder& f) { return f.folder == folder; };
@@ -184,7 +189,7 @@ std::optional<std::string> first_missing_file(const fs::path& root, ModelPart pa
     return fmt::format("{}its tokenizer ({}, {}, {}, or {} with {})", modules.transformer, kTokenizerJson, kVocabTxt,
                        kSpmModel, kVocabJson, kMergesTxt);
   if (part == ModelPart::Tokenizer) return std::nullopt;
-  if (!exists_in(transformer)(kConfig)) return modules.transformer + std::string(kConfig);
+  if (!modules.static_embedding && !exists_in(transformer)(kConfig)) return modules.transformer + std::string(kConfig);
   if (auto weights = missing_weights(transformer, modules.transformer)) return weights;
   for (const ModuleFolder& m : modules.modules) {
     if (m.kind != ModuleKind::Pooling && m.kind != ModuleKind::Dense) continue;

@@ -83,7 +83,7 @@ inline constexpr std::string_view kModulesJson = "modules.json";
 inline constexpr std::string_view kSentenceTransformersConfig = "config_sentence_transformers.json";  // the root's
 inline constexpr std::string_view kSentenceBertConfig = "sentence_bert_config.json";  // the Transformer module's
 
-enum class ModuleKind { Transformer, Pooling, Dense, Normalize, Other };
+enum class ModuleKind { Transformer, Pooling, Dense, Normalize, StaticEmbedding, Other };
 struct ModuleFolder {
   std::string folder;  // relative, "" or ending in '/'
   ModuleKind kind = ModuleKind::Other;
@@ -92,6 +92,8 @@ struct ModuleFolder {
 struct ModuleFolders {
   std::string transformer;            // where config.json, the tokenizer and the weights are
   std::vector<ModuleFolder> modules;  // every module's folder, once, the transformer's included
+  // The place of `transformer` is a StaticEmbedding module's (a token table, no config.json).
+  bool static_embedding = false;
 };
 // Bad input naming `where` when the file is not a list of modules or a path leaves the repository.
 ModuleFolders read_module_folders(std::string_view modules_json, std::string_view where);

@@ -345,9 +345,11 @@ DownloadResult HubSession::run() {
   const std::string modules_json(kModulesJson);
   if (listed(modules_json)) modules = read_module_folders(read_text_file(fetch(modules_json)), id_.text() + ":" + modules_json);
   const std::string config = modules.transformer + std::string(kConfig);
-  if (!listed(config)) bad_input("model {}: the repository has no {}: not a transformers model", id_.text(), config);
-  const std::string config_path = fetch(config);
-  if (options_.check_config) {
+  // A StaticEmbedding module has no config.json: its tokenizer and table come with the module's files.
+  if (!listed(config) && !modules.static_embedding)
+    bad_input("model {}: the repository has no {}: not a transformers model", id_.text(), config);
+  const std::string config_path = listed(config) ? fetch(config) : std::string();
+  if (options_.check_config && !config_path.empty()) {
     try {
       options_.check_config(read_text_file(config_path), id_.text() + ":" + config);
     } catch (const Error& e) {

@@ -2,6 +2,7 @@
 
 #include "core/loading/converted_file.h"
 #include "core/loading/retrieval_heads.h"
+#include "core/loading/static_folder.h"
 #include "core/model/load_weights.h"
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/error.h"
@@ -204,7 +205,8 @@ void read_sentence_bert_config(const fs::path& sbert, SentenceTransformerConfig&
     st.do_lower_case = json_field(j, "do_lower_case", false, sbert.string());
 }
 
-// config_sentence_transformers.json: prompts, default_prompt_name, similarity_fn_name and truncate_dim.
+}  // namespace
+
 void read_sentence_transformers_config(const fs::path& prompts, SentenceTransformerConfig& st) {
   json j = read_json_file(prompts);
   if (!j.is_object()) bad_input("{}: not a JSON object", prompts.string());
@@ -238,6 +240,8 @@ void read_sentence_transformers_config(const fs::path& prompts, SentenceTransfor
   st.strip_texts = !saved_by_version_6(j);
 }
 
+namespace {
+
 // modules.json and the files it points to, then the two settings files when present; returns the folder
 // of the Transformer module.
 fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConfig& st,
@@ -260,6 +264,10 @@ fs::path read_sentence_transformer(const fs::path& root, SentenceTransformerConf
 }
 
 LoadedModel load_folder(const fs::path& root, std::string_view spec) {
+  if (const std::optional<StaticLayout> layout = static_layout(root))
+    bad_input("{}: a static embedding model ({}: a table of token vectors, no transformer): embed, similarity and "
+              "info take it",
+              root.string(), static_layout_name(*layout));
   LoadedModel m;
   m.name = std::string(spec);
   fs::path folder = root;

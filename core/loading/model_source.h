@@ -57,4 +57,8 @@ void set_model_fetcher(ModelFetcher fetcher);
 
 LoadedModel load_model(std::string_view spec);
 
+// config_sentence_transformers.json: prompts, default_prompt_name, similarity_fn_name and truncate_dim
+// (and whether texts are stripped: see SentenceTransformerConfig::strip_texts).
+void read_sentence_transformers_config(const std::filesystem::path& path, SentenceTransformerConfig& st);
+
 }  // namespace bertkit::core
