@@ -42,22 +42,25 @@ struct EmbedOptions {
   bool sparse_tokens = false;
 };
 
-// Sparse vectors are written as JSON (ids and values): a dense-only flag or format does not apply to them.
-void check_sparse_flags(const EmbedOptions& o, const cmd::EmbedPlan& plan, records::ResultFormat format) {
+// Sparse and ColBERT vectors are written as JSON (ids and values, lists of vectors): a flag or format of
+// dense rows does not apply to them.
+void check_vector_flags(const EmbedOptions& o, const cmd::EmbedPlan& plan, records::ResultFormat format) {
   const auto& v = plan.vectors;
-  const bool sparse = std::find(v.begin(), v.end(), cmd::VectorKind::Sparse) != v.end();
-  if (!sparse) {
-    if (o.sparse_top_k || o.sparse_tokens) usage_error("--sparse-top-k and --sparse-tokens apply to sparse vectors; this run writes none");
-    return;
-  }
+  auto has = [&](cmd::VectorKind kind) { return std::find(v.begin(), v.end(), kind) != v.end(); };
+  if (!has(cmd::VectorKind::Sparse) && (o.sparse_top_k || o.sparse_tokens))
+    usage_error("--sparse-top-k and --sparse-tokens apply to sparse vectors; this run writes none");
+  if (v == std::vector{cmd::VectorKind::Dense}) return;
+  const std::string others = has(cmd::VectorKind::Sparse) && has(cmd::VectorKind::Colbert) ? "sparse and ColBERT"
+                             : has(cmd::VectorKind::Sparse)                                 ? "sparse"
+                                                                                            : "ColBERT";
   if (format == records::ResultFormat::Npy || format == records::ResultFormat::F32)
-    usage_error("--format {} holds one dense row per record; sparse vectors are written as ids and values: use "
-                "--format jsonl, tsv or csv", format == records::ResultFormat::Npy ? "npy" : "f32");
-  if (o.token_embeddings) usage_error("--token-embeddings gives the last hidden state, not sparse vectors");
+    usage_error("--format {} holds one dense row per record; {} vectors are written as JSON: use --format jsonl, tsv or "
+                "csv", format == records::ResultFormat::Npy ? "npy" : "f32", others);
+  if (o.token_embeddings) usage_error("--token-embeddings gives the last hidden state, not {} vectors", others);
   if (o.precision != "float32" || !o.calibration.empty())
-    usage_error("--precision quantises dense embeddings; sparse vectors are written as float32");
-  if (std::find(v.begin(), v.end(), cmd::VectorKind::Dense) == v.end() && (!o.pooling.empty() || o.normalize || o.truncate_dim))
-    usage_error("--pooling, --normalize and --truncate-dim shape dense embeddings; this run writes sparse vectors only");
+    usage_error("--precision quantises dense embeddings; {} vectors are written as float32", others);
+  if (!has(cmd::VectorKind::Dense) && (!o.pooling.empty() || o.normalize || o.truncate_dim))
+    usage_error("--pooling, --normalize and --truncate-dim shape dense embeddings; this run writes {} vectors only", others);
 }
 
 // What makes a sentence embedding out of the token vectors (pooling, normalising, truncating,
@@ -123,7 +126,7 @@ int run_embed(const EmbedOptions& o) {
   for (cmd::VectorKind kind : eo.vectors) model.require_offered(kind, "--vectors");
   if (model.transformer && is_colbert(*model.transformer)) return run_colbert(o, *model.transformer, format, precision);
   cmd::EmbedPlan plan = model.plan(eo);
-  check_sparse_flags(o, plan, format);
+  check_vector_flags(o, plan, format);
   Embedders embedders = model.embedders(plan);
   cmd::SentenceEmbedder& embedder = *embedders.sentence;
   records::PipelineOptions options = model.pipeline_options(o.task);

@@ -40,6 +40,9 @@ Embedders EmbeddingModel::embedders(const cmd::EmbedPlan& plan) const {
   const auto& v = plan.vectors;
   if (std::find(v.begin(), v.end(), cmd::VectorKind::Sparse) != v.end())
     embedder->use_sparse_head(cmd::make_sparse_head(transformer->loaded, *transformer->weights, *transformer->tokenizer));
+  if (std::find(v.begin(), v.end(), cmd::VectorKind::Colbert) != v.end())
+    embedder->use_colbert_head(
+        std::make_unique<core::ColbertLinearHead>(*transformer->weights, transformer->loaded.config.hidden_size));
   e.transformer = embedder.get();
   e.sentence = std::move(embedder);
   return e;

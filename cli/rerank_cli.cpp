@@ -4,6 +4,9 @@
 #include "cli/app.h"
 #include "cli/choice_flags.h"
 #include "cli/colbert_model.h"
+#include "cli/embedding_model.h"
+#include "cli/score_modes.h"
+#include "commands/bi_encoder_scorer.h"
 #include "cli/number_flags.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
@@ -30,6 +33,7 @@ struct RerankOptions {
   std::string documents_field = "documents";
   std::string function = "auto";
   CLI::Option* documents = nullptr;  // whether --documents-field was given
+  ScoreModeFlags modes;              // --mode, --weights, --metric: a bi-encoder scores as similarity does
 };
 
 enum class Shape { Lists, Rows };
@@ -76,21 +80,41 @@ int run_rerank(RerankOptions& o) {
     usage_error("--return-documents applies to JSONL records holding their documents; rows already carry theirs");
   if (o.function != "auto" && o.function != "sigmoid" && o.function != "none")
     usage_error("unknown --function '{}' (expected auto, sigmoid or none)", o.function);
-  TaskModel model = load_task_model(o.task);
+  EmbeddingModel loaded = load_embedding_model(o.task);
+  if (loaded.table)
+    usage_error("rerank needs a transformer; {} is a static embedding model: score with similarity --query --corpus",
+                o.task.model);
+  TaskModel& model = *loaded.transformer;
   const core::ModelConfig& config = model.loaded.config;
+  const bool modes_given = !o.modes.mode.empty() || o.modes.weights || !o.modes.metric.empty();
   if (is_colbert(model)) {
     if (o.function != "auto") usage_error("--function applies to cross-encoders; a ColBERT model scores by MaxSim");
+    if (modes_given) usage_error("--mode, --weights and --metric apply to bi-encoders; a ColBERT model scores by MaxSim");
     ColbertPairs colbert = colbert_pairs(o.task, model, core::MaxSimReduction::Sum);
     return run_scorer(o, shape, model, *colbert.scorer,
                       "MaxSim of the query's ColBERT vectors against the document's (PyLate)");
   }
+  if (modes_given && !cmd::is_cross_encoder(config)) {
+    if (o.function != "auto") usage_error("--function applies to cross-encoders; this model compares embeddings (--mode)");
+    cmd::Scorer scorer;
+    std::string metric_from;
+    plan_score_modes(o.modes, loaded, scorer, metric_from);
+    cmd::EmbedOptions embed;
+    embed.vectors = scorer.plan->vectors;
+    scorer.plan = loaded.plan(embed);
+    attach_embedder(loaded, scorer);
+    cmd::BiEncoderScorer pairs(scorer);
+    return run_scorer(o, shape, model, pairs, scoring_text(scorer, metric_from) + ", the query's against each document's");
+  }
+  if (modes_given) usage_error("--mode, --weights and --metric apply to bi-encoders; this model is a cross-encoder");
   if (config.absent_head) core::require_head(config, cmd::is_cross_encoder, "rerank", "cross-encoder");
   if (!cmd::is_cross_encoder(config))
     usage_error("rerank needs a cross-encoder (a sequence-classification model with one label); {} {}",
                 config.architecture,
                 config.head == core::HeadKind::SequenceClassification
                     ? fmt::format("has {} labels", config.num_labels)
-                    : "has no sequence-classification head (for a bi-encoder, use similarity --query --corpus)");
+                    : "has no sequence-classification head (for a bi-encoder, give --mode: dense, sparse, colbert or "
+                      "hybrid)");
   const core::ScoreFunction function =
       o.function == "auto" ? cmd::cross_encoder_function(config) : cli::parse_score_function(o.function, config);
   cmd::CrossEncoder scorer(config, model.weights, function);
@@ -137,6 +161,11 @@ Action add_rerank(CLI::App& sub, const GlobalOptions&) {
   sub.add_flag("--return-documents", o->return_documents, "JSONL lists: each result carries its document's text");
   o->documents = sub.add_option("--documents-field", o->documents_field, "JSONL lists: the field holding each query's documents")
                      ->capture_default_str();
+  sub.add_option("--mode", o->modes.mode,
+                 "A bi-encoder: which vectors score, dense (cosine or --metric), sparse (dot product), colbert (MaxSim, "
+                 "mean over the query's vectors) or hybrid (--weights)");
+  sub.add_option("--weights", o->modes.weights, "--mode hybrid: DENSE,SPARSE,COLBERT weights (default 1,1,1)");
+  sub.add_option("--metric", o->modes.metric, "--mode dense: cosine, dot, euclidean or manhattan (default: the model's)");
   sub.add_option("--function", o->function,
                  "The score: auto (the activation the checkpoint names, else sigmoid), sigmoid or none (the raw logit)")
       ->capture_default_str();

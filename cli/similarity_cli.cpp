@@ -6,7 +6,9 @@
 #include "cli/embedding_flags.h"
 #include "cli/embedding_model.h"
 #include "cli/empty_values.h"
+#include "cli/list_flags.h"
 #include "cli/number_flags.h"
+#include "cli/score_modes.h"
 #include "cli/task_flags.h"
 #include "cli/task_model.h"
 #include "commands/classify.h"
@@ -17,6 +19,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 
@@ -34,7 +38,8 @@ struct SimilarityOptions {
   std::optional<std::int64_t> truncate_dim;
   std::string precision = "float32";
   std::string calibration;
-  std::string mode;  // --mode dense|sparse: which of the model's vectors score; empty: its default
+  std::string mode;  // --mode dense|sparse|colbert|hybrid: which of the model's vectors score; empty: its default
+  std::optional<std::string> weights;  // --weights DENSE,SPARSE,COLBERT of --mode hybrid
   // A search's prompts: the queries' and the corpus texts' own (e5's "query: " and "passage: ").
   std::optional<std::string> query_prefix, query_prompt, corpus_prefix, corpus_prompt;
   // A search's shape flags for one of its two files (else --column/--field name the text in both).
@@ -73,25 +78,23 @@ void plan_search_prompts(const SimilarityOptions& o, const EmbeddingModel& model
   scorer.query_plan = model.plan(embed);
 }
 
-// The vectors that score (--mode, else the model's default); sparse ones by their dot product only,
-// unquantised and whole.
-cmd::VectorKind score_vectors(const SimilarityOptions& o, const EmbeddingModel& model, core::Precision precision) {
-  const cmd::VectorKind kind = o.mode.empty()     ? model.default_vector()
-                               : cmd::parse_vector_kind(o.mode, "--mode");
-  model.require_offered(kind, "--mode");
-  if (kind != cmd::VectorKind::Sparse) return kind;
-  if (!o.metric.empty() && o.metric != "dot") usage_error("--metric {}: sparse vectors are scored by their dot product", o.metric);
+bool search_mode(const SimilarityOptions& o) { return !o.queries.empty() || !o.queries_file.empty() || !o.corpus.empty(); }
+
+// What --mode and --weights leave to a search: dense or sparse vectors, scored unquantised and whole
+// unless dense.
+void check_search_modes(const SimilarityOptions& o, const cmd::Scorer& scorer, core::Precision precision) {
+  const auto& kinds = scorer.plan->vectors;
+  if (kinds == std::vector{cmd::VectorKind::Dense}) return;
+  if (search_mode(o) && (scorer.hybrid() || kinds.front() == cmd::VectorKind::Colbert))
+    usage_error("a search (--corpus) scores dense or sparse vectors; --mode {} scores pairs (or rerank --query)", o.mode);
   if (precision != core::Precision::Float32 || !o.calibration.empty())
-    usage_error("--precision quantises dense embeddings; sparse vectors are scored as float32");
-  if (o.truncate_dim) usage_error("--truncate-dim truncates dense embeddings; sparse vectors are scored whole");
-  return kind;
+    usage_error("--precision quantises dense embeddings; sparse and ColBERT vectors are scored as float32");
+  if (o.truncate_dim) usage_error("--truncate-dim truncates dense embeddings; sparse and ColBERT vectors are scored whole");
 }
 
 bool prompts_given(const SimilarityOptions& o) {
   return o.query_prefix || o.query_prompt || o.corpus_prefix || o.corpus_prompt;
 }
-
-bool search_mode(const SimilarityOptions& o) { return !o.queries.empty() || !o.queries_file.empty() || !o.corpus.empty(); }
 
 int run_search(const SimilarityOptions& o, cmd::Scorer& scorer, const tok::Tokenizer& tokenizer,
                const records::PipelineOptions& options) {
@@ -128,7 +131,7 @@ int run_search(const SimilarityOptions& o, cmd::Scorer& scorer, const tok::Token
 // --dry-run: how a bi-encoder's embeddings are made and compared.
 void add_bi_encoder_settings(Settings& s, const SimilarityOptions& o, const cmd::Scorer& scorer, core::Precision precision,
                              const std::string& metric_from) {
-  s.add("scoring", fmt::format("bi-encoder: {} of the two embeddings{}", core::metric_name(scorer.metric), metric_from));
+  s.add("scoring", scoring_text(scorer, metric_from));
   s.add("pooling", scorer.plan->pooling_text);
   s.add("normalization", scorer.plan->normalize_text);
   if (scorer.plan->truncate_dim)
@@ -192,23 +195,14 @@ int run_similarity(SimilarityOptions& o) {
     scorer.cross = std::make_unique<cmd::CrossEncoder>(loaded.config, model.transformer->weights, function);
   } else {
     if (o.function != "auto") usage_error("--function applies to cross-encoders; this model compares embeddings (--metric)");
-    // sentence-transformers' similarity_fn_name is the default, as model.similarity() uses it.
-    const auto& st = model.table ? std::optional(model.table->model.settings) : model.transformer->loaded.sentence_transformer;
-    const bool named = o.metric.empty() && st && st->similarity_fn_name;
-    metric_from = !o.metric.empty() ? "" : named ? " (similarity_fn_name of config_sentence_transformers.json)" : " (the default)";
-    scorer.metric = metric_flag(!o.metric.empty() ? o.metric : named ? *st->similarity_fn_name : "cosine");
+    plan_score_modes({o.mode, o.weights, o.metric}, model, scorer, metric_from);
+    check_search_modes(o, scorer, precision);
     cmd::EmbedOptions embed;
     embed.truncate_dim = o.truncate_dim;
-    embed.vectors = {score_vectors(o, model, precision)};
-    if (embed.vectors.front() == cmd::VectorKind::Sparse) {
-      scorer.metric = core::Metric::Dot;
-      metric_from = " (sparse vectors: SparseEncoder's dot product)";
-    }
+    embed.vectors = scorer.plan->vectors;
     if (search_mode(o)) plan_search_prompts(o, model, embed, scorer);
     else scorer.plan = model.plan(embed);
-    Embedders embedders = model.embedders(*scorer.plan);
-    scorer.embedder = std::move(embedders.sentence);
-    scorer.transformer = embedders.transformer;
+    attach_embedder(model, scorer);
     scorer.precision = precision;
     scorer.ranges = calibration_ranges(o.calibration, precision, scorer.embedder->dimension());
     if (!o.calibration.empty()) options.read_files.push_back({o.calibration, "the --calibration file"});
@@ -291,8 +285,11 @@ Action add_similarity(CLI::App& sub, const GlobalOptions&) {
       ->capture_default_str();
   sub.add_option("--calibration", o->calibration, "An .npy of float32 embeddings [n, dim] whose ranges int8/uint8 use");
   sub.add_option("--mode", o->mode,
-                 "Which vectors score: dense (cosine or --metric) or sparse (dot product); default: the model's one "
-                 "(sparse for a SparseEncoder)");
+                 "Which vectors score: dense (cosine or --metric), sparse (dot product), colbert (MaxSim, averaged "
+                 "over the first text's vectors) or hybrid (their weighted mean, --weights); default: the model's "
+                 "one (sparse for a SparseEncoder)");
+  sub.add_option("--weights", o->weights,
+                 "--mode hybrid: DENSE,SPARSE,COLBERT weights (FlagEmbedding's order; default 1,1,1; 0 leaves a kind out)");
   return [o] { return run_similarity(*o); };
 }
 

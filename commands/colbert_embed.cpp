@@ -65,18 +65,7 @@ void ColbertEmbedTask::write_vectors(const records::Record& record, bool truncat
       .begin(record, truncated)
       .nested("colbert",
               [&](records::JsonLine& j) {
-                j.begin_array();
-                for (std::size_t at = 0; at < vectors.size(); at += dim) {
-                  const std::span<const float> row(vectors.data() + at, dim);
-                  if (precision_ == core::Precision::Float32) {
-                    j.value(row);
-                    continue;
-                  }
-                  bytes_.resize(core::quantized_width(precision_, dim));
-                  core::quantize_row(precision_, row, ranges_ ? &*ranges_ : nullptr, bytes_);
-                  write_quantized(j, precision_, bytes_);
-                }
-                j.end_array();
+                write_vector_list(j, vectors, dim, precision_, ranges_ ? &*ranges_ : nullptr, bytes_);
               })
       .end();
 }

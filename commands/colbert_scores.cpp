@@ -11,13 +11,6 @@ ColbertScorer::ColbertScorer(ColbertEncoder& encoder, core::MaxSimReduction redu
     bad_input("sentence_bert_config.json: do_lower_case is not supported for scoring with a ColBERT model");
 }
 
-namespace {
-
-std::string_view model_view(const EmbedPlan& plan, std::string_view text) {
-  return plan.modules.strip_texts ? python_strip(text) : text;
-}
-
-}  // namespace
 
 void ColbertScorer::add_query(std::string_view query, records::ModelInputs& inputs) const {
   inputs.texts.push_back({model_view(encoder_.plan().text, query), std::nullopt});

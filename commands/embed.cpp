@@ -151,6 +151,10 @@ std::int64_t kept_dimension(const EmbedPlan& plan, std::int64_t full) {
   return *plan.truncate_dim;
 }
 
+std::string_view model_view(const EmbedPlan& plan, std::string_view text) {
+  return plan.modules.strip_texts ? python_strip(text) : text;
+}
+
 Embedder::Embedder(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights, const EmbedPlan& plan)
     : encoder_(config, weights),
       pooler_(plan.modules, config.hidden_size, *weights),
@@ -159,28 +163,29 @@ Embedder::Embedder(const core::ModelConfig& config, std::shared_ptr<const core::
 
 void Embedder::sentence_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
                                    std::vector<float>& rows) {
-  embed(encodings, limits, &rows, nullptr);
+  embed(encodings, limits, {.dense = &rows});
 }
 
 void Embedder::sparse_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
                                  std::vector<core::SparseVector>& vectors) {
-  embed(encodings, limits, nullptr, &vectors);
+  embed(encodings, limits, {.sparse = &vectors});
 }
 
-void Embedder::embed(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits, std::vector<float>* rows,
-                     std::vector<core::SparseVector>* sparse) {
+void Embedder::embed(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits, const Outputs& outputs) {
   const auto dim = static_cast<std::size_t>(dimension());
   const auto full = static_cast<std::size_t>(pooler_.dimension());
-  if (rows) rows->resize(encodings.size() * dim);
-  if (sparse) sparse->assign(encodings.size(), {});
+  if (outputs.dense) outputs.dense->resize(encodings.size() * dim);
+  if (outputs.sparse) outputs.sparse->assign(encodings.size(), {});
+  if (outputs.colbert) outputs.colbert->resize(encodings.size());
   run_encoder(encoder_, encodings, limits, [&](std::span<const std::size_t> indices, const core::EncoderOutput& out) {
-    if (sparse)
+    if (outputs.sparse)
       for (std::size_t k = 0; k < indices.size(); ++k)
-        (*sparse)[indices[k]] = sparse_->forward(out, k, encodings[indices[k]].ids);
-    if (!rows) return;
+        (*outputs.sparse)[indices[k]] = sparse_->forward(out, k, encodings[indices[k]].ids);
+    if (outputs.colbert) colbert_->forward(out, indices, *outputs.colbert);
+    if (!outputs.dense) return;
     pooler_.forward(out, pooled_);
     for (std::size_t k = 0; k < indices.size(); ++k) {
-      float* row = rows->data() + indices[k] * dim;
+      float* row = outputs.dense->data() + indices[k] * dim;
       std::copy_n(pooled_.begin() + static_cast<std::ptrdiff_t>(k * full), dim, row);
       if (normalize_truncated_) core::l2_normalize(row, static_cast<std::int64_t>(dim));
     }
@@ -222,8 +227,11 @@ records::TextInput EmbedTask::model_input(const records::Record& record, std::st
 
 void EmbedTask::compute(const records::Batch& batch) {
   if (token_embeddings_) transformer_->token_embeddings(batch.encodings, limits_, states_);
-  else if (wants(VectorKind::Sparse))
-    transformer_->embed(batch.encodings, limits_, wants(VectorKind::Dense) ? &rows_ : nullptr, &sparse_);
+  else if (transformer_)
+    transformer_->embed(batch.encodings, limits_,
+                        {.dense = wants(VectorKind::Dense) ? &rows_ : nullptr,
+                         .sparse = wants(VectorKind::Sparse) ? &sparse_ : nullptr,
+                         .colbert = wants(VectorKind::Colbert) ? &colbert_ : nullptr});
   else embedder_.sentence_embeddings(batch.encodings, limits_, rows_);
 }
 
@@ -235,7 +243,7 @@ void EmbedTask::quantize(core::Precision precision, std::optional<core::Ranges> 
 
 void EmbedTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
   if (token_embeddings_) return write_tokens(batch, i, out.results());
-  if (wants(VectorKind::Sparse)) return write_vectors(batch, i, out.results());
+  if (plan_.vectors != std::vector{VectorKind::Dense}) return write_vectors(batch, i, out.results());
   const auto dim = static_cast<std::size_t>(embedder_.dimension());
   std::span<const float> row(rows_.data() + i * dim, dim);
   if (!keep_all_) return write_row(batch.records[i], batch.truncated[i], row, out);
@@ -305,15 +313,37 @@ void EmbedTask::write_row(const records::Record& record, bool truncated, std::sp
       .end();
 }
 
-// Dense and sparse vectors in the order --vectors gives them (float32: quantising is refused with sparse).
+// Dense, sparse and ColBERT vectors in the order --vectors gives them (float32: quantising is refused with
+// more than dense).
 void EmbedTask::write_vectors(const records::Batch& batch, std::size_t i, records::ResultWriter& results) {
   const auto dim = static_cast<std::size_t>(embedder_.dimension());
   results.begin(batch.records[i], batch.truncated[i]);
   for (VectorKind kind : plan_.vectors) {
     if (kind == VectorKind::Sparse) write_sparse(results, sparse_[i], sparse_writing_, tokenizer_);
-    else results.field("embedding", std::span<const float>(rows_.data() + i * dim, dim));
+    else if (kind == VectorKind::Colbert)
+      results.nested(vector_kind_info(kind).field, [&](records::JsonLine& j) {
+        write_vector_list(j, colbert_[i], static_cast<std::size_t>(transformer_->colbert_dimension()),
+                          core::Precision::Float32, nullptr, bytes_);
+      });
+    else results.field(vector_kind_info(kind).field, std::span<const float>(rows_.data() + i * dim, dim));
   }
   results.end();
+}
+
+void write_vector_list(records::JsonLine& j, std::span<const float> vectors, std::size_t dim, core::Precision precision,
+                       const core::Ranges* ranges, std::vector<std::uint8_t>& bytes) {
+  j.begin_array();
+  for (std::size_t at = 0; at < vectors.size(); at += dim) {
+    const std::span<const float> row(vectors.data() + at, dim);
+    if (precision == core::Precision::Float32) {
+      j.value(row);
+      continue;
+    }
+    bytes.resize(core::quantized_width(precision, dim));
+    core::quantize_row(precision, row, ranges, bytes);
+    write_quantized(j, precision, bytes);
+  }
+  j.end_array();
 }
 
 void write_quantized(records::JsonLine& j, core::Precision precision, std::span<const std::uint8_t> bytes) {

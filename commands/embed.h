@@ -6,6 +6,7 @@
 #include "core/model/encoder.h"
 #include "core/model/pooling.h"
 #include "core/model/embedding_precision.h"
+#include "core/model/colbert_linear_head.h"
 #include "core/model/sparse_head.h"
 #include "commands/sparse_output.h"
 #include "commands/vector_kinds.h"
@@ -66,9 +67,15 @@ std::string_view python_strip(std::string_view s);
 // surrounding whitespace (Python's str.strip), lower-cased when the checkpoint says so, cut to
 // max_chars code points when the plan has them.
 std::string model_text(const EmbedPlan& plan, std::string_view text);
+// The same as a view into `text`, for a plan without a prefix, lower-casing or cut (their callers check).
+std::string_view model_view(const EmbedPlan& plan, std::string_view text);
 
 // A quantised row as a JSON list of its integers (int8 and binary as signed bytes).
 void write_quantized(records::JsonLine& j, core::Precision precision, std::span<const std::uint8_t> bytes);
+// Vectors of `dim` values each (a text's ColBERT vectors) as a JSON list of lists, each quantised as a
+// row is unless float32 (int8/uint8 with `ranges`); `bytes` is scratch.
+void write_vector_list(records::JsonLine& j, std::span<const float> vectors, std::size_t dim, core::Precision precision,
+                       const core::Ranges* ranges, std::vector<std::uint8_t>& bytes);
 
 // The values kept of an embedding of `full`: the plan's truncate_dim (a usage error when --truncate-dim
 // is out of range, bad input when the checkpoint's is), else all.
@@ -97,12 +104,19 @@ class Embedder : public SentenceEmbedder {
                            std::vector<float>& rows) override;
   // Sparse vectors through `head` (make_sparse_head) as well as, or instead of, dense embeddings.
   void use_sparse_head(std::unique_ptr<core::SparseHead> head) { sparse_ = std::move(head); }
+  // BGE-M3's ColBERT vectors likewise.
+  void use_colbert_head(std::unique_ptr<core::ColbertLinearHead> head) { colbert_ = std::move(head); }
+  std::int64_t colbert_dimension() const { return colbert_ ? colbert_->dimension() : 0; }
   // One sparse vector per encoding, in input order (use_sparse_head first).
   void sparse_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
                          std::vector<core::SparseVector>& vectors);
-  // One encoder pass for both: dense rows where `rows`, sparse vectors where `sparse` is given.
-  void embed(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits, std::vector<float>* rows,
-             std::vector<core::SparseVector>* sparse);
+  // What one encoder pass writes, in input order: each output that is given (its head attached first).
+  struct Outputs {
+    std::vector<float>* dense = nullptr;                // dimension() values per encoding
+    std::vector<core::SparseVector>* sparse = nullptr;  // one per encoding
+    std::vector<std::vector<float>>* colbert = nullptr;  // [tokens − 1, colbert_dimension()] per encoding
+  };
+  void embed(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits, const Outputs& outputs);
   // The last hidden state of each encoding ([tokens, hidden_size], row-major), in input order.
   void token_embeddings(std::span<const tok::Encoding> encodings, const core::BatchLimits& limits,
                         std::vector<std::vector<float>>& states);
@@ -111,6 +125,7 @@ class Embedder : public SentenceEmbedder {
   core::Encoder encoder_;
   core::SentencePooler pooler_;
   std::unique_ptr<core::SparseHead> sparse_;
+  std::unique_ptr<core::ColbertLinearHead> colbert_;
   std::int64_t dimension_;
   bool normalize_truncated_;
   std::vector<float> pooled_;
@@ -171,6 +186,7 @@ class EmbedTask : public records::RecordTask {
   std::vector<float> rows_;
   std::vector<std::vector<float>> states_;
   std::vector<core::SparseVector> sparse_;
+  std::vector<std::vector<float>> colbert_;
   SparseWriting sparse_writing_;
   core::Precision precision_ = core::Precision::Float32;
   std::optional<core::Ranges> ranges_;

@@ -1,6 +1,7 @@
 #include "commands/info.h"
 
 #include "commands/static_embedder.h"
+#include "commands/vector_kinds.h"
 #include "core/loading/converted_file.h"
 #include "core/error.h"
 #include "core/json.h"
@@ -208,6 +209,11 @@ Fields model_info(const core::LoadedModel& m) {
   add(out, "parameters", parameters);
   add(out, "dtype", std::string(core::stored_dtype_name(m.stored_dtype)));
   tokenizer_settings(m.tokenizer, out);
+  if (m.sentence_transformer || m.config.head == core::HeadKind::None) {  // what embed --vectors and similarity --mode take
+    std::vector<std::string> vectors;
+    for (VectorKind kind : offered_vectors(m)) vectors.emplace_back(vector_kind_info(kind).name);
+    add_list(out, "vectors", vectors);
+  }
   if (m.sentence_transformer) {
     const auto& st = *m.sentence_transformer;
     if (st.colbert) {  // a vector per token: no pooling; every vector is normalised

@@ -94,21 +94,32 @@ void PairTask::compute(const records::Batch& batch) {
   for (std::size_t side = 0; side < 2; ++side) {
     side_.clear();
     for (std::size_t i = 0; i < batch.size(); ++i) side_.push_back(batch.encodings[batch.first_input[i] + side]);
-    if (scorer_.sparse()) scorer_.transformer->sparse_embeddings(side_, scorer_.limits, side == 0 ? sparse_a_ : sparse_b_);
-    else scorer_.embedder->sentence_embeddings(side_, scorer_.limits, side == 0 ? a_ : b_);
+    (side == 0 ? a_ : b_).embed(scorer_, side_, scorer_.limits);
   }
-  const std::int64_t dim = scorer_.embedder->dimension();
+  const std::size_t kinds = scorer_.plan->vectors.size();
   scores_.resize(batch.size());
-  if (scorer_.sparse()) {
-    for (std::size_t i = 0; i < batch.size(); ++i) scores_[i] = core::sparse_dot(sparse_a_[i], sparse_b_[i]);
-    return;
-  }
+  parts_.resize(batch.size() * kinds);
   for (std::size_t i = 0; i < batch.size(); ++i)
-    scores_[i] = core::similarity(scorer_.metric, embedding_row(a_, i, dim), embedding_row(b_, i, dim));
+    scores_[i] = pair_score(scorer_, a_, i, b_, i, std::span(parts_).subspan(i * kinds, kinds));
+}
+
+std::vector<std::string> PairTask::result_fields() const {
+  if (!scorer_.hybrid()) return {"score"};
+  return {"score", "scores"};
 }
 
 void PairTask::write(const records::Batch& batch, std::size_t i, records::RecordOutput& out) {
-  out.results().begin(batch.records[i], batch.truncated[i]).field("score", scores_[i]).end();
+  records::ResultWriter& results = out.results().begin(batch.records[i], batch.truncated[i]).field("score", scores_[i]);
+  if (scorer_.hybrid()) {
+    // Each kind's own score beside the weighted one, as compute_score returns them.
+    const auto& kinds = scorer_.plan->vectors;
+    results.nested("scores", [&](records::JsonLine& j) {
+      j.begin_object();
+      for (std::size_t k = 0; k < kinds.size(); ++k) j.key(vector_kind_info(kinds[k]).name).value(parts_[i * kinds.size() + k]);
+      j.end_object();
+    });
+  }
+  results.end();
 }
 
 }  // namespace bertkit::cmd

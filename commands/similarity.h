@@ -96,16 +96,40 @@ struct Scorer {
   core::Precision precision = core::Precision::Float32;
   std::optional<core::Ranges> ranges;
 
+  // A bi-encoder's pair scores with plan->vectors: one kind (dense by the metric, sparse by the dot product,
+  // BGE-M3's ColBERT vectors by MaxSim averaged over the first text's vectors), or, with `weights` (one
+  // per kind), their weighted mean: FlagEmbedding's compute_score, Σ w·score / Σ w.
+  std::vector<float> weights;
+  bool hybrid() const { return !weights.empty(); }
   // Sparse vectors compared by their dot product (a SparseEncoder, or similarity --mode sparse).
-  bool sparse() const { return plan && plan->vectors.front() == VectorKind::Sparse; }
+  bool sparse() const { return plan && plan->vectors == std::vector{VectorKind::Sparse}; }
+  // Only dense embeddings: what a static model and any SentenceEmbedder give.
+  bool dense_only() const { return plan && plan->vectors == std::vector{VectorKind::Dense}; }
 };
+
+// A bi-encoder's vectors of a set of texts, each kind the scorer's plan scores (embedded in one encoder
+// pass), and the score of one text against another: one kind's, or the hybrid's weighted mean (`parts`
+// gets each kind's own score, in the plan's order).
+class TextVectors {
+ public:
+  void embed(const Scorer& scorer, std::span<const tok::Encoding> encodings, const core::BatchLimits& limits);
+  friend float pair_score(const Scorer& scorer, const TextVectors& a, std::size_t i, const TextVectors& b,
+                          std::size_t j, std::span<float> parts);
+
+ private:
+  std::vector<float> dense_;
+  std::vector<core::SparseVector> sparse_;
+  std::vector<std::vector<float>> colbert_;
+};
+float pair_score(const Scorer& scorer, const TextVectors& a, std::size_t i, const TextVectors& b, std::size_t j,
+                 std::span<float> parts);
 
 // The `score` of each record's pair of texts.
 class PairTask : public records::RecordTask {
  public:
   explicit PairTask(Scorer& scorer) : scorer_(scorer) {}
 
-  std::vector<std::string> result_fields() const override { return {"score"}; }
+  std::vector<std::string> result_fields() const override;
   // A bi-encoder's two texts are two inputs, embedded apart; a cross-encoder reads the pair.
   void model_inputs(const records::Record& record, records::ModelInputs& inputs) override;
   void compute(const records::Batch& batch) override;
@@ -114,8 +138,9 @@ class PairTask : public records::RecordTask {
  private:
   Scorer& scorer_;
   std::vector<tok::Encoding> side_;  // one text of each pair
-  std::vector<float> a_, b_, scores_;
-  std::vector<core::SparseVector> sparse_a_, sparse_b_;
+  TextVectors a_, b_;
+  std::vector<float> scores_;
+  std::vector<float> parts_;  // hybrid: each pair's score of each kind, plan->vectors' order
 };
 
 }  // namespace bertkit::cmd

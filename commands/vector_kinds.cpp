@@ -47,8 +47,10 @@ std::vector<VectorKind> parse_vector_kinds(std::string_view list, std::string_vi
 std::vector<VectorKind> offered_vectors(const core::LoadedModel& model) {
   const auto& st = model.sentence_transformer;
   if (st && st->splade) return {VectorKind::Sparse};
+  if (st && st->colbert) return {VectorKind::Colbert};
   std::vector<VectorKind> kinds{VectorKind::Dense};
   if (model.sparse_linear) kinds.push_back(VectorKind::Sparse);
+  if (model.colbert_linear) kinds.push_back(VectorKind::Colbert);
   return kinds;
 }
 
@@ -60,7 +62,9 @@ void require_offered(const core::LoadedModel& model, VectorKind kind, std::strin
   std::string names;
   for (VectorKind k : offered) names += (names.empty() ? "" : ", ") + std::string(vector_kind_info(k).name);
   usage_error("{} {}: this model gives {} vectors only{}", flag, vector_kind_info(kind).name, names,
-              kind == VectorKind::Sparse ? " (sparse needs a SparseEncoder folder or BGE-M3's sparse_linear.pt)" : "");
+              kind == VectorKind::Sparse    ? " (sparse needs a SparseEncoder folder or BGE-M3's sparse_linear.pt)"
+              : kind == VectorKind::Colbert ? " (colbert needs a PyLate folder or BGE-M3's colbert_linear.pt)"
+                                            : "");
 }
 
 }  // namespace bertkit::cmd

@@ -10,7 +10,7 @@
 
 namespace bertkit::cmd {
 
-enum class VectorKind { Dense, Sparse };
+enum class VectorKind { Dense, Sparse, Colbert };
 
 struct VectorKindInfo {
   VectorKind kind;
@@ -20,6 +20,7 @@ struct VectorKindInfo {
 inline constexpr VectorKindInfo kVectorKinds[] = {
     {VectorKind::Dense, "dense", "embedding"},
     {VectorKind::Sparse, "sparse", "sparse"},
+    {VectorKind::Colbert, "colbert", "colbert"},
 };
 
 const VectorKindInfo& vector_kind_info(VectorKind kind);
@@ -28,8 +29,9 @@ VectorKind parse_vector_kind(std::string_view name, std::string_view flag);
 // A comma-separated list ("dense,sparse"), each kind once, in the order given.
 std::vector<VectorKind> parse_vector_kinds(std::string_view list, std::string_view flag);
 
-// What the model gives: a SparseEncoder (SpladePooling) only sparse; any other encoder dense, and
-// sparse too with BGE-M3's sparse_linear head.
+// What the model gives: a SparseEncoder (SpladePooling) only sparse, a PyLate model only ColBERT
+// vectors; any other encoder dense, and sparse and ColBERT too with BGE-M3's sparse_linear and
+// colbert_linear heads.
 std::vector<VectorKind> offered_vectors(const core::LoadedModel& model);
 // What it gives when nobody asks: sparse for a SparseEncoder, else dense (what sentence-transformers
 // gives for BGE-M3's folder).

@@ -1,4 +1,5 @@
 #include "core/loading/converted_file.h"
+#include "core/model/colbert_linear_head.h"
 #include "core/model/sparse_linear_head.h"
 #include "core/checkpoint/converted_format.h"
 #include "core/model/model_tensors.h"
@@ -221,6 +222,12 @@ void validate_weights(LoadedModel& m, const std::string& where) {
     want[kSparseLinearBias] = {1};
     m.sparse_linear = true;
   }
+  if (auto colbert = m.weights.info(kColbertLinearWeight)) {  // and its ColBERT head
+    const std::int64_t dim = colbert->shape.empty() ? 0 : colbert->shape[0];
+    want[kColbertLinearWeight] = {dim, m.config.hidden_size};
+    want[kColbertLinearBias] = {dim};
+    m.colbert_linear = true;
+  }
   // By type and shape: tensors stored only packed are not recovered for this.
   auto require = [&](const std::string& name, const Shape& shape) {
     auto t = m.weights.info(name);
@@ -324,6 +331,7 @@ LoadedModel load_converted_file(const fs::path& path, std::string_view spec) {
   m.origins.emplace_back("converted from", r.get<std::string>(pf.header, "source"));
   m.origins.emplace_back("converted by", "bertkit " + r.get<std::string>(pf.header, "bertkit_version"));
   if (m.sparse_linear) m.origins.emplace_back("sparse head", "sparse_linear.weight and .bias of this file");
+  if (m.colbert_linear) m.origins.emplace_back("colbert head", "colbert_linear.weight and .bias of this file");
   return m;
 }
 

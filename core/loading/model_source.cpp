@@ -290,7 +290,7 @@ LoadedModel load_folder(const fs::path& root, std::string_view spec) {
   auto loaded = load_weights(std::move(raw), m.config, folder.string());
   m.weights = std::move(loaded.weights);
   m.unexpected_tensors = std::move(loaded.unexpected);
-  read_sparse_linear(root, m);
+  read_flag_embedding_heads(root, m);
   for (const fs::path& dense : dense_folders)
     m.sentence_transformer->dense.push_back(
         read_dense(dense, static_cast<int>(m.sentence_transformer->dense.size()), m.weights, m.files));

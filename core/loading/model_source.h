@@ -27,6 +27,8 @@ struct LoadedModel {
   std::optional<SentenceTransformerConfig> sentence_transformer;
   // BGE-M3's sparse_linear.pt beside the weights: its tensors are in `weights` (sparse_linear_head.h).
   bool sparse_linear = false;
+  // BGE-M3's colbert_linear.pt likewise (colbert_linear_head.h).
+  bool colbert_linear = false;
   DType stored_dtype = DType::F32;  // of a converted file; checkpoints are always handed out as f32
   // Where each part came from, for `bertkit info`: ("config", path), ("weights", path), ...
   std::vector<std::pair<std::string, std::string>> origins;

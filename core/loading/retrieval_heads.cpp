@@ -3,7 +3,11 @@
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/model/colbert_linear_head.h"
 #include "core/model/sparse_linear_head.h"
+
+#include <optional>
+#include <string>
 
 namespace bertkit::core {
 
@@ -11,8 +15,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-constexpr const char* kSparseLinearFile = "sparse_linear.pt";
 
 std::string string_field(const json& j, const char* key, const char* fallback, const std::string& where) {
   auto it = j.find(key);
@@ -39,26 +41,51 @@ SpladePooling read_splade_pooling(const fs::path& config_path) {
   return p;
 }
 
-void read_sparse_linear(const fs::path& folder, LoadedModel& m) {
-  const fs::path path = folder / kSparseLinearFile;
-  if (!fs::exists(path)) return;
+namespace {
+
+// A FlagEmbedding head file beside the weights: a torch zip of a Linear(hidden, out) state dict.
+struct LinearHeadFile {
+  const char* file;
+  const char* weight;  // the names its tensors get in Weights (and in a converted file)
+  const char* bias;
+  const char* role;                // for info's "from." lines
+  std::optional<std::int64_t> out;  // the output width it must have; none: any (colbert_dim)
+};
+
+bool read_linear_head(const fs::path& folder, const LinearHeadFile& head, LoadedModel& m) {
+  const fs::path path = folder / head.file;
+  if (!fs::exists(path)) return false;
   RawCheckpoint raw = read_torch_checkpoint(path);
   const std::int64_t hidden = m.config.hidden_size;
-  bool have_weight = false, have_bias = false;
+  const RawTensor* weight = nullptr;
+  const RawTensor* bias = nullptr;
   for (const RawTensor& t : raw.tensors) {
-    const bool is_weight = t.name == "weight";
-    if (!is_weight && t.name != "bias") bad_input("{}: unexpected tensor {} (a Linear(hidden, 1) has weight and bias)", path.string(), t.name);
-    const Shape want = is_weight ? Shape{1, hidden} : Shape{1};
-    if (t.view.shape != want)
-      bad_input("{}: tensor {} has shape {}, expected {}", path.string(), t.name, shape_string(t.view.shape), shape_string(want));
-    m.weights.add_f32(is_weight ? kSparseLinearWeight : kSparseLinearBias, t.view);
-    (is_weight ? have_weight : have_bias) = true;
+    if (t.name == "weight") weight = &t;
+    else if (t.name == "bias") bias = &t;
+    else bad_input("{}: unexpected tensor {} (a Linear layer has weight and bias)", path.string(), t.name);
   }
-  if (!have_weight || !have_bias) bad_input("{}: a Linear(hidden, 1) needs weight and bias", path.string());
+  if (!weight || !bias) bad_input("{}: a Linear layer needs weight and bias", path.string());
+  const std::int64_t out = head.out.value_or(weight->view.shape.empty() ? 0 : weight->view.shape[0]);
+  if (weight->view.shape != Shape{out, hidden} || out < 1)
+    bad_input("{}: tensor weight has shape {}, expected [{}, {}] (hidden {})", path.string(),
+              shape_string(weight->view.shape), head.out ? std::to_string(out) : "out", hidden, hidden);
+  if (bias->view.shape != Shape{out})
+    bad_input("{}: tensor bias has shape {}, expected {}", path.string(), shape_string(bias->view.shape),
+              shape_string(Shape{out}));
+  m.weights.add_f32(head.weight, weight->view);
+  m.weights.add_f32(head.bias, bias->view);
   for (auto& owner : raw.owners) m.weights.keep(std::move(owner));
-  m.sparse_linear = true;
-  m.origins.emplace_back("sparse head", path.string());
+  m.origins.emplace_back(head.role, path.string());
   m.files.push_back(path);
+  return true;
+}
+
+}  // namespace
+
+void read_flag_embedding_heads(const fs::path& folder, LoadedModel& m) {
+  m.sparse_linear = read_linear_head(folder, {"sparse_linear.pt", kSparseLinearWeight, kSparseLinearBias, "sparse head", 1}, m);
+  m.colbert_linear =
+      read_linear_head(folder, {"colbert_linear.pt", kColbertLinearWeight, kColbertLinearBias, "colbert head", std::nullopt}, m);
 }
 
 }  // namespace bertkit::core

@@ -1,15 +1,18 @@
 // Learned-sparse vectors end to end (issue 34): a sentence-transformers 6 SparseEncoder folder
-// (splade-bert) and BGE-M3's sparse_linear.pt head (bge-m3-tiny), from their folders and converted
-// files, against the goldens of sentence-transformers' encode and FlagEmbedding's M3Embedder.
+// (splade-bert) and BGE-M3's three outputs, dense, sparse_linear.pt and colbert_linear.pt (bge-m3-tiny),
+// from their folders and converted files, against the goldens of sentence-transformers' encode and
+// FlagEmbedding's M3Embedder and compute_score.
 #include "cli/task_cli_helpers.h"
 #include "unit/checkpoint_builders.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <tuple>
 
 using bktest::run_bertkit;
 using nlohmann::json;
@@ -85,9 +88,17 @@ void check_splade_embed(const std::string& model) {
   }
 }
 
+// Each token's vector within 1e-4 of the golden's, as many as it has.
+void check_colbert(const json& got, const json& expected) {
+  REQUIRE(got.size() == expected.size());
+  double worst = 0;
+  for (std::size_t t = 0; t < got.size(); ++t) worst = std::max(worst, dense_diff(got[t], expected[t]));
+  CHECK(worst <= bktest::kTolerance);
+}
+
 void check_m3_embed(const std::string& model) {
   const json g = m3_goldens();
-  const auto run = run_bertkit({"embed", "-m", model, "--jsonl", "--vectors", "dense,sparse"}, jsonl_of(m3_texts()));
+  const auto run = run_bertkit({"embed", "-m", model, "--jsonl", "--vectors", "dense,sparse,colbert"}, jsonl_of(m3_texts()));
   INFO(run.err);
   REQUIRE(run.exit_code == 0);
   const auto rows = bktest::json_lines(run.out);
@@ -97,8 +108,14 @@ void check_m3_embed(const std::string& model) {
     const json& e = g.at("embeddings")[i];
     CHECK(dense_diff(rows[i].at("embedding"), e.at("dense")) <= bktest::kTolerance);
     check_sparse(rows[i].at("sparse"), e.at("sparse"));
+    check_colbert(rows[i].at("colbert"), e.at("colbert"));
     CHECK(rows[i].contains("truncated") == e.at("truncated").get<bool>());
   }
+  // --vectors gives the fields' order.
+  const auto one = run_bertkit({"embed", "-m", model, "--vectors", "colbert,dense", m3_texts()[0]});
+  REQUIRE(one.exit_code == 0);
+  CHECK(one.out.find("\"colbert\":") < one.out.find("\"embedding\":"));
+  CHECK(one.out.find("\"embedding\":") != std::string::npos);
   // Without --vectors: the dense embedding only, as sentence-transformers gives for the folder.
   const auto plain = bktest::run_jsonl({"embed", "-m", model, "--jsonl"}, jsonl_of(m3_texts()));
   for (std::size_t i = 0; i < plain.size(); ++i) {
@@ -107,19 +124,38 @@ void check_m3_embed(const std::string& model) {
   }
 }
 
-// similarity --mode dense|sparse (text = query, pair = passage) against scores.pairs.
+// similarity --mode dense|sparse|colbert|hybrid (text = query, pair = passage) against scores.pairs:
+// hybrid with the goldens' weights, and with ColBERT's weighted 0 (FlagEmbedding's sparse+dense).
 void check_m3_similarity(const std::string& model) {
   const json g = m3_goldens();
   std::string input;
   for (const json& p : g.at("scores").at("pairs"))
     input += json{{"text", p.at("query_text")}, {"text_pair", p.at("passage_text")}}.dump() + "\n";
-  for (const char* mode : {"dense", "sparse"}) {
-    INFO(mode);
-    const auto rows =
-        bktest::run_jsonl({"similarity", "-m", model, "--jsonl", "--pair-field", "text_pair", "--mode", mode}, input);
+  const json& w = g.at("scores").at("weights_for_different_modes");
+  const std::string weights = fmt::format("{},{},{}", w[0].get<double>(), w[1].get<double>(), w[2].get<double>());
+  const std::string no_colbert = fmt::format("{},{},0", w[0].get<double>(), w[1].get<double>());
+  const std::vector<std::pair<std::vector<std::string>, std::string>> modes = {
+      {{"--mode", "dense"}, "dense"},
+      {{"--mode", "sparse"}, "sparse"},
+      {{"--mode", "colbert"}, "colbert"},
+      {{"--mode", "hybrid", "--weights", weights}, "colbert+sparse+dense"},
+      {{"--mode", "hybrid", "--weights", no_colbert}, "sparse+dense"}};
+  for (const auto& [flags, golden] : modes) {
+    INFO(golden);
+    std::vector<std::string> args = {"similarity", "-m", model, "--jsonl", "--pair-field", "text_pair"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    const auto rows = bktest::run_jsonl(args, input);
     REQUIRE(rows.size() == g.at("scores").at("pairs").size());
-    for (std::size_t i = 0; i < rows.size(); ++i)
-      CHECK(std::abs(rows[i].at("score").get<double>() - g["scores"]["pairs"][i].at(mode).get<double>()) <= bktest::kTolerance);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const json& want = g["scores"]["pairs"][i];
+      CHECK(std::abs(rows[i].at("score").get<double>() - want.at(golden).get<double>()) <= bktest::kTolerance);
+      if (flags[1] != "hybrid") continue;
+      // Each kind's own score beside the weighted one, the kinds weighted 0 left out.
+      const json& parts = rows[i].at("scores");
+      CHECK(parts.size() == (golden == "sparse+dense" ? 2u : 3u));
+      for (const auto& [kind, score] : parts.items())
+        CHECK(std::abs(score.get<double>() - want.at(kind).get<double>()) <= bktest::kTolerance);
+    }
   }
 }
 
@@ -131,13 +167,60 @@ TEST_CASE("sparse: a SparseEncoder folder and its converted file give sentence-t
   check_splade_embed(converted(dir, kSplade, "splade.bk"));
 }
 
-TEST_CASE("sparse: BGE-M3's dense and sparse vectors, folder and converted, and similarity --mode dense|sparse") {
+TEST_CASE("sparse: BGE-M3's dense, sparse and ColBERT vectors, folder and converted, and similarity in every mode") {
   check_m3_embed(kM3);
   check_m3_similarity(kM3);
   bktest::TempDir dir;
   const std::string file = converted(dir, kM3, "m3.bk");
   check_m3_embed(file);
   check_m3_similarity(file);
+}
+
+TEST_CASE("sparse: rerank --mode with BGE-M3 scores each query's passages as compute_score does, best first") {
+  const json g = m3_goldens();
+  const json& w = g.at("scores").at("weights_for_different_modes");
+  const std::string weights = fmt::format("{},{},{}", w[0].get<double>(), w[1].get<double>(), w[2].get<double>());
+  // One JSONL record per query, its passages in the goldens' order.
+  std::map<std::string, std::vector<const json*>> by_query;
+  for (const json& p : g.at("scores").at("pairs")) by_query[p.at("query_text")].push_back(&p);
+  std::string input;
+  for (const auto& [query, pairs] : by_query) {
+    json documents = json::array();
+    for (const json* p : pairs) documents.push_back(p->at("passage_text"));
+    input += json{{"query", query}, {"documents", documents}}.dump() + "\n";
+  }
+  const std::vector<std::pair<std::vector<std::string>, std::string>> modes = {
+      {{"--mode", "dense"}, "dense"},
+      {{"--mode", "sparse"}, "sparse"},
+      {{"--mode", "colbert"}, "colbert"},
+      {{"--mode", "hybrid", "--weights", weights}, "colbert+sparse+dense"}};
+  for (const auto& [flags, golden] : modes) {
+    INFO(golden);
+    std::vector<std::string> args = {"rerank", "-m", kM3, "--jsonl"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    const auto rows = bktest::run_jsonl(args, input);
+    REQUIRE(rows.size() == by_query.size());
+    std::size_t q = 0;
+    for (const auto& [query, pairs] : by_query) {
+      const json& results = rows[q++].at("results");
+      REQUIRE(results.size() == pairs.size());
+      double previous = 1e9;
+      for (const json& r : results) {
+        const double want = pairs.at(r.at("corpus_id").get<std::size_t>())->at(golden).get<double>();
+        CHECK(std::abs(r.at("score").get<double>() - want) <= bktest::kTolerance);
+        CHECK(want <= previous + bktest::kTolerance);  // best first, by the golden scores too
+        previous = want;
+      }
+    }
+  }
+  // Without --mode a bi-encoder is refused, as is --mode for a cross-encoder.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"rerank", "-m", kM3, "--query", "q", "a", "b"},
+        std::vector<std::string>{"rerank", "-m", bktest::models3_path("deberta-v3-rerank"), "--mode", "dense", "--query", "q", "a"}}) {
+    auto r = run_bertkit(args);
+    CHECK(r.exit_code == 2);
+    CHECK(bktest::count_lines(r.err) == 1);
+  }
 }
 
 TEST_CASE("sparse: similarity and search of a SparseEncoder score the dot product of the sparse vectors") {
@@ -200,8 +283,18 @@ TEST_CASE("sparse: CSV carries the sparse vector as one JSON text column; npy an
         std::vector<std::string>{"embed", "-m", kSplade, "--precision", "int8", "hi"},
         std::vector<std::string>{"embed", "-m", kSplade, "--vectors", "dense", "hi"},
         std::vector<std::string>{"embed", "-m", kM3, "--sparse-top-k", "3", "hi"},
-        std::vector<std::string>{"similarity", "-m", kSplade, "--metric", "cosine", "a", "b"}}) {
-    INFO(args[3]);
+        std::vector<std::string>{"similarity", "-m", kSplade, "--metric", "cosine", "a", "b"},
+        std::vector<std::string>{"embed", "-m", kM3, "--vectors", "colbert", "--format", "npy", "-o", (dir / "c.npy").string(), "hi"},
+        std::vector<std::string>{"embed", "-m", kM3, "--vectors", "dense,colbert", "--precision", "int8", "hi"},
+        std::vector<std::string>{"embed", "-m", kSplade, "--vectors", "colbert", "hi"},
+        std::vector<std::string>{"similarity", "-m", kM3, "--weights", "1,1,1", "a", "b"},
+        std::vector<std::string>{"similarity", "-m", kM3, "--mode", "hybrid", "--weights", "1,1", "a", "b"},
+        std::vector<std::string>{"similarity", "-m", kM3, "--mode", "hybrid", "--weights", "0,0,0", "a", "b"},
+        std::vector<std::string>{"similarity", "-m", kM3, "--mode", "hybrid", "--weights", "1,-1,1", "a", "b"},
+        std::vector<std::string>{"similarity", "-m", kM3, "--mode", "colbert", "--metric", "cosine", "a", "b"},
+        std::vector<std::string>{"similarity", "-m", kM3, "--mode", "hybrid", "--query", "a", "--corpus", kM3 + "/goldens.json"},
+        std::vector<std::string>{"similarity", "-m", kSplade, "--mode", "hybrid", "--weights", "0,1,1", "a", "b"}}) {
+    INFO(args[3] << " " << args[4]);
     auto r = run_bertkit(args);
     CHECK(r.exit_code == 2);
     CHECK(bktest::count_lines(r.err) == 1);
@@ -209,24 +302,57 @@ TEST_CASE("sparse: CSV carries the sparse vector as one JSON text column; npy an
   CHECK(!fs::exists(dir / "a.npy"));
 }
 
-TEST_CASE("sparse: a sparse_linear.pt whose pickle would call anything else is refused, naming the file") {
+TEST_CASE("sparse: a sparse_linear.pt or colbert_linear.pt whose pickle would call anything else is refused, naming the file") {
+  for (const std::string head : {"sparse_linear", "colbert_linear"}) {
+    INFO(head);
+    bktest::TempDir dir;
+    const fs::path copy = dir / "m3";
+    fs::copy(kM3, copy, fs::copy_options::recursive);
+    const fs::path file = copy / (head + ".pt");
+    fs::permissions(file, fs::perms::owner_write, fs::perm_options::add);
+    bktest::write_file(file, bktest::stored_zip({{head + "/data.pkl", bktest::cat("\x80\x02" "cos\nsystem\n",
+                                                                                bktest::pickle_unicode("touch pwned"), "\x85R.")}}));
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"embed", "-m", copy.string(), "hi"},
+                                                 std::vector<std::string>{"info", copy.string()},
+                                                 std::vector<std::string>{"convert", copy.string(), (dir / "x.bk").string()}}) {
+      INFO(args[0]);
+      auto r = run_bertkit(args);
+      CHECK(r.exit_code == 3);
+      CHECK(bktest::count_lines(r.err) == 1);
+      CHECK(r.err.find(file.string()) != std::string::npos);
+      CHECK(r.err.find("os.system") != std::string::npos);
+    }
+    CHECK(!fs::exists(dir / "pwned"));
+    CHECK(!fs::exists(dir / "x.bk"));
+  }
+}
+
+TEST_CASE("sparse: a colbert_linear.pt that is not a Linear(hidden, dim) is refused, naming the file and tensor") {
   bktest::TempDir dir;
   const fs::path copy = dir / "m3";
   fs::copy(kM3, copy, fs::copy_options::recursive);
-  fs::permissions(copy / "sparse_linear.pt", fs::perms::owner_write, fs::perm_options::add);
-  bktest::write_file(copy / "sparse_linear.pt",
-                     bktest::stored_zip({{"sparse_linear/data.pkl",
-                                          bktest::cat("\x80\x02" "cos\nsystem\n", bktest::pickle_unicode("touch pwned"), "\x85R.")}}));
-  for (const std::vector<std::string>& args : {std::vector<std::string>{"embed", "-m", copy.string(), "hi"},
-                                               std::vector<std::string>{"info", copy.string()},
-                                               std::vector<std::string>{"convert", copy.string(), (dir / "x.bk").string()}}) {
-    INFO(args[0]);
-    auto r = run_bertkit(args);
+  const fs::path file = copy / "colbert_linear.pt";
+  fs::permissions(file, fs::perms::owner_write, fs::perm_options::add);
+  // weight [4, 16] (hidden 16) with a bias of 3 values.
+  auto head = [&](std::int64_t in, std::int64_t bias) {
+    const std::string pkl = bktest::pickle_state_dict(
+        {{"weight", bktest::pickle_tensor("FloatStorage", "0", 4 * in, 0, {4, in}, {in, 1})},
+         {"bias", bktest::pickle_tensor("FloatStorage", "1", bias, 0, {bias}, {1})}});
+    return bktest::stored_zip({{"colbert_linear/data.pkl", pkl},
+                               {"colbert_linear/data/0", std::string(static_cast<std::size_t>(16 * in), '\0')},
+                               {"colbert_linear/data/1", std::string(static_cast<std::size_t>(4 * bias), '\0')}});
+  };
+  for (const auto& [in, bias, tensor] : {std::tuple{16, 3, "bias"}, std::tuple{8, 4, "weight"}}) {
+    INFO(tensor);
+    bktest::write_file(file, head(in, bias));
+    auto r = run_bertkit({"embed", "-m", copy.string(), "--vectors", "colbert", "hi"});
     CHECK(r.exit_code == 3);
     CHECK(bktest::count_lines(r.err) == 1);
-    CHECK(r.err.find((copy / "sparse_linear.pt").string()) != std::string::npos);
-    CHECK(r.err.find("os.system") != std::string::npos);
+    CHECK(r.err.find(file.string()) != std::string::npos);
+    CHECK(r.err.find(std::string("tensor ") + tensor) != std::string::npos);
   }
-  CHECK(!fs::exists(dir / "pwned"));
-  CHECK(!fs::exists(dir / "x.bk"));
+  // A right one of another width: vectors of that width.
+  bktest::write_file(file, head(16, 4));
+  const auto rows = bktest::run_jsonl({"embed", "-m", copy.string(), "--vectors", "colbert", "hi"});
+  CHECK(rows.at(0).at("colbert").at(0).size() == 4);
 }
