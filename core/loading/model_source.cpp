@@ -2,6 +2,7 @@
 
 #include "core/loading/converted_file.h"
 #include "core/loading/retrieval_heads.h"
+#include "core/loading/stanford_colbert.h"
 #include "core/loading/static_folder.h"
 #include "core/model/load_weights.h"
 #include "core/checkpoint/raw_checkpoint.h"
@@ -287,9 +288,12 @@ LoadedModel load_folder(const fs::path& root, std::string_view spec) {
   RawCheckpoint raw = read_weights_folder(folder);
   for (const auto& f : raw.files) m.origins.emplace_back("weights", f.string());
   m.files.insert(m.files.end(), raw.files.begin(), raw.files.end());
+  const bool stanford = !m.sentence_transformer && m.config.architecture == kStanfordColbertArchitecture;
+  const std::optional<RawTensor> projection = stanford ? take_stanford_projection(raw, folder) : std::nullopt;
   auto loaded = load_weights(std::move(raw), m.config, folder.string());
   m.weights = std::move(loaded.weights);
   m.unexpected_tensors = std::move(loaded.unexpected);
+  if (projection) add_stanford_colbert(folder, *projection, m);
   read_flag_embedding_heads(root, m);
   for (const fs::path& dense : dense_folders)
     m.sentence_transformer->dense.push_back(

@@ -61,6 +61,34 @@ void read_colbert_config(const nlohmann::json& j, const std::string& where, Colb
   }
 }
 
+ColbertConfig stanford_colbert_config(const nlohmann::json& metadata, const std::string& where,
+                                      std::optional<std::int64_t>& dim) {
+  if (!metadata.is_object()) bad_input("{}: not a JSON object", where);
+  ColbertConfig c;
+  c.query_prefix = "[unused0]";
+  c.document_prefix = "[unused1]";
+  c.document_length = 220;
+  read_string(metadata, "query_token_id", where, c.query_prefix);
+  read_string(metadata, "doc_token_id", where, c.document_prefix);
+  read_length(metadata, "query_maxlen", where, c.query_length);
+  read_length(metadata, "doc_maxlen", where, c.document_length);
+  read_bool(metadata, "attend_to_mask_tokens", where, c.attend_to_expansion_tokens);
+  bool mask_punctuation = true;
+  read_bool(metadata, "mask_punctuation", where, mask_punctuation);
+  if (!mask_punctuation) c.skiplist_words.clear();
+  std::string similarity = "cosine";
+  read_string(metadata, "similarity", where, similarity);
+  if (similarity != "cosine")
+    bad_input("{}: similarity \"{}\" is not supported (only cosine: MaxSim over normalised vectors)", where, similarity);
+  dim.reset();
+  if (present(metadata, "dim")) {
+    std::int64_t d = 0;
+    read_length(metadata, "dim", where, d);
+    dim = d;
+  }
+  return c;
+}
+
 nlohmann::json colbert_config_json(const ColbertConfig& c) {
   return {{"query_prefix", c.query_prefix},
           {"document_prefix", c.document_prefix},

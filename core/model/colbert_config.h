@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,15 @@ struct ColbertConfig {
 // PyLate's settings in config_sentence_transformers.json (or a converted file's copy of them) over
 // `config`; `where` names the file for errors (bad input: a key of the wrong type, a length below 1).
 void read_colbert_config(const nlohmann::json& j, const std::string& where, ColbertConfig& config);
+
+// Stanford ColBERT's artifact.metadata (its ColBERTConfig, saved beside an HF_ColBERT checkpoint) as
+// PyLate reads such a model: query_token_id and doc_token_id are the prefixes, query_maxlen and
+// doc_maxlen the lengths, attend_to_mask_tokens the expansion's attention, mask_punctuation the
+// skiplist; queries are always expanded. Absent keys keep ColBERTConfig's defaults ("[unused0]",
+// "[unused1]", 32, 220, false, true). `dim` (when given) is returned for the caller to check against the
+// projection; a similarity other than cosine is bad input.
+ColbertConfig stanford_colbert_config(const nlohmann::json& metadata, const std::string& where,
+                                      std::optional<std::int64_t>& dim);
 
 // The same keys, for a converted file.
 nlohmann::json colbert_config_json(const ColbertConfig& config);

@@ -2,10 +2,13 @@
 // query and document vectors, MaxSim pairs and reranking against the goldens PyLate's code was checked
 // to give, from the folder and from its converted file; the expansion settings and refusals.
 #include "task_cli_helpers.h"
+#include "unit/checkpoint_builders.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
+#include <tuple>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -69,7 +72,72 @@ std::string colbert_with(const bktest::TempDir& dir, const std::string& key, con
   return to.string();
 }
 
+// colbert-tiny in Stanford ColBERT's layout, as colbert-ir/colbertv2.0 is published: config.json naming
+// HF_ColBERT, one safetensors file holding the encoder under "bert." and the 1_Dense projection as
+// linear.weight, the tokenizer files, and `metadata` as artifact.metadata (none when null). With the
+// folder's own prefixes and lengths it is the same model, so PyLate's goldens are its goldens.
+std::string stanford_copy(const bktest::TempDir& dir, const json& metadata, bool projection = true) {
+  namespace fs = std::filesystem;
+  const fs::path from = bktest::models3_path("colbert-tiny"), to = dir / "stanford";
+  fs::create_directories(to);
+  for (const char* file : {"tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt"})
+    fs::copy_file(from / file, to / file);
+  json config = bktest::read_json(from / "config.json");
+  config["architectures"] = {"HF_ColBERT"};
+  bktest::write_file(to / "config.json", config.dump());
+  if (!metadata.is_null()) bktest::write_file(to / "artifact.metadata", metadata.dump());
+  // Each file's tensors with their bytes, renamed into one new file.
+  std::vector<bktest::TestTensor> tensors;
+  auto add = [&](const fs::path& file, const std::string& prefix) {
+    const std::string bytes = bktest::read_file(file);
+    std::uint64_t header = 0;
+    std::memcpy(&header, bytes.data(), 8);
+    const json h = json::parse(bytes.substr(8, header));
+    for (const auto& [name, t] : h.items()) {
+      if (name == "__metadata__") continue;
+      const auto begin = t.at("data_offsets")[0].get<std::size_t>(), end = t.at("data_offsets")[1].get<std::size_t>();
+      tensors.push_back({prefix + name, t.at("dtype"), t.at("shape").get<std::vector<std::int64_t>>(),
+                         bytes.substr(8 + header + begin, end - begin)});
+    }
+  };
+  add(from / "model.safetensors", "bert.");
+  if (projection) add(from / "1_Dense" / "model.safetensors", "");
+  bktest::write_file(to / "model.safetensors", bktest::safetensors(tensors));
+  return to.string();
+}
+
+const json kTinyMetadata = {{"query_token_id", "[Q] "}, {"doc_token_id", "[D] "}, {"query_maxlen", 32}, {"doc_maxlen", 64},
+                            {"mask_punctuation", true}, {"attend_to_mask_tokens", false}, {"similarity", "cosine"},
+                            {"dim", 24}};
+
 }  // namespace
+
+TEST_CASE("colbert embed: a Stanford ColBERT folder (HF_ColBERT, linear.weight, artifact.metadata) is PyLate's model") {
+  const bktest::TempDir dir;
+  const std::string stanford = stanford_copy(dir, kTinyMetadata);
+  check_model(stanford);
+  check_model(bktest::converted_f32(dir, stanford, "stanford"));
+  // Without artifact.metadata: ColBERTConfig's defaults, the [unused0]/[unused1] markers.
+  const bktest::TempDir bare_dir;
+  const auto info = bktest::run_bertkit({"info", "-m", stanford_copy(bare_dir, nullptr)});
+  REQUIRE(info.exit_code == 0);
+  CHECK(info.out.find("colbert: query \"[unused0]\" 32 tokens, document \"[unused1]\" 220 tokens") != std::string::npos);
+}
+
+TEST_CASE("colbert: a Stanford folder with another similarity, a projection of another width or none is refused") {
+  json l2 = kTinyMetadata, wide = kTinyMetadata;
+  l2["similarity"] = "l2";
+  wide["dim"] = 128;
+  for (const auto& [metadata, projection, named] :
+       {std::tuple{l2, true, "artifact.metadata"}, std::tuple{wide, true, "linear.weight"}, std::tuple{kTinyMetadata, false, "linear.weight"}}) {
+    CAPTURE(named);
+    const bktest::TempDir dir;
+    const auto r = bktest::run_bertkit({"embed", "-m", stanford_copy(dir, metadata, projection), "hello"});
+    CHECK(r.exit_code == 3);
+    CHECK(bktest::count_lines(r.err) == 1);
+    CHECK(r.err.find(named) != std::string::npos);
+  }
+}
 
 TEST_CASE("colbert embed: PyLate's document and query vectors, from the folder and from its converted file") {
   check_model(bktest::models3_path("colbert-tiny"));

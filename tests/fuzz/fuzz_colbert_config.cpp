@@ -1,5 +1,6 @@
 // PyLate's ColBERT settings (core/model/colbert_config.h: query/document prefixes and lengths, query
-// expansion, skiplist) read from config_sentence_transformers.json text on arbitrary bytes. Beyond not
+// expansion, skiplist) read from config_sentence_transformers.json text on arbitrary bytes, and the same
+// bytes as a Stanford ColBERT artifact.metadata. Beyond not
 // crashing: settings that are read have lengths of at least 1, no attended expansion without expansion,
 // and survive the converted file's copy (colbert_config_json) unchanged.
 #include "core/error.h"
@@ -7,6 +8,7 @@
 #include "core/model/colbert_config.h"
 
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 using namespace bertkit::core;
@@ -34,6 +36,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ColbertConfig copy;
     read_colbert_config(colbert_config_json(c), "fuzz copy", copy);
     if (!same(c, copy)) std::abort();
+  } catch (const bertkit::Error&) {
+  }
+  // The same bytes as Stanford ColBERT's artifact.metadata: always expanded queries, lengths of at least 1.
+  try {
+    std::optional<std::int64_t> dim;
+    const ColbertConfig s = stanford_colbert_config(parse_json(text, "fuzz/artifact.metadata"), "fuzz", dim);
+    if (s.query_length < 1 || s.document_length < 1 || !s.do_query_expansion || (dim && *dim < 1)) std::abort();
   } catch (const bertkit::Error&) {
   }
   return 0;
