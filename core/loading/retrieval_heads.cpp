@@ -2,6 +2,7 @@
 
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/error.h"
+#include "core/folder_files.h"
 #include "core/json.h"
 #include "core/model/sparse_linear_head.h"
 
@@ -11,8 +12,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-constexpr const char* kSparseLinearFile = "sparse_linear.pt";
 
 std::string string_field(const json& j, const char* key, const char* fallback, const std::string& where) {
   auto it = j.find(key);
@@ -40,7 +39,7 @@ SpladePooling read_splade_pooling(const fs::path& config_path) {
 }
 
 void read_sparse_linear(const fs::path& folder, LoadedModel& m) {
-  const fs::path path = folder / kSparseLinearFile;
+  const fs::path path = folder / kSparseLinearHead;
   if (!fs::exists(path)) return;
   RawCheckpoint raw = read_torch_checkpoint(path);
   const std::int64_t hidden = m.config.hidden_size;
