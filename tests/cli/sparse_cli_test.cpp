@@ -186,6 +186,21 @@ TEST_CASE("sparse: --sparse-top-k keeps the largest values in id order, --sparse
   }
 }
 
+// sentence-transformers 5 saved a SparseEncoder's modules by their module paths of then,
+// sentence_transformers.sparse_encoder.models.MLMTransformer and .SpladePooling (6 writes
+// sentence_transformers.sparse_encoder.modules.*): the same folder, the same vectors.
+TEST_CASE("sparse: a SparseEncoder folder saved by sentence-transformers 5 gives the same vectors") {
+  bktest::TempDir dir;
+  const fs::path folder = dir / "splade-v5";
+  fs::copy(kSplade, folder, fs::copy_options::recursive);
+  json modules = bktest::read_json(folder / "modules.json");
+  REQUIRE(modules.size() == 2);
+  modules[0]["type"] = "sentence_transformers.sparse_encoder.models.MLMTransformer";
+  modules[1]["type"] = "sentence_transformers.sparse_encoder.models.SpladePooling";
+  bktest::write_file(folder / "modules.json", modules.dump(2));
+  check_splade_embed(folder.string());
+}
+
 // sentence-transformers keeps max_active_dims out of the folder: SparseEncoder(path, max_active_dims=N) and
 // encode(max_active_dims=N) take it, SparseEncoder.save writes no such key (its _get_model_config: model_type,
 // __version__, prompts, default_prompt_name, similarity_fn_name) and loading reads none, so a folder whose config
