@@ -120,7 +120,9 @@ enum class ModelPart { Tokenizer, Whole };
 // The first file bertkit needs from the model folder `root` that it lacks, as a message part ("config.json",
 // "its weights (model.safetensors, ... or ...)", "1_Pooling/config.json"), or nothing when it has all.
 // Tokenizer: a tokenizer the loader reads. Whole: also config.json, the weights (and the shards an
-// index names), and the config.json and weights of each Pooling and Dense module.
+// index names), and the config.json and weights of each Pooling and Dense module (SpladePooling and
+// PyLate's Dense included). BGE-M3's .pt heads are not needed: the dense model runs without them, and a
+// command asking for their vectors names the missing file.
 std::optional<std::string> first_missing_file(const std::filesystem::path& root, ModelPart part);
 
 }  // namespace bertkit::core
