@@ -21,12 +21,13 @@ constexpr WeightsFormat kWeightsFormats[] = {
 };
 
 ModuleKind module_kind(std::string_view type) {
-  if (type == "sentence_transformers.models.Transformer") return ModuleKind::Transformer;
-  if (type == "sentence_transformers.models.Pooling") return ModuleKind::Pooling;
-  if (type == "sentence_transformers.models.Dense") return ModuleKind::Dense;
-  if (type == "sentence_transformers.models.Normalize") return ModuleKind::Normalize;
-  // sentence-transformers 6 moved the module classes; the class name stays.
-  if (type.starts_with("sentence_transformers.") && type.ends_with(".StaticEmbedding")) return ModuleKind::StaticEmbedding;
+  if (is_sentence_transformers_module(type, "Transformer") || is_sentence_transformers_module(type, "MLMTransformer"))
+    return ModuleKind::Transformer;
+  if (is_sentence_transformers_module(type, "Pooling") || is_sentence_transformers_module(type, "SpladePooling"))
+    return ModuleKind::Pooling;
+  if (is_sentence_transformers_module(type, "Dense") || is_pylate_dense(type)) return ModuleKind::Dense;
+  if (is_sentence_transformers_module(type, "Normalize")) return ModuleKind::Normalize;
+  if (is_sentence_transformers_module(type, "StaticEmbedding")) return ModuleKind::StaticEmbedding;
   return ModuleKind::Other;
 }
 
@@ -145,6 +146,15 @@ bool is_shard_of(const WeightsFormat& format, std::string_view name) {
   return name.size() == 16 && name.front() == '-' && name.back() == '.' && five_digits(name.substr(1, 5)) &&
          name.substr(6, 4) == "-of-" && five_digits(name.substr(10, 5));
 }
+
+bool is_sentence_transformers_module(std::string_view type, std::string_view cls) {
+  if (!type.starts_with("sentence_transformers.") || type.size() <= cls.size() || !type.ends_with(cls) ||
+      type[type.size() - cls.size() - 1] != '.')
+    return false;
+  return type.find(".models.") != std::string_view::npos || type.find(".modules.") != std::string_view::npos;
+}
+
+bool is_pylate_dense(std::string_view type) { return type.starts_with("pylate.") && type.ends_with(".Dense"); }
 
 ModuleFolders root_transformer() { return {"", {{"", ModuleKind::Transformer}}}; }
 

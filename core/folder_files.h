@@ -83,6 +83,21 @@ inline constexpr std::string_view kModulesJson = "modules.json";
 inline constexpr std::string_view kSentenceTransformersConfig = "config_sentence_transformers.json";  // the root's
 inline constexpr std::string_view kSentenceBertConfig = "sentence_bert_config.json";  // the Transformer module's
 
+// BGE-M3's heads in FlagEmbedding's layout: files at the repository's root, beside the encoder, that
+// FlagEmbedding loads with torch.load (bertkit with its restricted unpickler). Read when present.
+inline constexpr std::string_view kSparseLinearHead = "sparse_linear.pt";
+inline constexpr std::string_view kColbertLinearHead = "colbert_linear.pt";
+inline constexpr std::string_view kFlagEmbeddingHeads[] = {kSparseLinearHead, kColbertLinearHead};
+
+// Pooling: sentence-transformers' Pooling and a SparseEncoder's SpladePooling (a config.json, no weights);
+// Dense: sentence-transformers' and PyLate's (a config.json and weights).
+// Whether modules.json's "type" names the sentence-transformers class `cls`, wherever a version keeps it:
+// 5 writes sentence_transformers.models.Pooling (its SparseEncoder sentence_transformers.sparse_encoder.models.
+// SpladePooling), 6 sentence_transformers.sentence_transformer.modules.pooling.Pooling (and base.modules.*,
+// sparse_encoder.modules.*): the class name after the last dot is the same.
+bool is_sentence_transformers_module(std::string_view type, std::string_view cls);
+// PyLate's Dense (pylate.models.Dense.Dense): the same linear.weight as sentence-transformers', its own config keys.
+bool is_pylate_dense(std::string_view type);
 enum class ModuleKind { Transformer, Pooling, Dense, Normalize, StaticEmbedding, Other };
 struct ModuleFolder {
   std::string folder;  // relative, "" or ending in '/'
@@ -105,7 +120,9 @@ enum class ModelPart { Tokenizer, Whole };
 // The first file bertkit needs from the model folder `root` that it lacks, as a message part ("config.json",
 // "its weights (model.safetensors, ... or ...)", "1_Pooling/config.json"), or nothing when it has all.
 // Tokenizer: a tokenizer the loader reads. Whole: also config.json, the weights (and the shards an
-// index names), and the config.json and weights of each Pooling and Dense module.
+// index names), and the config.json and weights of each Pooling and Dense module (SpladePooling and
+// PyLate's Dense included). BGE-M3's .pt heads are not needed: the dense model runs without them, and a
+// command asking for their vectors names the missing file.
 std::optional<std::string> first_missing_file(const std::filesystem::path& root, ModelPart part);
 
 }  // namespace bertkit::core

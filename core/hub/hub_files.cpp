@@ -51,6 +51,9 @@ std::vector<std::string> files_to_fetch(const std::vector<std::string>& siblings
   std::set<std::string> wanted;
   for (std::string_view root_file : {kModulesJson, kSentenceTransformersConfig})
     if (present.count(std::string(root_file))) wanted.emplace(root_file);
+  // FlagEmbedding loads BGE-M3's heads from the repository's root, whatever modules.json says.
+  for (std::string_view head : kFlagEmbeddingHeads)
+    if (present.count(std::string(head))) wanted.emplace(head);
   for (const ModuleFolder& m : modules.modules) {
     const FileExists exists = [&](std::string_view name) { return present.count(m.folder + std::string(name)) > 0; };
     auto take = [&](std::string_view name) {

@@ -15,8 +15,8 @@ struct FileFilters {
   std::vector<std::string> excludes;  // never fetched, even what bertkit would read
 };
 
-// From the repository's file list (`siblings`): modules.json and config_sentence_transformers.json at the
-// root; in each module's folder its config.json and its weights in the best format present
+// From the repository's file list (`siblings`): modules.json, config_sentence_transformers.json and
+// BGE-M3's heads (kFlagEmbeddingHeads) at the root; in each module's folder its config.json and its weights in the best format present
 // (choose_weights, with the shards an index names); in the Transformer module's folder also
 // sentence_bert_config.json and the tokenizer files (downloaded_tokenizer_files); plus `includes`, minus
 // `excludes` (applied before the weights format and the tokenizer files are chosen). In the siblings' order.

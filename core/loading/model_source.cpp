@@ -59,15 +59,6 @@ void read_pooling_modes(const json& modes, const std::string& where, Pooling& p)
   }
 }
 
-// A module type by its class: sentence-transformers 5 names sentence_transformers.models.Pooling,
-// 6 sentence_transformers.sentence_transformer.modules.pooling.Pooling (and base.modules.* for the
-// Transformer and Normalize); the class name after the last dot is the same.
-bool is_module(const std::string& type, std::string_view cls) {
-  return type.starts_with("sentence_transformers.") && type.size() > cls.size() &&
-         type.ends_with(cls) && type[type.size() - cls.size() - 1] == '.' &&
-         (type.starts_with("sentence_transformers.models.") || type.find(".modules.") != std::string::npos);
-}
-
 Pooling read_pooling(const fs::path& config_path) {
   const std::string where = config_path.string();
   json j = read_json_file(config_path);
@@ -162,27 +153,28 @@ fs::path read_modules(const fs::path& root, SentenceTransformerConfig& st, std::
     if (rel_path.is_absolute() || rel.find("..") != std::string::npos)
       bad_input("{}: module path \"{}\" leaves the model folder", where, rel);
     fs::path folder = rel.empty() ? root : root / rel_path;
-    if (is_module(type, "Transformer") || is_module(type, "MLMTransformer")) {
+    if (is_sentence_transformers_module(type, "Transformer") ||
+        is_sentence_transformers_module(type, "MLMTransformer")) {
       if (transformer) bad_input("{}: more than one Transformer module", where);
       transformer = folder;
-    } else if (is_module(type, "Pooling")) {
+    } else if (is_sentence_transformers_module(type, "Pooling")) {
       st.pooling = read_pooling(folder / kConfig);
       have_pooling = true;
       origins.emplace_back("pooling", (folder / kConfig).string());
       files.push_back(folder / kConfig);
-    } else if (is_module(type, "SpladePooling")) {
+    } else if (is_sentence_transformers_module(type, "SpladePooling")) {
       st.splade = read_splade_pooling(folder / kConfig);
       origins.emplace_back("splade pooling", (folder / kConfig).string());
       files.push_back(folder / kConfig);
-    } else if (type.starts_with("pylate.") && type.ends_with(".Dense")) {
+    } else if (is_pylate_dense(type)) {
       // PyLate's Dense holds the same linear.weight as sentence-transformers' (and its own config keys).
       if (!st.colbert) st.colbert.emplace();
       dense_folders.push_back(folder);
       origins.emplace_back("dense (PyLate ColBERT)", folder.string());
-    } else if (is_module(type, "Dense")) {
+    } else if (is_sentence_transformers_module(type, "Dense")) {
       dense_folders.push_back(folder);
       origins.emplace_back("dense", folder.string());
-    } else if (is_module(type, "Normalize")) {
+    } else if (is_sentence_transformers_module(type, "Normalize")) {
       st.normalize = true;
     } else {
       bad_input("{}: unsupported module type \"{}\"", where, type);

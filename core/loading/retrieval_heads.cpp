@@ -2,6 +2,7 @@
 
 #include "core/checkpoint/raw_checkpoint.h"
 #include "core/error.h"
+#include "core/folder_files.h"
 #include "core/json.h"
 #include "core/model/colbert_linear_head.h"
 #include "core/model/sparse_linear_head.h"
@@ -45,7 +46,7 @@ namespace {
 
 // A FlagEmbedding head file beside the weights: a torch zip of a Linear(hidden, out) state dict.
 struct LinearHeadFile {
-  const char* file;
+  std::string_view file;
   const char* weight;  // the names its tensors get in Weights (and in a converted file)
   const char* bias;
   const char* role;                // for info's "from." lines
@@ -83,9 +84,9 @@ bool read_linear_head(const fs::path& folder, const LinearHeadFile& head, Loaded
 }  // namespace
 
 void read_flag_embedding_heads(const fs::path& folder, LoadedModel& m) {
-  m.sparse_linear = read_linear_head(folder, {"sparse_linear.pt", kSparseLinearWeight, kSparseLinearBias, "sparse head", 1}, m);
+  m.sparse_linear = read_linear_head(folder, {kSparseLinearHead, kSparseLinearWeight, kSparseLinearBias, "sparse head", 1}, m);
   m.colbert_linear =
-      read_linear_head(folder, {"colbert_linear.pt", kColbertLinearWeight, kColbertLinearBias, "colbert head", std::nullopt}, m);
+      read_linear_head(folder, {kColbertLinearHead, kColbertLinearWeight, kColbertLinearBias, "colbert head", std::nullopt}, m);
 }
 
 }  // namespace bertkit::core

@@ -104,6 +104,13 @@ class HubEnvironment {
   std::vector<std::unique_ptr<ScopedEnv>> envs_;
 };
 
+// The one snapshot of `repo_folder` (models--ORG--NAME) in the test's cache.
+inline std::filesystem::path only_snapshot(const HubEnvironment& env, const std::string& repo_folder) {
+  std::filesystem::path only;
+  for (const auto& entry : std::filesystem::directory_iterator(env.repo(repo_folder) / "snapshots")) only = entry.path();
+  return only;
+}
+
 // A command's printed path, without its newline.
 inline std::string trimmed(std::string s) {
   while (!s.empty() && s.back() == '\n') s.pop_back();

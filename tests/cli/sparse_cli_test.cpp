@@ -269,6 +269,58 @@ TEST_CASE("sparse: --sparse-top-k keeps the largest values in id order, --sparse
   }
 }
 
+// sentence-transformers 5 saved a SparseEncoder's modules by their module paths of then,
+// sentence_transformers.sparse_encoder.models.MLMTransformer and .SpladePooling (6 writes
+// sentence_transformers.sparse_encoder.modules.*): the same folder, the same vectors.
+TEST_CASE("sparse: a SparseEncoder folder saved by sentence-transformers 5 gives the same vectors") {
+  bktest::TempDir dir;
+  const fs::path folder = dir / "splade-v5";
+  fs::copy(kSplade, folder, fs::copy_options::recursive);
+  json modules = bktest::read_json(folder / "modules.json");
+  REQUIRE(modules.size() == 2);
+  modules[0]["type"] = "sentence_transformers.sparse_encoder.models.MLMTransformer";
+  modules[1]["type"] = "sentence_transformers.sparse_encoder.models.SpladePooling";
+  bktest::write_file(folder / "modules.json", modules.dump(2));
+  check_splade_embed(folder.string());
+}
+
+// sentence-transformers keeps max_active_dims out of the folder: SparseEncoder(path, max_active_dims=N) and
+// encode(max_active_dims=N) take it, SparseEncoder.save writes no such key (its _get_model_config: model_type,
+// __version__, prompts, default_prompt_name, similarity_fn_name) and loading reads none, so a folder whose config
+// carries one still encodes in full. encode(max_active_dims=N) keeps each vector's N largest values by absolute
+// value after pooling (util.select_max_active_dims); SPLADE's values are positive, so that is --sparse-top-k N:
+// the golden vector with only its N largest values kept.
+TEST_CASE("sparse: a max_active_dims in the folder's config is not read, as sentence-transformers reads none; "
+          "--sparse-top-k N is encode(max_active_dims=N)") {
+  bktest::TempDir dir;
+  const fs::path folder = dir / "splade";
+  fs::copy(kSplade, folder, fs::copy_options::recursive);
+  json config = bktest::read_json(folder / "config_sentence_transformers.json");
+  config["max_active_dims"] = 5;
+  bktest::write_file(folder / "config_sentence_transformers.json", config.dump(2));
+  check_splade_embed(folder.string());
+
+  constexpr std::size_t kKept = 5;
+  const json g = splade_goldens();
+  const json& full = g.at("sparse")[0];
+  std::vector<std::pair<double, int>> by_value;
+  for (std::size_t i = 0; i < full.at("indices").size(); ++i)
+    by_value.emplace_back(full["values"][i].get<double>(), full["indices"][i].get<int>());
+  std::sort(by_value.rbegin(), by_value.rend());
+  REQUIRE(by_value.size() > kKept);
+  REQUIRE(by_value[kKept - 1].first - by_value[kKept].first > bktest::kTolerance);  // not a matter of rounding
+  by_value.resize(kKept);
+  std::sort(by_value.begin(), by_value.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  json want{{"indices", json::array()}, {"values", json::array()}};
+  for (const auto& [value, id] : by_value) {
+    want["indices"].push_back(id);
+    want["values"].push_back(value);
+  }
+  const auto rows = bktest::run_jsonl({"embed", "-m", folder.string(), "--sparse-top-k", "5", splade_texts()[0]});
+  REQUIRE(rows.size() == 1);
+  check_sparse(rows[0].at("sparse"), want);
+}
+
 TEST_CASE("sparse: CSV carries the sparse vector as one JSON text column; npy and dense-only flags are refused") {
   auto csv = run_bertkit({"embed", "-m", kSplade, "--format", "csv", "--sparse-top-k", "3", "Hello world!"});
   REQUIRE(csv.exit_code == 0);

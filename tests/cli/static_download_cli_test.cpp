@@ -9,16 +9,7 @@
 
 #include <cmath>
 
-namespace fs = std::filesystem;
-
 namespace {
-
-// The one snapshot of `repo_folder` in the test's cache.
-fs::path snapshot_of(const bktest::HubEnvironment& env, const std::string& repo_folder) {
-  fs::path only;
-  for (const auto& entry : fs::directory_iterator(env.repo(repo_folder) / "snapshots")) only = entry.path();
-  return only;
-}
 
 void check_first_golden(const std::string& model, const std::string& fixture) {
   const nlohmann::json first = bktest::models3_goldens(fixture).at("embeddings").at(0);
@@ -38,12 +29,12 @@ TEST_CASE("download: a static embedding model's files, in either layout, and it 
   auto r = bktest::run_bertkit({"-q", "download", "test-org/static"});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(bktest::files_under(snapshot_of(env, "models--test-org--static")) ==
+  CHECK(bktest::files_under(bktest::only_snapshot(env, "models--test-org--static")) ==
         std::set<std::string>{"0_StaticEmbedding/model.safetensors",
                               "0_StaticEmbedding/tokenizer.json", "config_sentence_transformers.json", "modules.json"});
   check_first_golden("test-org/static", "static-tiny");
   // -m of a model not in the cache downloads it first.
   check_first_golden("test-org/m2v", "static-tiny-m2v");
-  CHECK(bktest::files_under(snapshot_of(env, "models--test-org--m2v")) ==
+  CHECK(bktest::files_under(bktest::only_snapshot(env, "models--test-org--m2v")) ==
         std::set<std::string>{"config.json", "model.safetensors", "modules.json", "tokenizer.json"});
 }

@@ -103,6 +103,50 @@ TEST_CASE("hub: a sentence-transformers repository brings its module folders") {
     CHECK_THROWS_AS(read_module_folders(bad, "modules.json"), bertkit::Error);
 }
 
+TEST_CASE("hub: module types are known by their class in every sentence-transformers and PyLate layout") {
+  // sentence-transformers 5 (its SparseEncoder's modules in sparse_encoder.models), 6, and PyLate.
+  const std::string modules = R"([
+    {"path": "", "type": "sentence_transformers.sparse_encoder.models.MLMTransformer"},
+    {"path": "1_SpladePooling", "type": "sentence_transformers.sparse_encoder.models.SpladePooling"},
+    {"path": "2_Pooling", "type": "sentence_transformers.sentence_transformer.modules.pooling.Pooling"},
+    {"path": "3_Dense", "type": "pylate.models.Dense.Dense"},
+    {"path": "4_Normalize", "type": "sentence_transformers.base.modules.normalize.Normalize"},
+    {"path": "5_Other", "type": "sentence_transformers.Pooling"}])";
+  const ModuleFolders folders = read_module_folders(modules, "modules.json");
+  CHECK(folders.transformer.empty());
+  REQUIRE(folders.modules.size() == 6);
+  const ModuleKind kinds[] = {ModuleKind::Transformer, ModuleKind::Pooling, ModuleKind::Pooling,
+                              ModuleKind::Dense,       ModuleKind::Normalize, ModuleKind::Other};
+  for (std::size_t i = 0; i < 6; ++i) {
+    CAPTURE(folders.modules[i].folder);
+    CHECK(folders.modules[i].kind == kinds[i]);
+  }
+  const ModuleFolders six = read_module_folders(
+      R"([{"path": "0_Transformer", "type": "sentence_transformers.base.modules.transformer.Transformer"}])", "m");
+  CHECK(six.transformer == "0_Transformer/");
+  CHECK(is_sentence_transformers_module("sentence_transformers.models.StaticEmbedding", "StaticEmbedding"));
+  CHECK_FALSE(is_sentence_transformers_module("sentence_transformers.models.MyPooling", "Pooling"));
+  CHECK_FALSE(is_sentence_transformers_module("my_package.models.Pooling", "Pooling"));
+}
+
+TEST_CASE("hub: BGE-M3's heads at the root are fetched when the repository has them, unless excluded") {
+  const std::vector<std::string> repo{"modules.json", "config.json", "model.safetensors", "pytorch_model.bin",
+                                      "tokenizer.json", "sparse_linear.pt", "colbert_linear.pt", "1_Pooling/config.json",
+                                      "imgs/bm25.jpg", "onnx/model.onnx", "2_Dense/sparse_linear.pt"};
+  const ModuleFolders folders = read_module_folders(R"([
+    {"path": "", "type": "sentence_transformers.models.Transformer"},
+    {"path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}])", "modules.json");
+  CHECK(files_to_fetch(repo, folders, {}) ==
+        std::vector<std::string>{"modules.json", "config.json", "model.safetensors", "tokenizer.json", "sparse_linear.pt",
+                                 "colbert_linear.pt", "1_Pooling/config.json"});
+  CHECK(files_to_fetch(repo, folders, {{}, {"*.pt"}}) ==
+        std::vector<std::string>{"modules.json", "config.json", "model.safetensors", "tokenizer.json",
+                                 "1_Pooling/config.json"});
+  // One head listed, one fetched.
+  CHECK(files_to_fetch({"config.json", "model.safetensors", "vocab.txt", "sparse_linear.pt"}, root_transformer(), {}) ==
+        std::vector<std::string>{"config.json", "model.safetensors", "vocab.txt", "sparse_linear.pt"});
+}
+
 TEST_CASE("hub: model ids take a revision after @, paths and odd revisions are not ids") {
   auto id = parse_model_id("sentence-transformers/all-MiniLM-L6-v2");
   REQUIRE(id);
@@ -229,5 +273,16 @@ TEST_CASE("folder files: what a folder on disk lacks, for its tokenizer and for 
   bktest::write_file(root / "2_Dense/config.json", "{}");
   CHECK(first_missing_file(root, ModelPart::Whole)->starts_with("the weights of 2_Dense/ (model.safetensors"));
   bktest::write_file(root / "2_Dense/pytorch_model.bin", "");
+  CHECK_FALSE(first_missing_file(root, ModelPart::Whole));
+  // A SparseEncoder's SpladePooling config and a PyLate Dense module's weights are read as well.
+  bktest::write_file(root / "modules.json", R"([
+    {"path": "", "type": "sentence_transformers.sparse_encoder.models.MLMTransformer"},
+    {"path": "1_SpladePooling", "type": "sentence_transformers.sparse_encoder.modules.splade_pooling.SpladePooling"},
+    {"path": "2_ColBERT", "type": "pylate.models.Dense.Dense"}])");
+  CHECK(first_missing_file(root, ModelPart::Whole) == "1_SpladePooling/config.json");
+  bktest::write_file(root / "1_SpladePooling/config.json", "{}");
+  bktest::write_file(root / "2_ColBERT/config.json", "{}");
+  CHECK(first_missing_file(root, ModelPart::Whole)->starts_with("the weights of 2_ColBERT/ (model.safetensors"));
+  bktest::write_file(root / "2_ColBERT/model.safetensors", "");
   CHECK_FALSE(first_missing_file(root, ModelPart::Whole));
 }
