@@ -63,6 +63,28 @@ void check_vector_flags(const EmbedOptions& o, const cmd::EmbedPlan& plan, recor
     usage_error("--pooling, --normalize and --truncate-dim shape dense embeddings; this run writes {} vectors only", others);
 }
 
+bool has_dense(const cmd::EmbedPlan& plan) {
+  return std::find(plan.vectors.begin(), plan.vectors.end(), cmd::VectorKind::Dense) != plan.vectors.end();
+}
+
+// --dry-run: the vectors each record gets, and how the sparse and ColBERT ones are made.
+void add_vector_settings(Settings& s, const cmd::EmbedPlan& plan, const EmbeddingModel& model, const EmbedOptions& o) {
+  std::vector<std::string> names;
+  for (cmd::VectorKind kind : plan.vectors)
+    names.push_back(fmt::format("{} (field {})", cmd::vector_kind_info(kind).name, cmd::vector_kind_info(kind).field));
+  s.add("vectors", fmt::format("{}", fmt::join(names, ", ")));
+  for (cmd::VectorKind kind : plan.vectors) {
+    if (kind == cmd::VectorKind::Sparse)
+      s.add("sparse", cmd::sparse_head_text(model.transformer->loaded) +
+                          (o.sparse_top_k ? fmt::format("; the {} largest kept (--sparse-top-k)", *o.sparse_top_k) : ""));
+    if (kind == cmd::VectorKind::Colbert) {
+      const core::TensorView* w = model.transformer->weights->find(core::kColbertLinearWeight);
+      s.add("colbert", fmt::format("colbert_linear.pt: every token after the first projected to {} values, each "
+                                   "L2-normalised", w ? w->shape[0] : 0));
+    }
+  }
+}
+
 // What makes a sentence embedding out of the token vectors (pooling, normalising, truncating,
 // quantising) does not apply to --token-embeddings, which are the last hidden state as it is.
 void refuse_sentence_flags(const EmbedOptions& o) {
@@ -141,7 +163,10 @@ int run_embed(const EmbedOptions& o) {
     if (o.token_embeddings) {
       s.add("output vectors", fmt::format("token_embeddings: the last hidden state, {} values per token",
                                           embedders.transformer->hidden_size()));
-    } else {
+    } else if (plan.vectors != std::vector{cmd::VectorKind::Dense}) {
+      add_vector_settings(s, plan, model, o);
+    }
+    if (!o.token_embeddings && has_dense(plan)) {
       s.add("pooling", plan.pooling_text);
       s.add("normalization", plan.normalize_text);
       s.add("precision", precision == core::Precision::Float32 ? std::string("float32")

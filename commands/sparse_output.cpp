@@ -1,5 +1,7 @@
 #include "commands/sparse_output.h"
 
+#include <fmt/format.h>
+
 #include "core/error.h"
 #include "core/json.h"
 #include "core/model/sparse_linear_head.h"
@@ -43,6 +45,16 @@ std::unique_ptr<core::SparseHead> make_sparse_head(const core::LoadedModel& mode
   if (st && st->splade) return std::make_unique<core::SpladeHead>(model.config, weights, *st->splade);
   if (!model.sparse_linear) usage_error("model {} gives no sparse vectors", model.name);
   return std::make_unique<core::SparseLinearHead>(weights, model.config.hidden_size, m3_dropped_ids(model, tokenizer));
+}
+
+std::string sparse_head_text(const core::LoadedModel& model) {
+  const auto& st = model.sentence_transformer;
+  if (st && st->splade)
+    return fmt::format("SpladePooling: the {} over the tokens of {}, x the MLM logits (1_SpladePooling/config.json)",
+                       st->splade->strategy == core::SpladeStrategy::Max ? "max" : "sum",
+                       st->splade->activation == core::SpladeActivation::Log1pRelu ? "log1p(log1p(relu(x)))"
+                                                                                    : "log1p(relu(x))");
+  return "sparse_linear.pt: relu(h·w + b) per token, the max per token id, the cls/eos/pad/unk ids dropped";
 }
 
 void add_sparse_fields(const SparseWriting& how, std::vector<std::string>& fields) {

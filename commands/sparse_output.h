@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <optional>
 
 namespace bertkit::cmd {
@@ -25,6 +26,9 @@ struct SparseWriting {
 };
 
 // The result fields of a record's sparse vector: "sparse", then "sparse_tokens" when asked.
+// What make_sparse_head computes for `model`, for --dry-run.
+std::string sparse_head_text(const core::LoadedModel& model);
+
 void add_sparse_fields(const SparseWriting& how, std::vector<std::string>& fields);
 // Writes them; `v` is cut to its top k first.
 void write_sparse(records::ResultWriter& results, core::SparseVector& v, const SparseWriting& how,

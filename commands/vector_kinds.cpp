@@ -62,9 +62,13 @@ void require_offered(const core::LoadedModel& model, VectorKind kind, std::strin
   std::string names;
   for (VectorKind k : offered) names += (names.empty() ? "" : ", ") + std::string(vector_kind_info(k).name);
   usage_error("{} {}: this model gives {} vectors only{}", flag, vector_kind_info(kind).name, names,
-              kind == VectorKind::Sparse    ? " (sparse needs a SparseEncoder folder or BGE-M3's sparse_linear.pt)"
-              : kind == VectorKind::Colbert ? " (colbert needs a PyLate folder or BGE-M3's colbert_linear.pt)"
-                                            : "");
+              kind == VectorKind::Sparse
+                  ? " (sparse needs a SparseEncoder folder or BGE-M3's sparse_linear.pt beside config.json; for a Hub "
+                    "model, bertkit download ORG/NAME fetches it when the repository has it)"
+              : kind == VectorKind::Colbert
+                  ? " (colbert needs a PyLate or Stanford ColBERT folder or BGE-M3's colbert_linear.pt beside "
+                    "config.json; for a Hub model, bertkit download ORG/NAME fetches it when the repository has it)"
+                  : "");
 }
 
 }  // namespace bertkit::cmd

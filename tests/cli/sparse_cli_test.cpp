@@ -223,6 +223,22 @@ TEST_CASE("sparse: rerank --mode with BGE-M3 scores each query's passages as com
   }
 }
 
+TEST_CASE("sparse: --dry-run says which vectors each record gets and how each is made") {
+  const auto splade = run_bertkit({"embed", "-m", kSplade, "--dry-run", "--sparse-top-k", "7"});
+  REQUIRE(splade.exit_code == 0);
+  CHECK(splade.out.find("vectors:          sparse (field sparse)\n") != std::string::npos);
+  CHECK(splade.out.find("SpladePooling: the max over the tokens of log1p(relu(x))") != std::string::npos);
+  CHECK(splade.out.find("the 7 largest kept") != std::string::npos);
+  CHECK(splade.out.find("pooling:") == std::string::npos);  // no dense embedding is made
+  CHECK(splade.out.find("dimension:") == std::string::npos);
+  const auto m3 = run_bertkit({"embed", "-m", kM3, "--dry-run", "--vectors", "colbert,sparse,dense"});
+  REQUIRE(m3.exit_code == 0);
+  CHECK(m3.out.find("colbert (field colbert), sparse (field sparse), dense (field embedding)") != std::string::npos);
+  CHECK(m3.out.find("colbert_linear.pt: every token after the first projected to 16 values") != std::string::npos);
+  CHECK(m3.out.find("sparse_linear.pt: relu(") != std::string::npos);
+  CHECK(m3.out.find("pooling:          cls") != std::string::npos);
+}
+
 TEST_CASE("sparse: similarity and search of a SparseEncoder score the dot product of the sparse vectors") {
   const json g = splade_goldens();
   const auto texts = splade_texts();
