@@ -80,13 +80,10 @@ void plan_search_prompts(const SimilarityOptions& o, const EmbeddingModel& model
 
 bool search_mode(const SimilarityOptions& o) { return !o.queries.empty() || !o.queries_file.empty() || !o.corpus.empty(); }
 
-// What --mode and --weights leave to a search: dense or sparse vectors, scored unquantised and whole
-// unless dense.
-void check_search_modes(const SimilarityOptions& o, const cmd::Scorer& scorer, core::Precision precision) {
+// Sparse and ColBERT vectors are scored unquantised and whole.
+void refuse_dense_flags(const SimilarityOptions& o, const cmd::Scorer& scorer, core::Precision precision) {
   const auto& kinds = scorer.plan->vectors;
   if (kinds == std::vector{cmd::VectorKind::Dense}) return;
-  if (search_mode(o) && (scorer.hybrid() || kinds.front() == cmd::VectorKind::Colbert))
-    usage_error("a search (--corpus) scores dense or sparse vectors; --mode {} scores pairs (or rerank --query)", o.mode);
   if (precision != core::Precision::Float32 || !o.calibration.empty())
     usage_error("--precision quantises dense embeddings; sparse and ColBERT vectors are scored as float32");
   if (o.truncate_dim) usage_error("--truncate-dim truncates dense embeddings; sparse and ColBERT vectors are scored whole");
@@ -149,10 +146,12 @@ void add_bi_encoder_settings(Settings& s, const SimilarityOptions& o, const cmd:
                            : fmt::format("{} (ranges of {}; the metric over the integer values)", o.precision, o.calibration));
 }
 
-// A ColBERT model scores pairs by MaxSim (PyLate's sum over the query's vectors): the flags of
-// embedding comparisons do not apply, and a search over a corpus is not supported yet.
+// A ColBERT model scores pairs, and a search's queries against the corpus texts, by MaxSim (PyLate's sum
+// over the query's vectors): the flags of embedding comparisons do not apply.
 void plan_colbert_scoring(const SimilarityOptions& o, TaskModel& model, cmd::Scorer& scorer) {
-  if (search_mode(o)) usage_error("a search (--corpus) with a ColBERT model is not supported yet: score pairs, or use rerank --query");
+  if (prompts_given(o))
+    usage_error("--query-prefix, --corpus-prefix, --query-prompt and --corpus-prompt do not apply to a ColBERT model: its "
+                "query and document prefixes are its own");
   if (!o.metric.empty() || o.truncate_dim || o.precision != "float32" || !o.calibration.empty() || o.function != "auto")
     usage_error("--metric, --truncate-dim, --precision, --calibration and --function do not apply to a ColBERT model: "
                 "it scores pairs by MaxSim");
@@ -196,7 +195,7 @@ int run_similarity(SimilarityOptions& o) {
   } else {
     if (o.function != "auto") usage_error("--function applies to cross-encoders; this model compares embeddings (--metric)");
     plan_score_modes({o.mode, o.weights, o.metric}, model, scorer, metric_from);
-    check_search_modes(o, scorer, precision);
+    refuse_dense_flags(o, scorer, precision);
     cmd::EmbedOptions embed;
     embed.truncate_dim = o.truncate_dim;
     embed.vectors = scorer.plan->vectors;

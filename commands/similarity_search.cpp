@@ -1,6 +1,7 @@
 #include "commands/similarity_search.h"
 
 #include "core/error.h"
+#include "core/model/maxsim.h"
 #include "core/setting.h"
 #include "records/output_guard.h"
 #include "records/log.h"
@@ -54,10 +55,10 @@ struct HitNames {
 class SearchTask : public records::RecordTask {
  public:
   SearchTask(Scorer& scorer, std::vector<Query>& queries, const std::vector<float>& query_rows,
-             const std::vector<std::uint8_t>& query_bits, const std::vector<core::SparseVector>& query_sparse,
-             HitNames names)
+             const std::vector<std::uint8_t>& query_bits, const TextVectors& query_vectors,
+             const std::vector<std::vector<float>>& query_colbert, HitNames names)
       : scorer_(scorer), queries_(queries), query_rows_(query_rows), query_bits_(query_bits),
-        query_sparse_(query_sparse), names_(std::move(names)) {}
+        query_vectors_(query_vectors), query_colbert_(query_colbert), names_(std::move(names)) {}
 
   std::vector<std::string> result_fields() const override { return {"results"}; }
 
@@ -68,13 +69,15 @@ class SearchTask : public records::RecordTask {
       for (const Query& q : queries_) inputs.texts.push_back({q.model_text, std::optional<std::string_view>(record.text)});
       return;
     }
+    if (scorer_.colbert) return scorer_.colbert->add_document(record.text, record.text, inputs);
     inputs.text = model_text(*scorer_.plan, record.text);
     inputs.texts.push_back({inputs.text, std::nullopt});
   }
 
   void compute(const records::Batch& batch) override {
     if (scorer_.cross) return compute_cross(batch);
-    if (scorer_.sparse()) return compute_sparse(batch);
+    if (scorer_.colbert) return compute_colbert(batch);
+    if (!scorer_.dense_only()) return compute_vectors(batch);
     scorer_.embedder->sentence_embeddings(batch.encodings, scorer_.limits, rows_);
     const std::int64_t dim = scorer_.embedder->dimension();
     quantize_rows(scorer_, dim, rows_, bits_);
@@ -111,20 +114,37 @@ class SearchTask : public records::RecordTask {
     }
   }
 
-  // Sparse vectors: the dot product of each query's with each text's.
-  void compute_sparse(const records::Batch& batch) {
-    scorer_.transformer->sparse_embeddings(batch.encodings, scorer_.limits, sparse_);
+  // Sparse and BGE-M3's ColBERT vectors, or their hybrid: each query's against each text's, as a pair's.
+  void compute_vectors(const records::Batch& batch) {
+    corpus_vectors_.embed(scorer_, batch.encodings, scorer_.limits);
+    parts_.resize(scorer_.plan->vectors.size());
     for (std::size_t q = 0; q < queries_.size(); ++q)
       for (std::size_t i = 0; i < batch.size(); ++i)
-        queries_[q].hits.offer(batch.ordinals[i], core::sparse_dot(query_sparse_[q], sparse_[i]), batch.records[i]);
+        queries_[q].hits.offer(batch.ordinals[i], pair_score(scorer_, query_vectors_, q, corpus_vectors_, i, parts_),
+                               batch.records[i]);
+  }
+
+  // A PyLate ColBERT model: the texts as documents, MaxSim of each query's vectors against theirs.
+  void compute_colbert(const records::Batch& batch) {
+    sides_.assign(batch.encodings.size(), 0);
+    scorer_.colbert_encoder->vectors(batch.encodings, sides_, scorer_.limits, colbert_);
+    const std::int64_t dim = scorer_.colbert_encoder->dimension();
+    for (std::size_t q = 0; q < queries_.size(); ++q)
+      for (std::size_t i = 0; i < batch.size(); ++i)
+        queries_[q].hits.offer(batch.ordinals[i], core::maxsim(query_colbert_[q], colbert_[i], dim, core::MaxSimReduction::Sum),
+                               batch.records[i]);
   }
 
   Scorer& scorer_;
   std::vector<Query>& queries_;
   const std::vector<float>& query_rows_;
   const std::vector<std::uint8_t>& query_bits_;
-  const std::vector<core::SparseVector>& query_sparse_;
-  std::vector<core::SparseVector> sparse_;
+  const TextVectors& query_vectors_;
+  const std::vector<std::vector<float>>& query_colbert_;
+  TextVectors corpus_vectors_;
+  std::vector<float> parts_;
+  std::vector<std::uint8_t> sides_;
+  std::vector<std::vector<float>> colbert_;
   HitNames names_;
   std::vector<float> rows_, scores_;
   std::vector<std::uint8_t> bits_;
@@ -209,9 +229,13 @@ int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& to
       read_queries(*query_reader, scorer, tokenizer, options, search.top_k, query_encodings, failed);
   std::vector<float> query_rows;
   std::vector<std::uint8_t> query_bits;
-  std::vector<core::SparseVector> query_sparse;
-  if (scorer.sparse()) {
-    scorer.transformer->sparse_embeddings(query_encodings, scorer.limits, query_sparse);
+  TextVectors query_vectors;
+  std::vector<std::vector<float>> query_colbert;
+  if (scorer.colbert) {
+    const std::vector<std::uint8_t> sides(query_encodings.size(), 1);
+    scorer.colbert_encoder->vectors(query_encodings, sides, scorer.limits, query_colbert);
+  } else if (scorer.embedder && !scorer.dense_only()) {
+    query_vectors.embed(scorer, query_encodings, scorer.limits);
   } else if (scorer.embedder) {
     scorer.embedder->sentence_embeddings(query_encodings, scorer.limits, query_rows);
     quantize_rows(scorer, scorer.embedder->dimension(), query_rows, query_bits);
@@ -225,7 +249,7 @@ int search(const SearchOptions& search, Scorer& scorer, const tok::Tokenizer& to
   options.output.error_field = options.on_error == records::OnError::Skip;
   const HitNames names{options.output.field_prefix + "index", options.output.field_prefix + "score"};
   records::refuse_collisions(names.all(), corpus->table());
-  SearchTask task(scorer, queries, query_rows, query_bits, query_sparse, names);
+  SearchTask task(scorer, queries, query_rows, query_bits, query_vectors, query_colbert, names);
   records::RecordOutput out(options.output, query_reader->table(), task.result_fields());
   options.batching = records::Batching::Full;
   if (int status = records::run_records(*corpus, out, tokenizer, options, task); status != 0) return status;

@@ -163,6 +163,33 @@ TEST_CASE("colbert similarity: MaxSim of each query against each document (text 
     }
 }
 
+TEST_CASE("colbert search: every query's MaxSim against every corpus text, best first") {
+  const json& g = goldens();
+  const auto queries = texts_of(g.at("queries")), documents = texts_of(g.at("documents"));
+  const bktest::TempDir dir;
+  std::string corpus, questions;
+  for (const auto& d : documents) corpus += json{{"text", d}}.dump() + "\n";
+  for (const auto& q : queries) questions += q + "\n";
+  bktest::write_file(dir / "corpus.jsonl", corpus);
+  bktest::write_file(dir / "queries.txt", questions);
+  const auto out = bktest::run_jsonl({"similarity", "-m", bktest::models3_path("colbert-tiny"), "--queries",
+                                      (dir / "queries.txt").string(), "--corpus", (dir / "corpus.jsonl").string(),
+                                      "--top-k", std::to_string(documents.size())});
+  REQUIRE(out.size() == queries.size());
+  for (std::size_t q = 0; q < queries.size(); ++q) {
+    const json& results = out[q].at("results");
+    REQUIRE(results.size() == documents.size());
+    double previous = 1e9;
+    for (const json& r : results) {
+      const double want = g.at("maxsim")[q][r.at("index").get<std::size_t>()].get<double>();
+      CAPTURE(q);
+      CHECK(std::abs(r.at("score").get<double>() - want) < bktest::kTolerance);
+      CHECK(want <= previous + bktest::kTolerance);
+      previous = want;
+    }
+  }
+}
+
 TEST_CASE("colbert rerank --query: PyLate's rank.rerank order and scores") {
   const json& g = goldens();
   const auto queries = texts_of(g.at("queries")), documents = texts_of(g.at("documents"));

@@ -223,6 +223,33 @@ TEST_CASE("sparse: rerank --mode with BGE-M3 scores each query's passages as com
   }
 }
 
+TEST_CASE("sparse: a search with BGE-M3 scores every mode, hybrid included, as compute_score scores each pair") {
+  const json g = m3_goldens();
+  const auto texts = m3_texts();
+  bktest::TempDir dir;
+  std::string corpus;
+  for (const auto& t : texts) corpus += json{{"text", t}}.dump() + "\n";
+  bktest::write_file(dir / "corpus.jsonl", corpus);
+  const json& w = g.at("scores").at("weights_for_different_modes");
+  const std::string weights = fmt::format("{},{},{}", w[0].get<double>(), w[1].get<double>(), w[2].get<double>());
+  for (const auto& [flags, golden] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--mode", "colbert"}, "colbert"}, {{"--mode", "hybrid", "--weights", weights}, "colbert+sparse+dense"}}) {
+    INFO(golden);
+    for (const json& p : g.at("scores").at("pairs")) {
+      std::vector<std::string> args = {"similarity", "-m", kM3, "--query", p.at("query_text"), "--corpus",
+                                       (dir / "corpus.jsonl").string(), "--top-k", std::to_string(texts.size())};
+      args.insert(args.end(), flags.begin(), flags.end());
+      const auto hits = bktest::run_jsonl(args);
+      REQUIRE(hits.size() == 1);
+      const json& results = hits[0].at("results");
+      REQUIRE(results.size() == texts.size());
+      const auto hit = std::find_if(results.begin(), results.end(), [&](const json& r) { return r.at("index") == p.at("passage"); });
+      REQUIRE(hit != results.end());
+      CHECK(std::abs(hit->at("score").get<double>() - p.at(golden).get<double>()) <= bktest::kTolerance);
+    }
+  }
+}
+
 TEST_CASE("sparse: --dry-run says which vectors each record gets and how each is made") {
   const auto splade = run_bertkit({"embed", "-m", kSplade, "--dry-run", "--sparse-top-k", "7"});
   REQUIRE(splade.exit_code == 0);
@@ -360,7 +387,6 @@ TEST_CASE("sparse: CSV carries the sparse vector as one JSON text column; npy an
         std::vector<std::string>{"similarity", "-m", kM3, "--mode", "hybrid", "--weights", "0,0,0", "a", "b"},
         std::vector<std::string>{"similarity", "-m", kM3, "--mode", "hybrid", "--weights", "1,-1,1", "a", "b"},
         std::vector<std::string>{"similarity", "-m", kM3, "--mode", "colbert", "--metric", "cosine", "a", "b"},
-        std::vector<std::string>{"similarity", "-m", kM3, "--mode", "hybrid", "--query", "a", "--corpus", kM3 + "/goldens.json"},
         std::vector<std::string>{"similarity", "-m", kSplade, "--mode", "hybrid", "--weights", "0,1,1", "a", "b"}}) {
     INFO(args[3] << " " << args[4]);
     auto r = run_bertkit(args);
