@@ -7,7 +7,7 @@ namespace bertkit::cmd {
 BiEncoderScorer::BiEncoderScorer(const Scorer& scorer) : scorer_(scorer), parts_(scorer.plan->vectors.size()) {
   if (!scorer_.plan->prefix.empty() || scorer_.plan->lower_case || scorer_.plan->max_chars)
     usage_error("rerank with a bi-encoder reads the texts as they are: this model's prompt, do_lower_case or "
-                "character cut is not supported here yet (use similarity --query --corpus)");
+                "character cut is not supported here yet (a similarity search handles them)");
 }
 
 void BiEncoderScorer::add_query(std::string_view query, records::ModelInputs& inputs) const {

@@ -11,8 +11,6 @@
 
 namespace bertkit::core {
 
-inline constexpr const char* kStanfordColbertArchitecture = "HF_ColBERT";
-
 // Takes `linear.weight` out of `raw` (before the encoder's weights are matched to the config), to be
 // handed to add_stanford_colbert; nullopt when there is none (bad input for an HF_ColBERT config).
 std::optional<RawTensor> take_stanford_projection(RawCheckpoint& raw, const std::filesystem::path& folder);

@@ -22,6 +22,8 @@ using nlohmann::json;
 
 HeadKind parse_head(const ConfigReader& r, const FamilySpec& family, const std::string& architecture) {
   if (const ArchitectureSpec* a = family.architecture(std::string_view(architecture))) return a->head;
+  // Stanford ColBERT names its own class over any family's encoder (core/loading/stanford_colbert.h).
+  if (architecture == kStanfordColbertArchitecture) return HeadKind::None;
   r.refuse(fmt::format("unsupported architecture \"{}\" for model_type \"{}\"", architecture, family.model_type));
 }
 

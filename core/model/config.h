@@ -17,6 +17,10 @@ struct FamilySpec;
 enum class Activation { Gelu, GeluTanh, Relu, Silu };
 // TokenClassification and NextSentencePrediction checkpoints load (their weights, the encoder for
 // embed) before any command runs their heads.
+// Stanford ColBERT's checkpoints name this architecture over the family's base encoder, whose
+// projection (linear.weight) core/loading/stanford_colbert.h reads.
+inline constexpr std::string_view kStanfordColbertArchitecture = "HF_ColBERT";
+
 enum class HeadKind {
   None,
   MaskedLM,

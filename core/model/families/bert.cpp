@@ -50,8 +50,6 @@ const FamilySpec& bert_family() {
       {.name = "BertForPreTraining", .head = HeadKind::PreTraining, .pooler = PoolerUse::Required, .mlm = true, .nsp = true},
       {.name = "BertForTokenClassification", .head = HeadKind::TokenClassification},
       {.name = "BertForNextSentencePrediction", .head = HeadKind::NextSentencePrediction, .pooler = PoolerUse::Required, .nsp = true},
-      // Stanford ColBERT's checkpoints (core/loading/stanford_colbert.h): the encoder, then its own projection.
-      {.name = "HF_ColBERT", .head = HeadKind::None, .pooler = PoolerUse::Optional},
   };
   static const FamilySpec spec{
       .model_type = "bert",
