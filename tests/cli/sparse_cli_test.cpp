@@ -141,7 +141,8 @@ void check_m3_similarity(const std::string& model) {
       {{"--mode", "hybrid", "--weights", weights}, "colbert+sparse+dense"},
       {{"--mode", "hybrid", "--weights", no_colbert}, "sparse+dense"}};
   for (const auto& [flags, golden] : modes) {
-    INFO(golden);
+    const std::string& mode_golden = golden;  // clang: a structured binding cannot be captured by INFO
+    INFO(mode_golden);
     std::vector<std::string> args = {"similarity", "-m", model, "--jsonl", "--pair-field", "text_pair"};
     args.insert(args.end(), flags.begin(), flags.end());
     const auto rows = bktest::run_jsonl(args, input);
@@ -195,7 +196,8 @@ TEST_CASE("sparse: rerank --mode with BGE-M3 scores each query's passages as com
       {{"--mode", "colbert"}, "colbert"},
       {{"--mode", "hybrid", "--weights", weights}, "colbert+sparse+dense"}};
   for (const auto& [flags, golden] : modes) {
-    INFO(golden);
+    const std::string& mode_golden = golden;  // clang: a structured binding cannot be captured by INFO
+    INFO(mode_golden);
     std::vector<std::string> args = {"rerank", "-m", kM3, "--jsonl"};
     args.insert(args.end(), flags.begin(), flags.end());
     const auto rows = bktest::run_jsonl(args, input);
@@ -234,7 +236,8 @@ TEST_CASE("sparse: a search with BGE-M3 scores every mode, hybrid included, as c
   const std::string weights = fmt::format("{},{},{}", w[0].get<double>(), w[1].get<double>(), w[2].get<double>());
   for (const auto& [flags, golden] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--mode", "colbert"}, "colbert"}, {{"--mode", "hybrid", "--weights", weights}, "colbert+sparse+dense"}}) {
-    INFO(golden);
+    const std::string& mode_golden = golden;  // clang: a structured binding cannot be captured by INFO
+    INFO(mode_golden);
     for (const json& p : g.at("scores").at("pairs")) {
       std::vector<std::string> args = {"similarity", "-m", kM3, "--query", p.at("query_text"), "--corpus",
                                        (dir / "corpus.jsonl").string(), "--top-k", std::to_string(texts.size())};
@@ -437,7 +440,8 @@ TEST_CASE("sparse: a colbert_linear.pt that is not a Linear(hidden, dim) is refu
                                {"colbert_linear/data/1", std::string(static_cast<std::size_t>(4 * bias), '\0')}});
   };
   for (const auto& [in, bias, tensor] : {std::tuple{16, 3, "bias"}, std::tuple{8, 4, "weight"}}) {
-    INFO(tensor);
+    const char* named_tensor = tensor;  // clang: a structured binding cannot be captured by INFO
+    INFO(named_tensor);
     bktest::write_file(file, head(in, bias));
     auto r = run_bertkit({"embed", "-m", copy.string(), "--vectors", "colbert", "hi"});
     CHECK(r.exit_code == 3);
