@@ -46,7 +46,7 @@ struct EmbedOptions {
 // dense rows does not apply to them.
 void check_vector_flags(const EmbedOptions& o, const cmd::EmbedPlan& plan, records::ResultFormat format) {
   const auto& v = plan.vectors;
-  auto has = [&](cmd::VectorKind kind) { return std::find(v.begin(), v.end(), kind) != v.end(); };
+  auto has = [&](cmd::VectorKind kind) { return cmd::has_vector(v, kind); };
   if (!has(cmd::VectorKind::Sparse) && (o.sparse_top_k || o.sparse_tokens))
     usage_error("--sparse-top-k and --sparse-tokens apply to sparse vectors; this run writes none");
   if (v == std::vector{cmd::VectorKind::Dense}) return;
@@ -61,10 +61,6 @@ void check_vector_flags(const EmbedOptions& o, const cmd::EmbedPlan& plan, recor
     usage_error("--precision quantises dense embeddings; {} vectors are written as float32", others);
   if (!has(cmd::VectorKind::Dense) && (!o.pooling.empty() || o.normalize || o.truncate_dim))
     usage_error("--pooling, --normalize and --truncate-dim shape dense embeddings; this run writes {} vectors only", others);
-}
-
-bool has_dense(const cmd::EmbedPlan& plan) {
-  return std::find(plan.vectors.begin(), plan.vectors.end(), cmd::VectorKind::Dense) != plan.vectors.end();
 }
 
 // --dry-run: the vectors each record gets, and how the sparse and ColBERT ones are made.
@@ -166,7 +162,7 @@ int run_embed(const EmbedOptions& o) {
     } else if (plan.vectors != std::vector{cmd::VectorKind::Dense}) {
       add_vector_settings(s, plan, model, o);
     }
-    if (!o.token_embeddings && has_dense(plan)) {
+    if (!o.token_embeddings && cmd::has_vector(plan.vectors, cmd::VectorKind::Dense)) {
       s.add("pooling", plan.pooling_text);
       s.add("normalization", plan.normalize_text);
       s.add("precision", precision == core::Precision::Float32 ? std::string("float32")

@@ -3,8 +3,6 @@
 #include "commands/static_embedder.h"
 #include "core/error.h"
 
-#include <algorithm>
-
 namespace bertkit::cli {
 
 EmbeddingModel load_embedding_model(const TaskFlags& flags) {
@@ -37,10 +35,9 @@ Embedders EmbeddingModel::embedders(const cmd::EmbedPlan& plan) const {
     return e;
   }
   auto embedder = std::make_unique<cmd::Embedder>(transformer->loaded.config, transformer->weights, plan);
-  const auto& v = plan.vectors;
-  if (std::find(v.begin(), v.end(), cmd::VectorKind::Sparse) != v.end())
+  if (cmd::has_vector(plan.vectors, cmd::VectorKind::Sparse))
     embedder->use_sparse_head(cmd::make_sparse_head(transformer->loaded, *transformer->weights, *transformer->tokenizer));
-  if (std::find(v.begin(), v.end(), cmd::VectorKind::Colbert) != v.end())
+  if (cmd::has_vector(plan.vectors, cmd::VectorKind::Colbert))
     embedder->use_colbert_head(
         std::make_unique<core::ColbertLinearHead>(*transformer->weights, transformer->loaded.config.hidden_size));
   e.transformer = embedder.get();

@@ -215,7 +215,7 @@ std::vector<std::string> EmbedTask::result_fields() const {
 }
 
 bool EmbedTask::wants(VectorKind kind) const {
-  return std::find(plan_.vectors.begin(), plan_.vectors.end(), kind) != plan_.vectors.end();
+  return has_vector(plan_.vectors, kind);
 }
 
 records::TextInput EmbedTask::model_input(const records::Record& record, std::string& text, std::string& pair) {

@@ -101,8 +101,6 @@ struct Scorer {
   // per kind), their weighted mean: FlagEmbedding's compute_score, Σ w·score / Σ w.
   std::vector<float> weights;
   bool hybrid() const { return !weights.empty(); }
-  // Sparse vectors compared by their dot product (a SparseEncoder, or similarity --mode sparse).
-  bool sparse() const { return plan && plan->vectors == std::vector{VectorKind::Sparse}; }
   // Only dense embeddings: what a static model and any SentenceEmbedder give.
   bool dense_only() const { return plan && plan->vectors == std::vector{VectorKind::Dense}; }
 };

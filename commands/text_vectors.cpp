@@ -2,14 +2,12 @@
 
 #include "core/model/maxsim.h"
 
-#include <algorithm>
-
 namespace bertkit::cmd {
 
 void TextVectors::embed(const Scorer& scorer, std::span<const tok::Encoding> encodings, const core::BatchLimits& limits) {
   if (scorer.dense_only()) return scorer.embedder->sentence_embeddings(encodings, limits, dense_);
   const auto& kinds = scorer.plan->vectors;
-  auto wants = [&](VectorKind kind) { return std::find(kinds.begin(), kinds.end(), kind) != kinds.end(); };
+  auto wants = [&](VectorKind kind) { return has_vector(kinds, kind); };
   scorer.transformer->embed(encodings, limits,
                             {.dense = wants(VectorKind::Dense) ? &dense_ : nullptr,
                              .sparse = wants(VectorKind::Sparse) ? &sparse_ : nullptr,

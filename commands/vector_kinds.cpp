@@ -44,6 +44,10 @@ std::vector<VectorKind> parse_vector_kinds(std::string_view list, std::string_vi
   return kinds;
 }
 
+bool has_vector(std::span<const VectorKind> kinds, VectorKind kind) {
+  return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+}
+
 std::vector<VectorKind> offered_vectors(const core::LoadedModel& model) {
   const auto& st = model.sentence_transformer;
   if (st && st->splade) return {VectorKind::Sparse};

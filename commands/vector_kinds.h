@@ -5,6 +5,7 @@
 // (BGE-M3's ColBERT vectors) is a new row, not new string compares.
 #include "core/loading/model_source.h"
 
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +29,9 @@ const VectorKindInfo& vector_kind_info(VectorKind kind);
 VectorKind parse_vector_kind(std::string_view name, std::string_view flag);
 // A comma-separated list ("dense,sparse"), each kind once, in the order given.
 std::vector<VectorKind> parse_vector_kinds(std::string_view list, std::string_view flag);
+
+// Whether `kinds` (a plan's vectors) holds `kind`.
+bool has_vector(std::span<const VectorKind> kinds, VectorKind kind);
 
 // What the model gives: a SparseEncoder (SpladePooling) only sparse, a PyLate model only ColBERT
 // vectors; any other encoder dense, and sparse and ColBERT too with BGE-M3's sparse_linear and
