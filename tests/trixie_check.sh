@@ -47,6 +47,7 @@ bind() {
 }
 bind /proc "$root/proc"
 bind /dev "$root/dev"
+bind /dev/pts "$root/dev/pts"  # the terminal tests' pseudo-terminals
 bind "$project" "$root/bertkit/project"
 bind "$shared" "$root/bertkit/shared" ro
 
