@@ -42,7 +42,8 @@ int run_info(const InfoOptions& o) {
 
 Action add_info(CLI::App& sub, const GlobalOptions& global) {
   auto o = std::make_shared<InfoOptions>();
-  sub.add_option("model", o->model, "Model folder, converted file or Hugging Face model id (or -m)");
+  // Not "model": CLI11 2.4 (Debian 13) refuses a positional of the same name as the --model flag.
+  sub.add_option("MODEL", o->model, "Model folder, converted file or Hugging Face model id (or -m)");
   sub.add_option("-m,--model", o->model_flag, "The model, spelled as every other command takes it");
   sub.add_flag("--json", o->json, "Print one JSON object instead of key: value lines");
   return [o, &global] {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what bertkit needs to build and test, from Debian 12's packages only.
+# Installs what bertkit needs to build and test, from Debian's packages only (Debian 12; the same names
+# serve Debian 13, where tests/trixie_check.sh builds and tests).
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config libdnnl-dev libcli11-dev libfmt-dev libutf8proc-dev doctest-dev
           nlohmann-json3-dev zlib1g-dev libedit-dev
@@ -8,7 +9,8 @@ packages=(build-essential cmake ninja-build pkg-config libdnnl-dev libcli11-dev 
           ocl-icd-opencl-dev  # dnnl-config.cmake looks for OpenCL (a Recommends that --no-install-recommends skips)
           # tests/run.sh's sanitizer stages: clang, its sanitizer and libFuzzer runtimes (only Recommended
           # by clang), and its OpenMP runtime with Archer, which ThreadSanitizer needs to see OpenMP's sync
-          clang libclang-rt-14-dev libomp-14-dev
+          # (the release's default clang's: 14 on Debian 12, 19 on Debian 13)
+          clang libclang-rt-dev libomp-dev
           # tests/cross_compile_check.sh: the portable path compiles on another architecture
           g++-aarch64-linux-gnu
           # tests/cli/long_lines_cli_test.cpp: a child's own peak memory (forked from a small process)

@@ -31,6 +31,14 @@ inline constexpr std::size_t kSweepStride = 8;
 inline constexpr std::size_t kSweepStride = 1;
 #endif
 
+// For a helper that returns a reference into something that outlives its arguments (a cache, a loaded
+// golden file): GCC 14's -Wdangling-reference cannot tell, and warns where a temporary string is passed.
+#if defined(__has_cpp_attribute) && __has_cpp_attribute(gnu::no_dangling)
+#define BKTEST_NO_DANGLING [[gnu::no_dangling]]
+#else
+#define BKTEST_NO_DANGLING
+#endif
+
 // Writes `bytes` to `path`, creating its folder.
 void write_file(const std::filesystem::path& path, const std::string& bytes);
 // Lines without their '\n'; a last line without one counts too.

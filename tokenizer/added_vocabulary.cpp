@@ -1,9 +1,9 @@
 #include "tokenizer/added_vocabulary.h"
 
 #include "tokenizer/unicode.h"
+#include "tokenizer/unicode_category.h"
 #include "tokenizer/utf8.h"
 
-#include <utf8proc.h>
 
 #include <algorithm>
 #include <cstring>
@@ -20,7 +20,7 @@ bool is_word_char(char32_t c) {
   if ((c >= 0x24B6 && c <= 0x24E9) || (c >= 0x1F130 && c <= 0x1F149) || (c >= 0x1F150 && c <= 0x1F169) ||
       (c >= 0x1F170 && c <= 0x1F189))
     return true;
-  auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
+  auto cat = unicode_category(c);
   return (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_ME) || cat == UTF8PROC_CATEGORY_ND ||
          cat == UTF8PROC_CATEGORY_NL || cat == UTF8PROC_CATEGORY_PC;
 }

@@ -1,9 +1,9 @@
 #include "tokenizer/byte_level.h"
 
 #include "tokenizer/unicode.h"
+#include "tokenizer/unicode_category.h"
 #include "tokenizer/utf8.h"
 
-#include <utf8proc.h>
 
 #include <algorithm>
 #include <array>
@@ -63,7 +63,7 @@ Kind kind_at(std::string_view text, std::size_t i, std::size_t& next) {
   next = i;
   const char32_t c = next_code_point(text, next);
   if (is_white_space(c)) return Kind::Space;
-  switch (utf8proc_category(static_cast<utf8proc_int32_t>(c))) {
+  switch (unicode_category(c)) {
     case UTF8PROC_CATEGORY_LU:
     case UTF8PROC_CATEGORY_LL:
     case UTF8PROC_CATEGORY_LT:

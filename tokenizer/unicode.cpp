@@ -1,6 +1,6 @@
 #include "tokenizer/unicode.h"
 
-#include <utf8proc.h>
+#include "tokenizer/unicode_category.h"
 
 #include <algorithm>
 #include <span>
@@ -16,6 +16,7 @@ struct LowerCase {
   char32_t from, to;
 };
 
+#include "tokenizer/unicode_newer.inc"
 #include "tokenizer/unicode_overrides.inc"
 
 // Always inlined: a call per character otherwise, depending on what else shares the unity batch.
@@ -32,6 +33,17 @@ bool is_ascii_punct(char32_t c) {
 constexpr char32_t kDottedCapitalI = 0x130;  // lower case: i + U+0307, the only two-character mapping
 
 }  // namespace
+
+utf8proc_category_t unicode_category(char32_t c) {
+  const utf8proc_category_t cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
+  if (cat != UTF8PROC_CATEGORY_CN && c >= kAssignedAfterUnicode15[0].first && in_ranges(kAssignedAfterUnicode15, c))
+    return UTF8PROC_CATEGORY_CN;
+  return cat;
+}
+
+bool unicode_version_covered(std::string_view utf8proc_version) {
+  return utf8proc_version == "15.0.0" || utf8proc_version == kNewerUnicodeVersion;
+}
 
 bool is_chinese_char(char32_t c, UnicodeProfile profile) {
   // The CJK Unified Ideographs blocks exactly as each reference lists them: the Rust library starts its
@@ -75,7 +87,7 @@ bool CharTable::is_mn(char32_t c) const {
   } else if (unassigned_in_reference(c)) {
     return false;
   }
-  return utf8proc_category(static_cast<utf8proc_int32_t>(c)) == UTF8PROC_CATEGORY_MN;
+  return unicode_category(c) == UTF8PROC_CATEGORY_MN;
 }
 
 char32_t CharTable::simple_lower(char32_t c) const {
@@ -89,8 +101,7 @@ char32_t CharTable::simple_lower(char32_t c) const {
 
 std::uint8_t CharTable::compute_flags(char32_t c) const {
   using namespace charflag;
-  auto cp = static_cast<utf8proc_int32_t>(c);
-  utf8proc_category_t cat = utf8proc_category(cp);
+  utf8proc_category_t cat = unicode_category(c);
   bool unassigned = cat == UTF8PROC_CATEGORY_CN || unassigned_in_reference(c);
   std::uint8_t f = 0;
 
@@ -157,7 +168,7 @@ bool CharTable::is_mark(char32_t c) const {
     if (in_ranges(kRustExtraMark, c)) return true;
     if (in_ranges(kRustNotMark, c)) return false;
   }
-  const auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
+  const auto cat = unicode_category(c);
   return cat == UTF8PROC_CATEGORY_MN || cat == UTF8PROC_CATEGORY_MC || cat == UTF8PROC_CATEGORY_ME;
 }
 
@@ -168,7 +179,7 @@ bool CharTable::is_word(char32_t c) const {
     if (in_ranges(kRustNotWord, c)) return false;
   }
   if (c == 0x200C || c == 0x200D) return true;
-  switch (utf8proc_category(static_cast<utf8proc_int32_t>(c))) {
+  switch (unicode_category(c)) {
     case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT: case UTF8PROC_CATEGORY_LM:
     case UTF8PROC_CATEGORY_LO: case UTF8PROC_CATEGORY_MN: case UTF8PROC_CATEGORY_MC: case UTF8PROC_CATEGORY_ME:
     case UTF8PROC_CATEGORY_ND: case UTF8PROC_CATEGORY_NL: case UTF8PROC_CATEGORY_PC:
@@ -192,7 +203,7 @@ bool CharTable::is_numeric(char32_t c) const {
     if (in_ranges(kRustExtraNumeric, c)) return true;
     if (in_ranges(kRustNotNumeric, c)) return false;
   }
-  const auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
+  const auto cat = unicode_category(c);
   return cat == UTF8PROC_CATEGORY_ND || cat == UTF8PROC_CATEGORY_NL || cat == UTF8PROC_CATEGORY_NO;
 }
 

@@ -1,5 +1,6 @@
 #include "core/dnnl/layout_names.h"
 
+#include "core/dnnl/api_compat.h"
 #include "core/dnnl/context.h"
 #include "core/error.h"
 
@@ -18,15 +19,9 @@ constexpr std::string_view kCompensation = ":comp";
 // compensation over `compensation_mask` unless that is negative.
 std::optional<dnnl::memory::desc> with_tag(const dnnl::memory::dims& dims, dnnl_data_type_t type, int tag,
                                            int compensation_mask) {
-  dnnl_memory_desc_t md;
-  if (dnnl_memory_desc_init_by_tag(&md, static_cast<int>(dims.size()), dims.data(), type,
-                                   static_cast<dnnl_format_tag_t>(tag)) != dnnl_success)
-    return std::nullopt;
-  if (compensation_mask >= 0) {
-    md.extra.flags = dnnl_memory_extra_flag_compensation_conv_s8s8;
-    md.extra.compensation_mask = compensation_mask;
-  }
-  return dnnl::memory::desc(md);
+  auto plain = dnnl_compat::tagged(dims, type, static_cast<dnnl_format_tag_t>(tag));
+  if (!plain || compensation_mask < 0) return plain;
+  return dnnl_compat::with_compensation(*plain, compensation_mask);
 }
 
 // Every real tag (undef and any are not layouts; aliases repeat values below the sentinel).
@@ -37,19 +32,15 @@ constexpr dnnl_data_type_t kNamedTypes[] = {dnnl_f32, dnnl_bf16, dnnl_s8};
 }  // namespace
 
 std::optional<std::string> layout_name(const dnnl::memory::desc& desc) {
-  const dnnl_memory_desc_t& md = desc.data;
-  if (std::find(std::begin(kNamedTypes), std::end(kNamedTypes), md.data_type) == std::end(kNamedTypes))
-    return std::nullopt;
-  int compensation_mask = -1;
-  if (md.extra.flags == dnnl_memory_extra_flag_compensation_conv_s8s8 && md.data_type == dnnl_s8)
-    compensation_mask = md.extra.compensation_mask;
-  else if (md.extra.flags != dnnl_memory_extra_flag_none)
-    return std::nullopt;
-  const dnnl::memory::dims dims = desc.dims();
+  const auto type = static_cast<dnnl_data_type_t>(dnnl_compat::data_type(desc));
+  if (std::find(std::begin(kNamedTypes), std::end(kNamedTypes), type) == std::end(kNamedTypes)) return std::nullopt;
+  const std::optional<int> compensation_mask = dnnl_compat::compensation_mask(desc);
+  if (!compensation_mask) return std::nullopt;
+  const dnnl::memory::dims dims = dnnl_compat::dims(desc);
   for (int tag = kFirstTag; tag < dnnl_format_tag_last; ++tag)
-    if (auto candidate = with_tag(dims, md.data_type, tag, compensation_mask); candidate && *candidate == desc) {
-      std::string name = fmt::format("{}:{}", dnnl_dt2str(md.data_type), dnnl_fmt_tag2str(static_cast<dnnl_format_tag_t>(tag)));
-      if (compensation_mask >= 0) name += fmt::format("{}{}", kCompensation, compensation_mask);
+    if (auto candidate = with_tag(dims, type, tag, *compensation_mask); candidate && *candidate == desc) {
+      std::string name = fmt::format("{}:{}", dnnl_dt2str(type), dnnl_fmt_tag2str(static_cast<dnnl_format_tag_t>(tag)));
+      if (*compensation_mask >= 0) name += fmt::format("{}{}", kCompensation, *compensation_mask);
       return name;
     }
   return std::nullopt;
@@ -79,7 +70,7 @@ std::optional<dnnl::memory::desc> layout_from_name(const dnnl::memory::dims& dim
 }
 
 DType layout_dtype(const dnnl::memory::desc& layout) {
-  switch (layout.data_type()) {
+  switch (dnnl_compat::data_type(layout)) {
     case dnnl::memory::data_type::bf16: return DType::BF16;
     case dnnl::memory::data_type::s8: return DType::I8;
     default: return DType::F32;
@@ -88,10 +79,8 @@ DType layout_dtype(const dnnl::memory::desc& layout) {
 
 std::vector<std::byte> unpacked(const dnnl::memory::desc& layout, std::span<const std::byte> bytes) {
   if (bytes.size() < layout.get_size()) runtime_error("packed weights of {} bytes, their layout needs {}", bytes.size(), layout.get_size());
-  dnnl_memory_desc_t weights_only = layout.data;
-  weights_only.extra = {};
-  const dnnl::memory::desc source_desc(weights_only);
-  const dnnl::memory::desc plain_desc(layout.dims(), layout.data_type(), dnnl::memory::format_tag::ba);
+  const dnnl::memory::desc source_desc = dnnl_compat::without_extras(layout);
+  const dnnl::memory::desc plain_desc(dnnl_compat::dims(layout), dnnl_compat::data_type(layout), dnnl::memory::format_tag::ba);
   std::vector<std::byte> out(plain_desc.get_size());
   auto& ctx = dnnl_context();
   dnnl::memory source(source_desc, ctx.engine, const_cast<std::byte*>(bytes.data()));

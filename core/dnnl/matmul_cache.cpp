@@ -1,5 +1,6 @@
 #include "core/dnnl/matmul_cache.h"
 
+#include "core/dnnl/api_compat.h"
 #include "core/dnnl/context.h"
 
 #include <omp.h>
@@ -26,7 +27,7 @@ void append_sum_and_activation(const MatmulKind& kind, dnnl::post_ops& ops) {
   if (kind.accumulate) ops.append_sum(1.0f);
   if (kind.eltwise != dnnl::algorithm::undef) {
     float alpha = kind.eltwise == dnnl::algorithm::eltwise_swish ? 1.0f : 0.0f;  // swish(1) = silu
-    ops.append_eltwise(1.0f, kind.eltwise, alpha, 0.0f);
+    dnnl_compat::append_eltwise(ops, kind.eltwise, alpha, 0.0f);
   }
 }
 
@@ -47,12 +48,8 @@ dnnl::matmul::primitive_desc make_desc(const MatmulKind& kind, std::int64_t m, c
   const dt source_type = int8(kind) ? dt::s8 : kind.weights;
   dnnl::memory::desc src({m, kind.k}, source_type, tag::ab);
   dnnl::memory::desc dst({m, kind.n}, dt::f32, dnnl::memory::dims{ldc, 1});
-  auto& engine = dnnl_context().engine;
-  if (kind.bias && !int8(kind)) {
-    dnnl::memory::desc bias({1, kind.n}, dt::f32, tag::ab);
-    return {dnnl::matmul::desc(src, weights, bias, dst), attributes(kind), engine};
-  }
-  return {dnnl::matmul::desc(src, weights, dst), attributes(kind), engine};
+  const dnnl::memory::desc bias({1, kind.n}, dt::f32, tag::ab);
+  return dnnl_compat::matmul_desc(src, weights, kind.bias && !int8(kind) ? &bias : nullptr, dst, attributes(kind));
 }
 
 // oneDNN 2.6's matmul cannot take per-row scales as a fast post-op (a [m, 1] binary one sends it to its
@@ -64,8 +61,8 @@ dnnl::binary make_epilogue(const MatmulKind& kind, std::int64_t m) {
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
   dnnl::memory::desc rows({m, kind.n}, dt::f32, tag::ab);
-  dnnl::binary::desc desc(dnnl::algorithm::binary_mul, rows, dnnl::memory::desc({m, 1}, dt::f32, tag::ab), rows);
-  return dnnl::binary({desc, attr, dnnl_context().engine});
+  return dnnl::binary(
+      dnnl_compat::binary_desc(dnnl::algorithm::binary_mul, rows, dnnl::memory::desc({m, 1}, dt::f32, tag::ab), rows, attr));
 }
 
 struct Cache {
@@ -120,7 +117,7 @@ BlockPrimitive matmul_block_primitive(const MatmulKind& kind, std::int64_t m, st
                                       const dnnl::memory::desc& weights) {
   Cache& c = cache();
   std::lock_guard lock(c.mutex);
-  const auto strides = weights.data.format_desc.blocking.strides;
+  const auto strides = dnnl_compat::matrix_strides(weights);
   auto key = std::make_tuple(kind, m, ldc, strides[0], strides[1]);
   if (auto it = c.blocks.find(key); it != c.blocks.end()) return it->second;
   // Blocks run in parallel, each on one thread: each brings its own scratchpad (core/ops/linear_row_blocks.cpp).
@@ -129,11 +126,8 @@ BlockPrimitive matmul_block_primitive(const MatmulKind& kind, std::int64_t m, st
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   const dnnl::memory::desc dst({m, kind.n}, dnnl::memory::data_type::f32, dnnl::memory::dims{ldc, 1});
   const dnnl::memory::desc src({m, kind.k}, kind.weights, tag::ab);
-  auto& engine = dnnl_context().engine;
-  dnnl::matmul::primitive_desc user =
-      kind.bias ? dnnl::matmul::primitive_desc(
-                      dnnl::matmul::desc(src, weights, dnnl::memory::desc({1, kind.n}, dt::f32, tag::ab), dst), attr, engine)
-                : dnnl::matmul::primitive_desc(dnnl::matmul::desc(src, weights, dst), attr, engine);
+  const dnnl::memory::desc bias({1, kind.n}, dt::f32, tag::ab);
+  dnnl::matmul::primitive_desc user = dnnl_compat::matmul_desc(src, weights, kind.bias ? &bias : nullptr, dst, attr);
   return c.blocks.emplace(key, BlockPrimitive{dnnl::matmul(user), user.scratchpad_desc()}).first->second;
 }
 

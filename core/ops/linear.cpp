@@ -1,5 +1,6 @@
 #include "core/ops/linear.h"
 
+#include "core/dnnl/api_compat.h"
 #include "core/dnnl/context.h"
 #include "core/dnnl/layout_names.h"
 #include "core/error.h"
@@ -115,11 +116,13 @@ std::optional<Linear> Linear::from_packed(const PackedWeights& packed, std::span
                                           std::int64_t in, Eltwise activation, LinearOutput output) {
   const auto stored = layout_from_name({in, out}, packed.layout);
   // bf16 or int8 packed on another machine is unpacked and widened where that type is not computed.
-  if (!stored || (stored->data_type() == dt::bf16 && !bf16_matmul_supported(cpu_selection())) ||
-      (stored->data_type() == dt::s8 && !int8_matmul_supported(cpu_selection())))
+  if (!stored) return std::nullopt;
+  const dt stored_type = dnnl_compat::data_type(*stored);
+  if ((stored_type == dt::bf16 && !bf16_matmul_supported(cpu_selection())) ||
+      (stored_type == dt::s8 && !int8_matmul_supported(cpu_selection())))
     return std::nullopt;
   Linear layer;
-  layer.init(bias, out, in, activation, output, stored->data_type());
+  layer.init(bias, out, in, activation, output, stored_type);
   const dnnl::memory::desc wanted = packed_weights_desc(layer.kind_);
   if (*stored != wanted || packed.bytes.size() != wanted.get_size()) return std::nullopt;
   if (layer.kind_.weights == dt::s8) {

@@ -1,5 +1,6 @@
 #include "core/ops/linear_row_blocks.h"
 
+#include "core/dnnl/api_compat.h"
 #include "core/dnnl/context.h"
 #include "core/ops/buffer.h"
 #include "core/ops/cpu_features.h"
@@ -34,7 +35,7 @@ dnnl::stream& thread_stream() {
   return stream;
 }
 
-bool row_major(const dnnl::memory::desc& layout) { return layout.data.format_desc.blocking.strides[1] == 1; }
+bool row_major(const dnnl::memory::desc& layout) { return dnnl_compat::matrix_strides(layout)[1] == 1; }
 
 // One call to oneDNN: m rows (a multiple of kRowStep), n columns, output rows ldy floats apart.
 struct BlockShape {

@@ -16,7 +16,7 @@ namespace {
 
 using bktest::kTolerance;
 
-const json& pipeline_record(const json& goldens, const std::string& case_id, bool with_targets = false) {
+BKTEST_NO_DANGLING const json& pipeline_record(const json& goldens, const std::string& case_id, bool with_targets = false) {
   for (const json& p : goldens.at("pipelines"))
     if (p.at("case") == (case_id.empty() ? json(nullptr) : json(case_id)) && p.at("call").contains("targets") == with_targets)
       return p;

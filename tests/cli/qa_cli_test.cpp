@@ -17,7 +17,7 @@ using bktest::kTolerance;
 
 const std::string kFixture = "bert-uncased-qa";
 
-const json& fast_record(const json& g, const std::string& tag, std::size_t nth = 0) {
+BKTEST_NO_DANGLING const json& fast_record(const json& g, const std::string& tag, std::size_t nth = 0) {
   for (const json& p : g.at("pipelines_fast"))
     if (p.at("tag") == tag && nth-- == 0) return p;
   FAIL("no pipelines_fast record " << tag);

@@ -370,6 +370,17 @@ TEST_CASE("tokenize: --compat python against a recorded difference of the slow t
   CHECK(run_bertkit({"tokenize", "--compat", "java", "x"}).exit_code == 2);
 }
 
+TEST_CASE("tokenize: a character newer than Unicode 15.0 is tokenized the same with every utf8proc") {
+  // U+2EBF0 (CJK Extension I, Unicode 15.1, in Debian 13's utf8proc) is unassigned to the slow
+  // tokenizer's Python 3.11 (Unicode 14.0), whose clean-up deletes it, as bertkit does on Debian 12.
+  const std::string model = bktest::shared("vocab/bert-base-uncased/tokenizer.json").string();
+  auto slow = [&](const std::string& text) {
+    return run_bertkit({"tokenize", "-m", model, "--compat", "python", "--format", "ids", "--", text}).out;
+  };
+  CHECK(slow("an \xF0\xAE\xAF\xB0" "apple") == slow("an apple"));
+  CHECK(slow("an \xF0\xAE\xAF\xB0" "apple") != slow("an \xE4\xB8\x80" "apple"));  // U+4E00, assigned: kept
+}
+
 TEST_CASE("tokenize: --threads N before or after the subcommand gives the same output as 1 thread" * doctest::test_suite("threads")) {
   bktest::TempDir dir;
   auto lines = corpus_lines(4000);

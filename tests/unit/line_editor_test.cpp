@@ -15,10 +15,18 @@
 
 using bertkit::records::LineEditor;
 
+namespace {
+// A deleter type of its own: decltype(&std::fclose) would drop glibc's attributes on fclose (a warning).
+struct CloseFile {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, CloseFile>;
+}  // namespace
+
 TEST_CASE("line editor: libedit is found at run time") { CHECK(LineEditor().editing()); }
 
 TEST_CASE("line editor: without libedit, plain lines, the prompt before each, end of input at the end") {
-  std::unique_ptr<std::FILE, decltype(&std::fclose)> in(std::tmpfile(), &std::fclose), out(std::tmpfile(), &std::fclose);
+  File in(std::tmpfile()), out(std::tmpfile());
   REQUIRE(in);
   REQUIRE(out);
   std::fputs("first [MASK] line\n\n  last without newline", in.get());
@@ -39,7 +47,7 @@ TEST_CASE("line editor: without libedit, plain lines, the prompt before each, en
 TEST_CASE("line editor: without libedit, Ctrl-C drops what was read of the line and prompts again") {
   int fds[2];
   REQUIRE(pipe(fds) == 0);
-  std::unique_ptr<std::FILE, decltype(&std::fclose)> in(fdopen(fds[0], "r"), &std::fclose), out(std::tmpfile(), &std::fclose);
+  File in(fdopen(fds[0], "r")), out(std::tmpfile());
   REQUIRE(in);
   REQUIRE(out);
   LineEditor editor({"libbertkit-no-such-library.so"}, in.get(), out.get());

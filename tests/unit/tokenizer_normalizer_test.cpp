@@ -6,6 +6,7 @@
 #include "tokenizer/bert_normalizer.h"
 #include "tokenizer/pipeline_pieces.h"
 #include "tokenizer/python_normalizer.h"
+#include "tokenizer/unicode_category.h"
 
 #include <doctest/doctest.h>
 
@@ -71,6 +72,21 @@ TEST_CASE("normalizer: Rust keeps unassigned code points, the Python tokenizer d
   const std::string text = "a\xCD\xB8" "b";  // U+0378 is unassigned
   CHECK(norm(opts(false), text) == text);
   CHECK(norm(opts(false), text, UnicodeProfile::Python) == "ab");
+}
+
+TEST_CASE("normalizer: a code point assigned after Unicode 15.0 is unassigned to both references, whatever utf8proc says") {
+  // U+2EBF0 (CJK Extension I) and U+31EF came with Unicode 15.1, which Debian 13's utf8proc has: the
+  // override tables are differences from 15.0, and Python 3.11 (Unicode 14.0) deletes the code point.
+  const std::string ext_i = "a\xF0\xAE\xAF\xB0" "b", stroke = "a\xE3\x87\xAF" "b";
+  CHECK(norm(opts(false), ext_i) == ext_i);
+  CHECK(norm(opts(false), ext_i, UnicodeProfile::Python) == "ab");
+  CHECK(norm(opts(false), stroke, UnicodeProfile::Python) == "ab");
+  CHECK(bertkit::tok::unicode_category(0x2EBF0) == UTF8PROC_CATEGORY_CN);
+  CHECK(bertkit::tok::unicode_category(0x4E00) == UTF8PROC_CATEGORY_LO);  // assigned before: as utf8proc says
+  // A utf8proc with yet another Unicode needs tokenizer/tables/gen_unicode_newer.py run again.
+  CHECK_MESSAGE(bertkit::tok::unicode_version_covered(utf8proc_unicode_version()),
+                "utf8proc has Unicode ", utf8proc_unicode_version());
+  CHECK_FALSE(bertkit::tok::unicode_version_covered("16.0.0"));
 }
 
 TEST_CASE("normalizer: CJK ideographs get a space on each side") {

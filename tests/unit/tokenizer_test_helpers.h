@@ -37,7 +37,7 @@ inline std::unique_ptr<bertkit::tok::Tokenizer> tokenizer_from_vocab(const std::
 }
 
 // The fast tokenizer of ../shared/vocab/<model>/tokenizer.json (built once per model and profile).
-inline const bertkit::tok::Tokenizer& shared_tokenizer(const std::string& model,
+BKTEST_NO_DANGLING inline const bertkit::tok::Tokenizer& shared_tokenizer(const std::string& model,
                                                        bertkit::tok::UnicodeProfile profile = bertkit::tok::UnicodeProfile::Rust) {
   static std::map<std::pair<std::string, int>, std::unique_ptr<bertkit::tok::Tokenizer>> cache;
   auto& slot = cache[{model, static_cast<int>(profile)}];

@@ -50,7 +50,8 @@ std::vector<std::string> metaspace_words(const MetaspaceSpec& spec, std::string_
   NormalizedText in, rewritten;
   std::memcpy(in.append_one_to_one(text.size(), 0), text.data(), text.size());
   std::vector<ByteSpan> words;
-  const NormalizedText& r = MetaspacePreTokenizer(spec).pre_tokenize(in, 0, static_cast<std::uint32_t>(text.size()), words, rewritten);
+  const MetaspacePreTokenizer pre_tokenizer(spec);
+  const NormalizedText& r = pre_tokenizer.pre_tokenize(in, 0, static_cast<std::uint32_t>(text.size()), words, rewritten);
   std::vector<std::string> out;
   for (const ByteSpan& w : words) out.push_back(r.text.substr(w.begin, w.end - w.begin));
   return out;
