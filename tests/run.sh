@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Every test bertkit has, in six stages (each one's wall time is printed at the end):
+# Every test bertkit has, in seven stages (each one's wall time is printed at the end):
 #   release      the release build's suite
 #   portable     the goldens again on the path of a CPU without AVX2 (BERTKIT_CPU=portable)
-#   aarch64      every source compiled for 64-bit ARM, syntax only (tests/cross_compile_check.sh)
+#   trixie       Debian 13 (oneDNN 3.x, GCC 14, a newer Unicode): bertkit and its golden tests built and
+#                run in a debootstrap root (tests/trixie_check.sh; the root downloads during the release stage)
+#   arm64        64-bit ARM: bertkit and its golden tests cross-compiled, run under qemu-user-static
+#                (tests/arm64_check.sh)
 #   asan+fuzz    one clang build with address + undefined-behaviour sanitizers (and libFuzzer's
 #                coverage): the whole suite (corpus sweeps on every 8th line: kSweepStride in
 #                tests/support.h; not bertkit-bench(1)'s examples, timing loops by design, whose code
@@ -38,6 +41,11 @@ configure() {
 bash tests/setup.sh
 end_stage setup
 
+# Debian 13's root is mostly download and unpacking: made while the release stage keeps the cores busy.
+mkdir -p build
+tests/trixie_check.sh "" "$jobs" root >build/trixie-root.log 2>&1 &
+trixie_root=$!
+
 configure build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
@@ -52,8 +60,15 @@ BERTKIT_CPU=portable build/tests/bertkit_tests --source-file='*/golden/*,*/ops_k
   --test-case-exclude='reduced types:*,embed: f16*,convert: f32*,convert: a file packed in another layout*'
 end_stage portable
 
-tests/cross_compile_check.sh build "$jobs"
-end_stage aarch64
+if ! wait $trixie_root; then
+  cat build/trixie-root.log >&2
+  exit 1
+fi
+tests/trixie_check.sh "" "$jobs"
+end_stage trixie
+
+tests/arm64_check.sh build-arm64 "$jobs"
+end_stage arm64
 
 configure build-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
       -DBERTKIT_FUZZ=ON

@@ -11,19 +11,28 @@ packages=(build-essential cmake ninja-build pkg-config libdnnl-dev libcli11-dev 
           # by clang), and its OpenMP runtime with Archer, which ThreadSanitizer needs to see OpenMP's sync
           # (the release's default clang's: 14 on Debian 12, 19 on Debian 13)
           clang libclang-rt-dev libomp-dev
-          # tests/cross_compile_check.sh: the portable path compiles on another architecture
-          g++-aarch64-linux-gnu
+          # tests/arm64_check.sh: cross-compiled for 64-bit ARM, its goldens run under emulation, against
+          # the arm64 libraries (multiarch, below; oneDNN's arm64 headers are unpacked by the script)
+          g++-aarch64-linux-gnu qemu-user-static binfmt-support
+          libfmt-dev:arm64 libutf8proc-dev:arm64 zlib1g-dev:arm64 libedit-dev:arm64 libcurl4-openssl-dev:arm64
+          libdnnl2:arm64
+          # tests/trixie_check.sh: a Debian 13 root
+          debootstrap
           # tests/cli/long_lines_cli_test.cpp: a child's own peak memory (forked from a small process)
           time
           # tests/cli/parallel_cli_test.cpp: the "Many machines" recipes (rsync: parallel's --basefile)
           parallel rsync)
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+# The arm64 packages above come from the same mirror once dpkg knows the architecture.
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  $sudo dpkg --add-architecture arm64
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
 fi
