@@ -130,7 +130,8 @@ Daemons::~Daemons() {
 
 SlurmCluster::SlurmCluster(const fs::path& dir) : dir_(dir), conf_("SLURM_CONF", (dir / "slurm.conf").string()) {
   for (const char* tool : kTools)
-    REQUIRE_MESSAGE(have_command(tool), tool << " is missing: tests/setup.sh installs slurm-wlm and munge");
+    REQUIRE_MESSAGE(have_command(tool),
+                    std::string(tool) << " is missing: tests/setup.sh installs slurm-wlm and munge");
   REQUIRE_MESSAGE(geteuid() == 0, "the Slurm test runs as root (as CI does): its slurmd starts jobs as their user");
   write_config();
   start_daemons();

@@ -40,11 +40,10 @@ class Daemons {
 class SlurmCluster {
  public:
   // Starts the cluster in `dir` and waits (60 s at most) for its node to be idle; fails the test with
-  // one line saying why when it cannot (not root, a package missing, a daemon that exits).
+  // one line saying why when it cannot (not root, a package missing, a daemon that exits). Not
+  // copyable, as its members are not.
   explicit SlurmCluster(const std::filesystem::path& dir);
   ~SlurmCluster();
-  SlurmCluster(const SlurmCluster&) = delete;
-  SlurmCluster& operator=(const SlurmCluster&) = delete;
 
   // The daemons' logs, for a failing test's message.
   std::string logs() const;
