@@ -61,7 +61,7 @@ bool within(const fs::path& dir, int seconds, const std::string& condition) {
 
 }  // namespace
 
-TEST_CASE("Slurm: README's job array gives one process's bytes; a task requeued mid-run completes with --resume") {
+TEST_CASE("Slurm: README's job array gives one process's bytes, a task requeued mid-run resuming its file") {
   bktest::TempDir dir;
   const fs::path work = dir / "work";
   fs::create_directories(work);
