@@ -21,7 +21,9 @@ packages=(build-essential cmake ninja-build pkg-config libdnnl-dev libcli11-dev 
           # tests/cli/long_lines_cli_test.cpp: a child's own peak memory (forked from a small process)
           time
           # tests/cli/parallel_cli_test.cpp: the "Many machines" recipes (rsync: parallel's --basefile)
-          parallel rsync)
+          parallel rsync
+          # tests/cli/slurm_cli_test.cpp: README's Slurm recipe on a one-node cluster the test starts
+          slurm-wlm munge)
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 # The arm64 packages above come from the same mirror once dpkg knows the architecture.

@@ -3,6 +3,7 @@
 // completes with the same bytes, and "remote" hosts are simulated by --ssh pointing at a wrapper that
 // runs the command locally in a folder of its own (--basefile copies the model there with rsync).
 // Without parallel the tests are skipped with a message, except in CI (CI set), where they fail.
+#include "shell_helpers.h"
 #include "task_cli_helpers.h"
 
 #include <doctest/doctest.h>
@@ -15,29 +16,18 @@
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-bool have(const char* tool) { return std::system(fmt::format("command -v {} >/dev/null 2>&1", tool).c_str()) == 0; }
+using bktest::bash_in;
+using bktest::shell_quote;
 
 // Whether the tools are here; outside CI a missing one skips the test with a message.
 bool tools_present(std::initializer_list<const char*> tools) {
   for (const char* tool : tools) {
-    if (have(tool)) continue;
+    if (bktest::have_command(tool)) continue;
     if (std::getenv("CI")) FAIL(tool << " is missing: tests/setup.sh installs it");
     MESSAGE("skipped: " << tool << " is not installed (tests/setup.sh installs it)");
     return false;
   }
   return true;
-}
-
-// Runs a bash script in `dir`; returns its exit status.
-int bash_in(const fs::path& dir, const std::string& script) {
-  return std::system(fmt::format("cd {} && bash -c {}", quote(dir.string()), quote(script)).c_str());
 }
 
 // A few thousand English lines (an eighth as many in the sanitizer builds, as their sweeps take).
@@ -52,7 +42,7 @@ std::string corpus_lines() {
 
 struct Shards {
   bktest::TempDir dir;
-  std::string bin = quote(BERTKIT_BINARY);
+  std::string bin = shell_quote(BERTKIT_BINARY);
   std::string model;
 
   Shards() {
@@ -73,7 +63,7 @@ TEST_CASE("GNU parallel: four jobs give one process's bytes (f32 and int8)") {
   Shards s;
   for (const char* dtype : {"f32", "int8"}) {
     CAPTURE(dtype);
-    const std::string command = fmt::format("embed -m {} --dtype {}", quote(s.model), dtype);
+    const std::string command = fmt::format("embed -m {} --dtype {}", shell_quote(s.model), dtype);
     const std::string expected = s.one_process(command);
     // Blocks of a quarter of the input: four jobs (or five), two at a time, in input order.
     const auto block = fs::file_size(s.dir / "in.txt") / 4 + 1;
@@ -88,7 +78,7 @@ TEST_CASE("GNU parallel: four jobs give one process's bytes (f32 and int8)") {
 TEST_CASE("GNU parallel: a job killed mid-run, then --resume-failed, completes with the same bytes") {
   if (!tools_present({"parallel"})) return;
   Shards s;
-  const std::string command = fmt::format("embed -m {} --dtype int8 --batch-size 16", quote(s.model));
+  const std::string command = fmt::format("embed -m {} --dtype int8 --batch-size 16", shell_quote(s.model));
   const std::string expected = s.one_process(command);
   // job.sh: bertkit ARGS, except that the first run of job 2 is killed (SIGKILL) once 64 of its records
   // are finished: it reads its block through a FIFO fed 100 lines only.
@@ -121,7 +111,7 @@ exec {bin} "$@"
 TEST_CASE("GNU parallel: remote hosts (--sshlogin through a local --ssh wrapper), the model by --basefile") {
   if (!tools_present({"parallel", "rsync"})) return;
   Shards s;
-  REQUIRE(bash_in(s.dir.path(), fmt::format("{} convert {} model.bk 2>/dev/null", s.bin, quote(s.model))) == 0);
+  REQUIRE(bash_in(s.dir.path(), fmt::format("{} convert {} model.bk 2>/dev/null", s.bin, shell_quote(s.model))) == 0);
   // The "ssh" runs the command on this machine, in hosts/HOST (as a login's home), with SHELL set as a
   // login sets it: parallel's remote worker starts the job with $SHELL, and CI's environment has none.
   bktest::write_file(s.dir / "fake_ssh", fmt::format(R"(#!/bin/bash
@@ -130,7 +120,7 @@ host=$1; shift
 export SHELL=/bin/bash
 mkdir -p {root}/hosts/$host && cd {root}/hosts/$host && exec bash -c "$*"
 )",
-                                                     fmt::arg("root", quote(s.dir.path().string()))));
+                                                     fmt::arg("root", shell_quote(s.dir.path().string()))));
   fs::permissions(s.dir / "fake_ssh", fs::perms::owner_exec, fs::perm_options::add);
   const std::string command = "embed -m model.bk --dtype int8";
   const std::string expected = s.one_process(command);

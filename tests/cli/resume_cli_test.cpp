@@ -1,5 +1,6 @@
 // --resume: a run killed mid-way (or whose output file was cut) and then resumed gives exactly the bytes
 // of one uninterrupted run, for every output format; a different command line is refused.
+#include "shell_helpers.h"
 #include "task_cli_helpers.h"
 
 #include <doctest/doctest.h>
@@ -14,12 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using bktest::run_bertkit;
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using bktest::shell_quote;
 
 std::string command_line(const std::vector<std::string>& args) {
   std::string line = shell_quote(BERTKIT_BINARY);
