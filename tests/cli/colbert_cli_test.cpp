@@ -224,7 +224,7 @@ TEST_CASE("colbert rerank: JSONL lists score each document against the query onc
   }
 }
 
-TEST_CASE("colbert queries: unattended [MASK]s leave the text's vectors as without expansion; attended ones change them") {
+TEST_CASE("colbert queries: unattended [MASK]s leave the text's vectors as without expansion, and attended ones change them") {
   const json& g = goldens();
   const auto queries = texts_of(g.at("queries"));
   const bktest::TempDir plain_dir, attend_dir;

@@ -336,7 +336,7 @@ TEST_CASE("sparse: a SparseEncoder folder saved by sentence-transformers 5 gives
 // carries one still encodes in full. encode(max_active_dims=N) keeps each vector's N largest values by absolute
 // value after pooling (util.select_max_active_dims); SPLADE's values are positive, so that is --sparse-top-k N:
 // the golden vector with only its N largest values kept.
-TEST_CASE("sparse: a max_active_dims in the folder's config is not read, as sentence-transformers reads none; "
+TEST_CASE("sparse: a max_active_dims in the folder's config is not read, as sentence-transformers reads none: "
           "--sparse-top-k N is encode(max_active_dims=N)") {
   bktest::TempDir dir;
   const fs::path folder = dir / "splade";
@@ -367,7 +367,7 @@ TEST_CASE("sparse: a max_active_dims in the folder's config is not read, as sent
   check_sparse(rows[0].at("sparse"), want);
 }
 
-TEST_CASE("sparse: CSV carries the sparse vector as one JSON text column; npy and dense-only flags are refused") {
+TEST_CASE("sparse: CSV carries the sparse vector as one JSON text column, and npy and dense-only flags are refused") {
   auto csv = run_bertkit({"embed", "-m", kSplade, "--format", "csv", "--sparse-top-k", "3", "Hello world!"});
   REQUIRE(csv.exit_code == 0);
   CHECK(csv.out.starts_with("text,sparse,truncated\n"));
