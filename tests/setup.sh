@@ -15,7 +15,6 @@ packages=(build-essential cmake ninja-build pkg-config libdnnl-dev libcli11-dev 
           # the arm64 libraries (multiarch, below; oneDNN's arm64 headers are unpacked by the script)
           g++-aarch64-linux-gnu qemu-user-static binfmt-support
           libfmt-dev:arm64 libutf8proc-dev:arm64 zlib1g-dev:arm64 libedit-dev:arm64 libcurl4-openssl-dev:arm64
-          libdnnl2:arm64
           # tests/trixie_check.sh: a Debian 13 root
           debootstrap
           # tests/cli/long_lines_cli_test.cpp: a child's own peak memory (forked from a small process)
@@ -30,6 +29,11 @@ sudo=""
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then
   $sudo dpkg --add-architecture arm64
 fi
+# oneDNN's arm64 library, by the name of the host's oneDNN (Debian 12: libdnnl2, Debian 13: libdnnl3.6),
+# read from the package lists (fetched first where a fresh machine has none).
+apt-cache show libdnnl-dev >/dev/null 2>&1 || $sudo apt-get update
+dnnl_library=$(apt-cache show libdnnl-dev | sed -n 's/^Depends: *\(libdnnl[0-9][0-9.]*\).*/\1/p' | head -1)
+packages+=("$dnnl_library:arm64")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
