@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds bertkit for 64-bit ARM and runs its golden tests there: cross-compiled on this x86-64 Debian with
 # Debian's g++-aarch64-linux-gnu against Debian's arm64 packages (multiarch, installed by tests/setup.sh),
-# run by qemu-user-static. Everything runs the code an Arm server runs: bertkit's portable kernels (the
-# x86 ones are not compiled) and oneDNN's aarch64 path. The golden tests only (bertkit_golden_tests:
+# run by qemu-user-static (the tests start bertkit through it too: tests/CMakeLists.txt). Everything runs
+# the code an Arm server runs: bertkit's portable kernels (the x86 ones are not compiled) and oneDNN's
+# aarch64 path. The golden tests only (bertkit_golden_tests:
 # tokenizer corpora, every encoder fixture and head, every task's pipeline); the whole suite under
 # emulation would not fit CI's time, and under emulation the corpus sweeps take every 8th line
 # (kSweepStride, tests/support.h). Left out for time, as from the portable x86 run (tests/run.sh): the seven
@@ -20,14 +21,6 @@ for tool in aarch64-linux-gnu-g++ qemu-aarch64-static; do
     exit 2
   fi
 done
-
-# Programs for arm64 run through the kernel's binfmt_misc, which hands them to qemu (the tests start the
-# bertkit binary as a child, as a user would). Containers often have it unmounted.
-binfmt=/proc/sys/fs/binfmt_misc
-if [ ! -e "$binfmt/qemu-aarch64" ]; then
-  [ -e "$binfmt/register" ] || mount -t binfmt_misc binfmt_misc "$binfmt"
-  update-binfmts --enable qemu-aarch64
-fi
 
 # oneDNN's arm64 headers differ from the host's in one line (no OpenCL runtime), so Debian cannot install
 # both -dev packages at once: the arm64 one is unpacked into the build folder, its library links to
@@ -48,7 +41,7 @@ start=$SECONDS
 cmake --build "$build" -j"$jobs" --target bertkit bertkit_golden_tests
 built=$((SECONDS - start))
 file "$build/bertkit" | grep -q 'ARM aarch64' || { echo "$0: $build/bertkit is not an arm64 program" >&2; exit 1; }
-"$build/bertkit" tokenize "Hello, world!"
-"$build/tests/bertkit_golden_tests" \
+qemu-aarch64-static "$build/bertkit" tokenize "Hello, world!"
+qemu-aarch64-static "$build/tests/bertkit_golden_tests" \
   --test-case-exclude='reduced types:*,embed: f16*,convert: f32*,convert: a file packed in another layout*'
 echo "arm64_check: built in $built s, goldens run in $((SECONDS - start - built)) s (qemu-user)"

@@ -13,7 +13,7 @@ packages=(build-essential cmake ninja-build pkg-config libdnnl-dev libcli11-dev 
           clang libclang-rt-dev libomp-dev
           # tests/arm64_check.sh: cross-compiled for 64-bit ARM, its goldens run under emulation, against
           # the arm64 libraries (multiarch, below; oneDNN's arm64 headers are unpacked by the script)
-          g++-aarch64-linux-gnu qemu-user-static binfmt-support
+          g++-aarch64-linux-gnu qemu-user-static
           libfmt-dev:arm64 libutf8proc-dev:arm64 zlib1g-dev:arm64 libedit-dev:arm64 libcurl4-openssl-dev:arm64
           # tests/trixie_check.sh: a Debian 13 root
           debootstrap
