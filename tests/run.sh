@@ -4,18 +4,19 @@
 #   portable     the goldens again on the path of a CPU without AVX2 (BERTKIT_CPU=portable)
 #   trixie       Debian 13 (oneDNN 3.x, GCC 14, a newer Unicode): bertkit and its golden tests built and
 #                run in a debootstrap root (tests/trixie_check.sh; the root downloads during the release stage)
-#   arm64        64-bit ARM: bertkit and its golden tests cross-compiled, run under qemu-user-static
-#                (tests/arm64_check.sh)
-#   asan+fuzz    one clang build with address + undefined-behaviour sanitizers (and libFuzzer's
+#   arm64        64-bit ARM: bertkit and its golden tests cross-compiled (tests/arm64_check.sh); the goldens
+#                run under qemu-user-static during the next stage
+#   asan+fuzz+arm64-goldens
+#                one clang build with address + undefined-behaviour sanitizers (and libFuzzer's
 #                coverage): the whole suite (corpus sweeps on every 8th line: kSweepStride in
 #                tests/support.h; not bertkit-bench(1)'s examples, timing loops by design, whose code
-#                other tests drive),
+#                other tests drive, nor the five slowest cases, below),
 #                then every fuzz target for 6 seconds from its seed corpus (BPE and Unigram ones 12)
 #                (a smoke run: tests/fuzz/README.md has the ten-minute runs)
 #   tsan         a ThreadSanitizer build of the multithreaded tests, doctest's test suite "threads"
 #                (tokenize and the model commands with --threads 2, the encoder and attention with OpenMP)
 # Reads the goldens from ../shared.
-# CI has 2 cores and 20 minutes for all of it, from a clean clone without ccache. Ninja (not make) lets
+# CI has 2 cores and 60 minutes for all of it, from a clean clone without ccache. Ninja (not make) lets
 # every target's files compile as soon as a core is free instead of waiting for the libraries before
 # them, which keeps both cores busy through the library builds' batched (unity) files.
 set -euo pipefail
@@ -67,12 +68,16 @@ fi
 tests/trixie_check.sh "" "$jobs"
 end_stage trixie
 
-tests/arm64_check.sh build-arm64 "$jobs"
+tests/arm64_check.sh build-arm64 "$jobs" build
 end_stage arm64
 
 configure build-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
       -DBERTKIT_FUZZ=ON
 cmake --build build-asan -j"$jobs" --target bertkit bertkit_tests fuzz
+# The arm64 goldens under emulation run beside the sanitizer stage's tests, whose children leave a core
+# idle much of the time (the fuzz targets then run for their fixed seconds all the same).
+tests/arm64_check.sh build-arm64 "$jobs" goldens >build-arm64/goldens.log 2>&1 &
+arm64_goldens=$!
 # Left out under the sanitizers, to keep CI within its hour (the release stage runs them): the five slowest
 # there (4.9 of its 22 serial minutes), each the volume version of code lighter tests drive under the
 # sanitizers: DeBERTa's classify and ner pipelines over every record (its fill-mask and zero-shot stay),
@@ -82,7 +87,13 @@ slow_volume='^deberta-v3 classify: |^deberta-v3 ner: |^a 32 MB line: tokenize |^
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j"$jobs" \
   -E "bertkit-bench\\(1\\): every example|$slow_volume"
 tests/fuzz/run.sh build-asan 6 "$jobs"
-end_stage asan+fuzz
+if ! wait $arm64_goldens; then
+  tail -n 60 build-arm64/goldens.log >&2
+  echo "tests/run.sh: the arm64 goldens failed (build-arm64/goldens.log)" >&2
+  exit 1
+fi
+tail -n 4 build-arm64/goldens.log
+end_stage asan+fuzz+arm64-goldens
 
 configure build-tsan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
       -DBERTKIT_TSAN=ON
