@@ -95,9 +95,7 @@ void check_batch(core::Encoder& encoder, const json& goldens, double tolerance) 
     CHECK(std::memcmp(got.data(), alone.last().data(), got.size_bytes()) == 0);
 #else
     const auto own = alone.last();
-    double worst = 0;
-    for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs(double(got[i]) - double(own[i])));
-    CHECK(worst <= tolerance);
+    CHECK(max_abs_diff(got, std::vector<double>(own.begin(), own.end())) <= tolerance);
 #endif
     CHECK(std::none_of(got.begin(), got.end(), [](float v) { return std::isnan(v); }));
     // The padded batch (the single texts, pairs excluded): the sum over the case's real rows.
