@@ -1,8 +1,9 @@
 #pragma once
 // What the tests that drive shell commands share: quoting a word for bash, running a script in a
-// folder, finding a command.
+// folder or reading what a command prints, finding a command.
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -19,6 +20,18 @@ inline std::string shell_quote(const std::string& s) {
 // Runs a bash script in `dir`; returns its exit status (std::system's).
 inline int bash_in(const std::filesystem::path& dir, const std::string& script) {
   return std::system(fmt::format("cd {} && bash -c {}", shell_quote(dir.string()), shell_quote(script)).c_str());
+}
+
+// What `command` (run by sh) prints on stdout, its last newline dropped.
+inline std::string output_of(const std::string& command) {
+  std::string out;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+    pclose(pipe);
+  }
+  if (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
 }
 
 // Whether `tool` is a command bash finds on PATH.

@@ -76,14 +76,17 @@ TEST_CASE("Slurm: README's job array gives one process's bytes, a task requeued 
   const bktest::RunResult one = bktest::run_bertkit({"embed", "-m", model}, text);
   REQUIRE(one.exit_code == 0);
   REQUIRE(bktest::count_lines(one.out) == 40);
-  // `bertkit` on the jobs' PATH: the binary, logging each run; the first run of task 2 is given its
-  // shard's first 3 lines, then its input stays open, as if the rest were slow to come, until Slurm
-  // kills it.
+  // `bertkit` on the jobs' PATH: the binary, logging each run. The first run of task 2 reads a FIFO
+  // instead of its shard: a writer the test starts, outside Slurm, gives it the shard's first 3 lines
+  // and holds it open, as if the rest were slow to come, until Slurm has killed the task. (A producer
+  // inside the task would die with it and hand bertkit the end of its input: README's reason for the
+  // shard file.)
+  REQUIRE(bash_in(work, "mkfifo slow.fifo && { split -n l/2/4 in.txt | head -n 3; exec sleep 120; } "
+                        "> slow.fifo 2>/dev/null & echo $! > writer.pid") == 0);
   bktest::write_file(work / "bin/bertkit", fmt::format(R"(#!/bin/bash
 echo "$SLURM_ARRAY_TASK_ID ${{SLURM_RESTART_COUNT:-0}}" >> {work}/runs.log
 if [ "$SLURM_ARRAY_TASK_ID" = 2 ] && [ -z "$SLURM_RESTART_COUNT" ]; then
-  {{ head -n 3; exec sleep 300; }} | {bin} "$@"
-  exit 1
+  exec {bin} "$@" < {work}/slow.fifo
 fi
 exec {bin} "$@"
 )",
@@ -94,9 +97,15 @@ exec {bin} "$@"
   REQUIRE(bash_in(work, "(PATH=$PWD/bin:$PATH bash recipe.sh > recipe.log 2>&1; echo $? > recipe.status) &") == 0);
 
   // Task 2 has finished records (its resume log has a checkpoint past 0): Slurm kills and requeues it.
+  // On a failure: what each task wrote on stderr (Slurm's slurm-JOB_TASK.out), then the daemons' logs.
+  INFO(bktest::output_of("cd " + shell_quote(work.string()) + " && tail -n 5 slurm-*.out 2>&1"));
   INFO(cluster.logs());
   REQUIRE(within(work, 60, "grep -q '^[1-9]' out/2.jsonl.resume 2>/dev/null"));
   REQUIRE(bash_in(work, "task=$(squeue -h -t RUNNING -o %i | grep '_2$') && scontrol requeue $task") == 0);
+  // Once its second run has started the first is gone: the writer may end.
+  const bool rerun = within(work, 60, "grep -q '^2 1$' runs.log");
+  bash_in(work, "kill $(cat writer.pid)");
+  REQUIRE(rerun);
   // It runs again, the array completes, and the recipe merges the shards (120 s at most).
   const bool done = within(work, 120, "test -s recipe.status");
   INFO(bktest::read_file(work / "recipe.log"));

@@ -17,7 +17,6 @@
 
 #include <chrono>
 #include <csignal>
-#include <cstdio>
 #include <thread>
 
 namespace bktest {
@@ -28,18 +27,6 @@ namespace {
 
 // Everything the cluster needs that is not bertkit's: tests/setup.sh installs them (slurm-wlm, munge).
 const char* const kTools[] = {"munged", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo", "scontrol", "scancel"};
-
-// What `command` prints on stdout, its last newline dropped.
-std::string output_of(const std::string& command) {
-  std::string out;
-  if (FILE* pipe = popen(command.c_str(), "r")) {
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-    pclose(pipe);
-  }
-  if (!out.empty() && out.back() == '\n') out.pop_back();
-  return out;
-}
 
 // Ports nothing listens on now, distinct: bound to port 0 together, so the kernel picks two different
 // ones, and released. Another test picking the same one before the daemons bind it is unlikely.
