@@ -10,8 +10,6 @@ namespace bertkit::tok {
 
 namespace {
 
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
-
 // The byte of a piece "<0xNN>".
 std::optional<unsigned char> byte_of(std::string_view piece) {
   if (piece.size() != 6 || !piece.starts_with("<0x") || piece.back() != '>') return std::nullopt;
@@ -35,7 +33,7 @@ void append_bytes(std::string_view bytes, std::string& out) {
       out.append(bytes.substr(at, one - at));
       at = one;
     } else {
-      out.append(kReplacement);
+      out.append(kReplacementCharacter);
       ++at;
     }
   }

@@ -7,8 +7,6 @@ namespace bertkit::tok {
 
 namespace {
 
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
-
 // Length of the well-formed sequence starting at in[i], or of its longest valid prefix negated (a
 // maximal subpart, always >= 1 byte) when it is ill-formed.
 int sequence_length(std::string_view in, std::size_t i) {
@@ -57,7 +55,7 @@ std::size_t repair_utf8(std::string_view in, std::string& out) {
       out.append(in.data() + i, static_cast<std::size_t>(len));
       i += static_cast<std::size_t>(len);
     } else {
-      out.append(kReplacement);
+      out.append(kReplacementCharacter);
       ++replaced;
       i += static_cast<std::size_t>(-len);
     }

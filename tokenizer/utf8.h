@@ -10,6 +10,9 @@
 
 namespace bertkit::tok {
 
+// U+FFFD REPLACEMENT CHARACTER in UTF-8: what replaces bytes that are not text.
+inline constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";
+
 // Appends `in` to `out` with every maximal invalid subsequence replaced by U+FFFD (the "maximal
 // subpart" rule of Unicode §3.9, which CPython follows). Returns the number of replacements.
 std::size_t repair_utf8(std::string_view in, std::string& out);
