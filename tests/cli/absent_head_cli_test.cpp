@@ -39,10 +39,10 @@ std::vector<bktest::TestTensor> read_tensors(const fs::path& file) {
   return out;
 }
 
-const std::vector<std::string> kTexts = {"A man is eating food.", "Someone plays the guitar."};
+const std::vector<std::string> kHeadlessTexts = {"A man is eating food.", "Someone plays the guitar."};
 
 std::vector<std::string> with_texts(std::vector<std::string> args) {
-  args.insert(args.end(), kTexts.begin(), kTexts.end());
+  args.insert(args.end(), kHeadlessTexts.begin(), kHeadlessTexts.end());
   return args;
 }
 

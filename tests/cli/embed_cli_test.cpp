@@ -2,6 +2,7 @@
 // round trips, stdin, thread counts, bad records both ways, truncation, Ctrl-C, --dry-run, and the
 // input checks that come before any output exists.
 #include "support.h"
+#include "task_cli_helpers.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -25,7 +26,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string minilm() { return bktest::shared("fixtures/models/minilm-embed").string(); }
 
 
 
@@ -137,7 +137,7 @@ void check_same(const std::vector<std::vector<float>>& a, const std::vector<std:
 TEST_CASE("embed: jsonl, npy, f32, csv and tsv hold the same vectors") {
   bktest::TempDir dir;
   const std::vector<std::string> texts = {"A man is eating food.", "The girl is carrying a baby.", "x"};
-  std::vector<std::string> args = {"embed", "-m", minilm()};
+  std::vector<std::string> args = {"embed", "-m", bktest::minilm()};
   args.insert(args.end(), texts.begin(), texts.end());
   auto r = run_bertkit(args);
   REQUIRE(r.exit_code == 0);
@@ -198,7 +198,7 @@ TEST_CASE("embed: CSV round trip keeps every column byte for byte, tricky quotin
       "3,no quotes at all,\r\n"
       "4,\"  spaced  \",\"\"\"quoted\"\"\"\r\n";
   bktest::write_file(dir / "in.csv", input);
-  auto r = run_bertkit({"embed", "-m", minilm(), "-i", (dir / "in.csv").string(), "--column", "text", "-o",
+  auto r = run_bertkit({"embed", "-m", bktest::minilm(), "-i", (dir / "in.csv").string(), "--column", "text", "-o",
                         (dir / "out.csv").string()});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
@@ -219,7 +219,7 @@ TEST_CASE("embed: CSV round trip keeps every column byte for byte, tricky quotin
                           "3,no quotes at all,,", "4,\"  spaced  \",\"\"\"quoted\"\"\","})
     CHECK(out.find(raw) != std::string::npos);
   // The vectors are those of the texts given directly.
-  std::vector<std::string> args = {"embed", "-m", minilm()};
+  std::vector<std::string> args = {"embed", "-m", bktest::minilm()};
   args.insert(args.end(), texts.begin(), texts.end());
   auto direct = embeddings(bktest::json_lines(run_bertkit(args).out));
   for (std::size_t i = 0; i < texts.size(); ++i)
@@ -227,7 +227,7 @@ TEST_CASE("embed: CSV round trip keeps every column byte for byte, tricky quotin
 
   // TSV input by extension, JSONL output keeps the text only.
   bktest::write_file(dir / "in.tsv", "text\tlabel\nfirst\t1\nsecond\t0\n");
-  auto tsv = run_bertkit({"embed", "-m", minilm(), "-i", (dir / "in.tsv").string(), "--column", "text", "--format", "tsv"});
+  auto tsv = run_bertkit({"embed", "-m", bktest::minilm(), "-i", (dir / "in.tsv").string(), "--column", "text", "--format", "tsv"});
   REQUIRE(tsv.exit_code == 0);
   auto tsv_lines = bktest::split_lines(tsv.out);
   REQUIRE(tsv_lines.size() == 3);
@@ -238,7 +238,7 @@ TEST_CASE("embed: CSV round trip keeps every column byte for byte, tricky quotin
 TEST_CASE("embed: JSONL input keeps its fields, stdin equals a file, --pairs") {
   bktest::TempDir dir;
   const std::string jsonl = "{\"id\": 7, \"body\": \"first text\"}\n{\"id\": 8, \"body\": \"second\"}\n";
-  auto r = run_bertkit({"embed", "-m", minilm(), "--jsonl", "--field", "body"}, jsonl);
+  auto r = run_bertkit({"embed", "-m", bktest::minilm(), "--jsonl", "--field", "body"}, jsonl);
   REQUIRE(r.exit_code == 0);
   auto recs = bktest::json_lines(r.out);
   REQUIRE(recs.size() == 2);
@@ -248,27 +248,27 @@ TEST_CASE("embed: JSONL input keeps its fields, stdin equals a file, --pairs") {
 
   auto lines = corpus(40);
   bktest::write_file(dir / "in.txt", join(lines));
-  auto from_stdin = run_bertkit({"embed", "-m", minilm()}, join(lines));
-  auto from_file = run_bertkit({"embed", "-m", minilm(), "-i", (dir / "in.txt").string()});
+  auto from_stdin = run_bertkit({"embed", "-m", bktest::minilm()}, join(lines));
+  auto from_file = run_bertkit({"embed", "-m", bktest::minilm(), "-i", (dir / "in.txt").string()});
   REQUIRE(from_stdin.exit_code == 0);
   CHECK(from_stdin.out == from_file.out);
   auto stdin_recs = bktest::json_lines(from_stdin.out);
   REQUIRE(stdin_recs.size() == lines.size());
   for (std::size_t i = 0; i < lines.size(); ++i) CHECK(stdin_recs[i]["text"] == lines[i]);
 
-  auto pair = run_bertkit({"embed", "-m", minilm(), "--pairs"}, "a question\tan answer\n");
+  auto pair = run_bertkit({"embed", "-m", bktest::minilm(), "--pairs"}, "a question\tan answer\n");
   REQUIRE(pair.exit_code == 0);
   auto p = bktest::json_lines(pair.out).at(0);
   CHECK(p["text_pair"] == "an answer");
   CHECK(p["embedding"].size() == recs[0]["embedding"].size());
-  CHECK(p["embedding"] != bktest::json_lines(run_bertkit({"embed", "-m", minilm(), "a question"}).out).at(0)["embedding"]);
+  CHECK(p["embedding"] != bktest::json_lines(run_bertkit({"embed", "-m", bktest::minilm(), "a question"}).out).at(0)["embedding"]);
 }
 
 TEST_CASE("embed: the order and the vectors do not depend on threads or batch sizes" * doctest::test_suite("threads")) {
   auto lines = corpus(300);
   const std::string input = join(lines);
-  auto one = run_bertkit({"--threads", "1", "embed", "-m", minilm()}, input);
-  auto two = run_bertkit({"embed", "-m", minilm(), "--threads", "2", "--batch-size", "7", "--max-batch-tokens", "100"}, input);
+  auto one = run_bertkit({"--threads", "1", "embed", "-m", bktest::minilm()}, input);
+  auto two = run_bertkit({"embed", "-m", bktest::minilm(), "--threads", "2", "--batch-size", "7", "--max-batch-tokens", "100"}, input);
   REQUIRE(one.exit_code == 0);
   REQUIRE(two.exit_code == 0);
   auto a = bktest::json_lines(one.out), b = bktest::json_lines(two.out);
@@ -283,7 +283,7 @@ TEST_CASE("embed: --on-error fail keeps the records before the bad one, skip goe
   const std::string input = "{\"text\": \"one\"}\n{\"text\": \"two\"}\n{\"text\": \"three\"\n{\"text\": \"four\"}\n{\"other\": 5}\n";
   bktest::write_file(dir / "in.jsonl", input);
   const std::string out = (dir / "out.jsonl").string();
-  auto fail = run_bertkit({"embed", "-m", minilm(), "-i", (dir / "in.jsonl").string(), "-o", out});
+  auto fail = run_bertkit({"embed", "-m", bktest::minilm(), "-i", (dir / "in.jsonl").string(), "-o", out});
   CHECK(fail.exit_code == 3);
   CHECK(fail.err.find("in.jsonl:3") != std::string::npos);
   auto kept = bktest::json_lines(bktest::read_file(out));
@@ -291,7 +291,7 @@ TEST_CASE("embed: --on-error fail keeps the records before the bad one, skip goe
   CHECK(kept[0]["text"] == "one");
   CHECK(kept[1]["text"] == "two");
 
-  auto skip = run_bertkit({"embed", "-m", minilm(), "-i", (dir / "in.jsonl").string(), "-o", out, "--on-error", "skip"});
+  auto skip = run_bertkit({"embed", "-m", bktest::minilm(), "-i", (dir / "in.jsonl").string(), "-o", out, "--on-error", "skip"});
   INFO(skip.err);
   CHECK(skip.exit_code == 0);
   auto all = bktest::json_lines(bktest::read_file(out));
@@ -303,10 +303,10 @@ TEST_CASE("embed: --on-error fail keeps the records before the bad one, skip goe
   CHECK(skip.err.find("in.jsonl:3") != std::string::npos);
   CHECK(skip.err.find("in.jsonl:5") != std::string::npos);
   CHECK(skip.err.find("2 bad records skipped") != std::string::npos);
-  CHECK(run_bertkit({"embed", "-m", minilm(), "x", "--on-error", "ignore"}).exit_code == 2);
+  CHECK(run_bertkit({"embed", "-m", bktest::minilm(), "x", "--on-error", "ignore"}).exit_code == 2);
 
   // A pair line without its tab.
-  auto pairs = run_bertkit({"embed", "-m", minilm(), "--pairs"}, "a\tb\nno tab\n");
+  auto pairs = run_bertkit({"embed", "-m", bktest::minilm(), "--pairs"}, "a\tb\nno tab\n");
   CHECK(pairs.exit_code == 3);
   CHECK(pairs.err.find("<stdin>:2") != std::string::npos);
   CHECK(bktest::json_lines(pairs.out).size() == 1);
@@ -315,21 +315,21 @@ TEST_CASE("embed: --on-error fail keeps the records before the bad one, skip goe
 TEST_CASE("embed: truncation is marked and counted, or refused") {
   std::string long_text;
   for (int i = 0; i < 40; ++i) long_text += "word ";
-  auto r = run_bertkit({"embed", "-m", minilm(), "--max-length", "8", "short", long_text});
+  auto r = run_bertkit({"embed", "-m", bktest::minilm(), "--max-length", "8", "short", long_text});
   REQUIRE(r.exit_code == 0);
   auto recs = bktest::json_lines(r.out);
   CHECK_FALSE(recs[0].contains("truncated"));
   CHECK(recs[1]["truncated"] == true);
   CHECK(r.err.find("1 record longer than 8 tokens truncated") != std::string::npos);
   // The cut input embeds as its first 6 words do.
-  auto six = bktest::json_lines(run_bertkit({"embed", "-m", minilm(), "word word word word word word"}).out).at(0);
+  auto six = bktest::json_lines(run_bertkit({"embed", "-m", bktest::minilm(), "word word word word word word"}).out).at(0);
   CHECK(six["embedding"] == recs[1]["embedding"]);
 
-  auto refused = run_bertkit({"embed", "-m", minilm(), "--max-length", "8", "--truncate", "error", "short", long_text});
+  auto refused = run_bertkit({"embed", "-m", bktest::minilm(), "--max-length", "8", "--truncate", "error", "short", long_text});
   CHECK(refused.exit_code == 3);
   CHECK(refused.err.find("<argument>:2") != std::string::npos);
   CHECK(bktest::json_lines(refused.out).size() == 1);
-  CHECK(run_bertkit({"embed", "-m", minilm(), "--max-length", "100000", "x"}).exit_code == 2);
+  CHECK(run_bertkit({"embed", "-m", bktest::minilm(), "--max-length", "100000", "x"}).exit_code == 2);
 }
 
 TEST_CASE("embed: --prefix, --prompt, --pooling, --normalize, --dry-run") {
@@ -339,7 +339,7 @@ TEST_CASE("embed: --prefix, --prompt, --pooling, --normalize, --dry-run") {
     REQUIRE(r.exit_code == 0);
     return bktest::json_lines(r.out).at(0)["embedding"].get<std::vector<float>>();
   };
-  const std::string m = minilm();
+  const std::string m = bktest::minilm();
   CHECK(vec({"embed", "-m", m, "--prefix", "query: ", "rice"}) == vec({"embed", "-m", m, "query: rice"}));
   CHECK(run_bertkit({"embed", "-m", m, "--prompt", "nope", "x"}).exit_code == 2);
   CHECK(run_bertkit({"embed", "-m", m, "--prompt", "a", "--prefix", "b", "x"}).exit_code == 2);
@@ -369,11 +369,11 @@ TEST_CASE("embed: bad input is refused before any output file is created") {
   bktest::TempDir dir;
   const auto out = dir / "out.jsonl";
   bktest::write_file(dir / "in.csv", "id,body\n1,hello\n");
-  auto r = run_bertkit({"embed", "-m", minilm(), "-i", (dir / "in.csv").string(), "--column", "text", "-o", out.string()});
+  auto r = run_bertkit({"embed", "-m", bktest::minilm(), "-i", (dir / "in.csv").string(), "--column", "text", "-o", out.string()});
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("text") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(out));
-  r = run_bertkit({"embed", "-m", minilm(), "-i", (dir / "missing.txt").string(), "-o", out.string()});
+  r = run_bertkit({"embed", "-m", bktest::minilm(), "-i", (dir / "missing.txt").string(), "-o", out.string()});
   CHECK(r.exit_code != 0);
   CHECK(r.err.find("missing.txt") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(out));
@@ -392,7 +392,7 @@ TEST_CASE("embed: Ctrl-C leaves a valid output holding every finished record") {
   for (const char* format : {"jsonl", "npy"}) {
     CAPTURE(format);
     const auto out = dir / (std::string("out.") + format);
-    std::vector<std::string> args = {BERTKIT_BINARY, "embed", "-m", minilm(), "-i", (dir / "big.txt").string(),
+    std::vector<std::string> args = {BERTKIT_BINARY, "embed", "-m", bktest::minilm(), "-i", (dir / "big.txt").string(),
                                      "-o", out.string(), "--format", format, "--batch-size", "32", "-q"};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -434,7 +434,7 @@ TEST_CASE("embed: a full disk ends with one error line, status 1, and -o holds w
     CAPTURE(format);
     const auto full = dir / ("full." + format), cut = dir / ("cut." + format);
     auto args = [&](const std::filesystem::path& out) {
-      return std::vector<std::string>{"embed", "-m", minilm(), "-i", (dir / "in.txt").string(), "--format", format,
+      return std::vector<std::string>{"embed", "-m", bktest::minilm(), "-i", (dir / "in.txt").string(), "--format", format,
                                       "--batch-size", "16", "-o", out.string()};
     };
     auto whole = bktest::run_bertkit(args(full));
@@ -464,7 +464,7 @@ TEST_CASE("embed: a full disk ends with one error line, status 1, and -o holds w
 TEST_CASE("embed: a reader that closes stdout early ends the program quietly") {
   bktest::TempDir dir;
   bktest::write_file(dir / "in.txt", join(corpus(500), 10));
-  auto r = bktest::run_bertkit_reading_one_line("embed -m '" + minilm() + "' -i '" + (dir / "in.txt").string() + "'", dir.path());
+  auto r = bktest::run_bertkit_reading_one_line("embed -m '" + bktest::minilm() + "' -i '" + (dir / "in.txt").string() + "'", dir.path());
   CHECK(r.first_line.rfind("{\"text\":", 0) == 0);
   CHECK(r.exit_code == 0);
   CHECK(r.err.empty());

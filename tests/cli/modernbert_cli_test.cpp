@@ -14,7 +14,7 @@ namespace {
 std::string models3(const std::string& name) { return bktest::models3_path(name); }
 using bktest::models3_goldens;
 
-void check_fill_mask(const std::string& model) {
+void check_modernbert_fill_mask(const std::string& model) {
   const auto fills = bktest::pipeline_records(models3_goldens("modernbert-mlm"), "fill-mask");
   REQUIRE(fills.size() == 2);
   for (const json& p : fills) {
@@ -25,7 +25,7 @@ void check_fill_mask(const std::string& model) {
   }
 }
 
-void check_embeddings(const std::string& model) {
+void check_modernbert_embeddings(const std::string& model) {
   const json g = models3_goldens("modernbert-embed");
   const auto texts = g.at("texts").get<std::vector<std::string>>();
   const auto check = [](const std::vector<json>& out, const json& want) {
@@ -51,9 +51,9 @@ std::string converted(const bktest::TempDir& dir, const std::string& name) { ret
 }  // namespace
 
 TEST_CASE("modernbert fill-mask: transformers' pipeline, from the folder and from its f32 file") {
-  check_fill_mask(models3("modernbert-mlm"));
+  check_modernbert_fill_mask(models3("modernbert-mlm"));
   const bktest::TempDir dir;
-  check_fill_mask(converted(dir, "modernbert-mlm"));
+  check_modernbert_fill_mask(converted(dir, "modernbert-mlm"));
 }
 
 TEST_CASE("modernbert classify: the text-classification pipeline's every label (mean pooling)") {
@@ -87,9 +87,9 @@ TEST_CASE("modernbert ner: the token-classification pipeline with each of the fi
 }
 
 TEST_CASE("modernbert embed: sentence-transformers 6's encode, with and without the query prompt") {
-  check_embeddings(models3("modernbert-embed"));
+  check_modernbert_embeddings(models3("modernbert-embed"));
   const bktest::TempDir dir;
-  check_embeddings(converted(dir, "modernbert-embed"));
+  check_modernbert_embeddings(converted(dir, "modernbert-embed"));
 }
 
 TEST_CASE("modernbert convert --verify: bf16 and int8 keep the embeddings' direction") {

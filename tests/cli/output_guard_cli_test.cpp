@@ -19,7 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string minilm() { return bktest::fixture_path("minilm-embed"); }
 
 // A writable copy of a fixture folder (never written in ../shared).
 fs::path copy_fixture(const bktest::TempDir& dir, const std::string& name) {
@@ -51,7 +50,7 @@ TEST_CASE("-o one of the model's own files is refused before anything is opened 
   const std::string in = (dir / "in.txt").string();
   bktest::write_file(in, "hello world\n");
   const std::string bk = (dir / "m.bk").string();
-  REQUIRE(run_bertkit({"convert", minilm(), bk}).exit_code == 0);
+  REQUIRE(run_bertkit({"convert", bktest::minilm(), bk}).exit_code == 0);
   check_refused({"embed", "-m", bk, "-i", in, "--format", "npy", "-o", bk}, bk, {"-o " + bk, "the model's file"});
   fs::create_symlink(bk, dir / "link.bk");
   check_refused({"embed", "-m", bk, "hello", "--format", "jsonl", "-o", (dir / "link.bk").string()}, bk,
@@ -87,7 +86,7 @@ TEST_CASE("convert never replaces a device, FIFO or folder with a regular file (
   bktest::TempDir dir;
   const fs::path fifo = dir / "fifo";
   REQUIRE(::mkfifo(fifo.c_str(), 0666) == 0);
-  auto r = run_bertkit({"convert", minilm(), fifo.string()});
+  auto r = run_bertkit({"convert", bktest::minilm(), fifo.string()});
   INFO(r.err);
   CHECK(r.exit_code == 2);
   CHECK(bktest::split_lines(r.err).size() == 1);
@@ -96,7 +95,7 @@ TEST_CASE("convert never replaces a device, FIFO or folder with a regular file (
   // A character device like /dev/null (made here: only root may).
   const fs::path dev = dir / "dev";
   if (::mknod(dev.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
-    r = run_bertkit({"convert", minilm(), dev.string()});
+    r = run_bertkit({"convert", bktest::minilm(), dev.string()});
     INFO(r.err);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find(dev.string() + " is a device") != std::string::npos);
@@ -109,13 +108,13 @@ TEST_CASE("-o one of the files other flags read is refused (finding 3)") {
   const std::string in = (dir / "in.txt").string();
   bktest::write_file(in, "a good film\nthe weather\n");
   const std::string cal = (dir / "cal.npy").string();
-  REQUIRE(run_bertkit({"embed", "-m", minilm(), "-i", in, "-o", cal}).exit_code == 0);
-  check_refused({"embed", "-m", minilm(), "--precision", "int8", "--calibration", cal, "-i", in, "-o", cal}, cal,
+  REQUIRE(run_bertkit({"embed", "-m", bktest::minilm(), "-i", in, "-o", cal}).exit_code == 0);
+  check_refused({"embed", "-m", bktest::minilm(), "--precision", "int8", "--calibration", cal, "-i", in, "-o", cal}, cal,
                 {"-o " + cal, "the --calibration file " + cal});
   // A name whose extension is not npy's: -o out.npy with --format jsonl is refused for the contradiction.
   const std::string cal_bin = (dir / "cal.bin").string();
   fs::copy_file(cal, cal_bin);
-  check_refused({"similarity", "-m", minilm(), "--precision", "int8", "--calibration", cal_bin, "--query", "film",
+  check_refused({"similarity", "-m", bktest::minilm(), "--precision", "int8", "--calibration", cal_bin, "--query", "film",
                  "--corpus", in, "--format", "jsonl", "-o", cal_bin},
                 cal_bin, {"the --calibration file " + cal_bin});
 
@@ -127,13 +126,13 @@ TEST_CASE("-o one of the files other flags read is refused (finding 3)") {
 
   const std::string queries = (dir / "queries.txt").string();
   bktest::write_file(queries, "film\n");
-  check_refused({"similarity", "-m", minilm(), "--queries", queries, "--corpus", in, "--format", "jsonl", "-o", queries},
+  check_refused({"similarity", "-m", bktest::minilm(), "--queries", queries, "--corpus", in, "--format", "jsonl", "-o", queries},
                 queries, {"the input " + queries});
-  check_refused({"similarity", "-m", minilm(), "--queries", queries, "--corpus", in, "--format", "jsonl", "-o", in}, in,
+  check_refused({"similarity", "-m", bktest::minilm(), "--queries", queries, "--corpus", in, "--format", "jsonl", "-o", in}, in,
                 {"the input " + in});
 
   // convert's destination is the --verify corpus.
-  check_refused({"convert", "--verify", "--dtype", "int8", "--corpus", in, minilm(), in}, fs::path(in),
+  check_refused({"convert", "--verify", "--dtype", "int8", "--corpus", in, bktest::minilm(), in}, fs::path(in),
                 {"convert: destination " + in, "the --corpus file " + in});
 }
 
@@ -163,8 +162,8 @@ TEST_CASE("convert refuses a destination that is any file the conversion reads (
 
 TEST_CASE("-o \"\" is a usage error naming -o (finding 5)") {
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"embed", "-m", minilm(), "hello", "-o", ""}, {"tokenize", "hello", "-o", ""},
-        {"similarity", "-m", minilm(), "--query", "a", "--corpus", "-", "-o", ""}}) {
+       {std::vector<std::string>{"embed", "-m", bktest::minilm(), "hello", "-o", ""}, {"tokenize", "hello", "-o", ""},
+        {"similarity", "-m", bktest::minilm(), "--query", "a", "--corpus", "-", "-o", ""}}) {
     auto r = run_bertkit(args, "b\n");
     INFO(args[0], " ", r.err);
     CHECK(r.exit_code == 2);
@@ -177,7 +176,7 @@ TEST_CASE("-o in a missing folder names the file given and the missing folder (f
   bktest::TempDir dir;
   const std::string out = (dir / "miss/sub/x.jsonl").string();
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"embed", "-m", minilm(), "hello", "-o", out}, {"tokenize", "hello", "-o", out}}) {
+       {std::vector<std::string>{"embed", "-m", bktest::minilm(), "hello", "-o", out}, {"tokenize", "hello", "-o", out}}) {
     auto r = run_bertkit(args);
     INFO(r.err);
     CHECK(r.exit_code == 2);

@@ -18,18 +18,18 @@ using bktest::run_bertkit;
 
 namespace {
 
-const std::string kTexts =
+const std::string kPrecisionTexts =
     "A man is eating food.\nA man is eating a piece of bread.\nThe girl is carrying a baby.\n"
     "A man is riding a horse.\nStocks fell sharply on Monday\na\n";
 constexpr std::size_t kRows = 6;
 
-struct Npy {
+struct NpyFile {
   std::string descr;
   std::size_t rows = 0, cols = 0;
   std::string data;
 };
 
-Npy read_npy(const std::filesystem::path& path) {
+NpyFile read_npy(const std::filesystem::path& path) {
   const std::string bytes = bktest::read_file(path);
   REQUIRE(bytes.size() >= 10);
   const std::size_t header_len = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
@@ -37,11 +37,11 @@ Npy read_npy(const std::filesystem::path& path) {
   std::smatch descr, shape;
   REQUIRE(std::regex_search(header, descr, std::regex(R"('descr':\s*'([^']*)')")));
   REQUIRE(std::regex_search(header, shape, std::regex(R"('shape':\s*\((\d+),\s*(\d+)\))")));
-  Npy npy{descr[1], std::stoul(shape[1]), std::stoul(shape[2]), bytes.substr(10 + header_len)};
+  NpyFile npy{descr[1], std::stoul(shape[1]), std::stoul(shape[2]), bytes.substr(10 + header_len)};
   return npy;
 }
 
-std::vector<float> floats(const Npy& npy) {
+std::vector<float> floats(const NpyFile& npy) {
   REQUIRE(npy.descr == "<f4");
   std::vector<float> v(npy.rows * npy.cols);
   REQUIRE(npy.data.size() == v.size() * sizeof(float));
@@ -82,7 +82,7 @@ std::vector<int> expected_binary(const std::vector<float>& rows, std::size_t dim
   return out;
 }
 
-std::vector<int> bytes_of(const Npy& npy) {
+std::vector<int> bytes_of(const NpyFile& npy) {
   std::vector<int> out;
   for (char c : npy.data) out.push_back(npy.descr == "|i1" ? int(static_cast<std::int8_t>(c)) : int(static_cast<unsigned char>(c)));
   return out;
@@ -94,7 +94,7 @@ TEST_CASE("precision: embed's quantised npy and jsonl are the quantisation of it
   bktest::TempDir dir;
   const auto m = bktest::fixture_path("minilm-embed");
   const auto input = dir / "texts.txt";
-  bktest::write_file(input, kTexts);
+  bktest::write_file(input, kPrecisionTexts);
   auto embed = [&](const std::vector<std::string>& extra, const std::string& out) {
     std::vector<std::string> args{"embed", "-m", m, "-i", input.string(), "--batch-size", "2", "-o", (dir / out).string()};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -108,7 +108,7 @@ TEST_CASE("precision: embed's quantised npy and jsonl are the quantisation of it
     CAPTURE(dim_text);
     const std::size_t dim = std::stoul(dim_text);
     const std::vector<std::string> truncate{"--truncate-dim", dim_text};
-    const Npy f32 = read_npy(embed(truncate, "f.npy"));
+    const NpyFile f32 = read_npy(embed(truncate, "f.npy"));
     REQUIRE(f32.rows == kRows);
     REQUIRE(f32.cols == dim);
     const std::vector<float> rows = floats(f32);
@@ -116,7 +116,7 @@ TEST_CASE("precision: embed's quantised npy and jsonl are the quantisation of it
       CAPTURE(precision);
       auto args = truncate;
       args.insert(args.end(), {"--precision", precision});
-      const Npy q = read_npy(embed(args, "q.npy"));
+      const NpyFile q = read_npy(embed(args, "q.npy"));
       const bool binary = precision.find("binary") != std::string::npos;
       CHECK(q.descr == (precision == "int8" || precision == "binary" ? "|i1" : "|u1"));
       CHECK(q.rows == kRows);
@@ -175,7 +175,7 @@ TEST_CASE("precision: a search over quantised embeddings scores as their quantis
   bktest::TempDir dir;
   const std::string model = bktest::fixture_path("minilm-embed");
   const auto corpus = (dir / "corpus.txt").string();
-  bktest::write_file(corpus, kTexts);
+  bktest::write_file(corpus, kPrecisionTexts);
   const std::vector<std::string> queries = {"a person eats", "horse riding"};
   auto rows_of = [&](const std::vector<std::string>& extra, const std::string& input) {
     std::vector<std::string> args{"embed", "-m", model};
@@ -193,7 +193,7 @@ TEST_CASE("precision: a search over quantised embeddings scores as their quantis
     const bool bits = std::string(precision) != "int8";
     std::vector<std::string> quantise{"--precision", precision};
     if (!bits) quantise.insert(quantise.end(), {"--calibration", calibration});
-    const auto corpus_rows = rows_of(quantise, kTexts);
+    const auto corpus_rows = rows_of(quantise, kPrecisionTexts);
     const auto query_rows = rows_of(quantise, query_lines);
     REQUIRE(corpus_rows.size() == kRows);
     std::vector<std::string> args{"similarity", "-m", model, "--corpus", corpus, "--query", queries[0], "--query",

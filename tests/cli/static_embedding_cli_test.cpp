@@ -41,7 +41,7 @@ double cosine(const json& x, const json& y) {
   return dot / std::max(na * nb, 1e-8);  // sentence-transformers' cos_sim clamps the norms
 }
 
-void check_embeddings(const std::string& fixture) {
+void check_static_embeddings(const std::string& fixture) {
   const json g = bktest::models3_goldens(fixture);
   const bktest::TempDir dir;
   const auto out = bktest::run_jsonl({"embed", "-m", bktest::models3_path(fixture), "-i", texts_file(dir, g)});
@@ -83,8 +83,8 @@ void check_refused(const std::vector<std::string>& args, int code, const std::st
 }  // namespace
 
 TEST_CASE("static embeddings: sentence-transformers StaticEmbedding and model2vec encode, every golden text") {
-  check_embeddings("static-tiny");
-  check_embeddings("static-tiny-m2v");
+  check_static_embeddings("static-tiny");
+  check_static_embeddings("static-tiny-m2v");
 }
 
 TEST_CASE("static embeddings: the ids averaged are the tokenizer's without special tokens") {

@@ -15,6 +15,8 @@
 namespace bktest {
 
 inline std::string fixture_path(const std::string& name) { return shared("fixtures/models/" + name).string(); }
+// MiniLM-L6 as a sentence-transformers folder: the model most command tests run.
+inline std::string minilm() { return fixture_path("minilm-embed"); }
 
 inline nlohmann::json fixture_goldens(const std::string& name) {
   return read_json(shared("fixtures/models/" + name + "/goldens.json"));

@@ -16,12 +16,12 @@ using bktest::with;
 using nlohmann::json;
 
 // Backslash sequences a TSV reader that unescaped would turn into a newline, a tab, a CR, one backslash.
-const std::vector<std::string> kTexts = {"C:\\new\\table is here", "a\\\\b and \\r then \\t", "plain words"};
+const std::vector<std::string> kLiteralTexts = {"C:\\new\\table is here", "a\\\\b and \\r then \\t", "plain words"};
 
 struct Command {
   std::string name;
   std::vector<std::string> args;  // model and task flags
-  std::vector<std::string> tsv;   // the TSV's columns (the first holds kTexts)
+  std::vector<std::string> tsv;   // the TSV's columns (the first holds kLiteralTexts)
   std::vector<std::string> tsv_flags;    // the flags naming them
   std::vector<std::string> jsonl_flags;  // the flags naming the same fields in JSONL
   std::string second;             // the second column's values: a text (with a backslash) or ""
@@ -33,8 +33,8 @@ void write_inputs(const Command& c, const fs::path& tsv, const fs::path& jsonl) 
   for (const std::string& column : c.tsv) t += "\t" + column;
   t += "\n";
   std::string j;
-  for (std::size_t i = 0; i < kTexts.size(); ++i) {
-    std::string text = kTexts[i];
+  for (std::size_t i = 0; i < kLiteralTexts.size(); ++i) {
+    std::string text = kLiteralTexts[i];
     if (c.name == "fill-mask") text += " [MASK].";
     json record = {{"id", std::to_string(i)}, {c.tsv[0], text}};
     t += std::to_string(i) + "\t" + text;
@@ -73,11 +73,11 @@ TEST_CASE("TSV fields are literal for every model command and tokenize: echoed b
     const std::vector<std::string> tsv_args = with(c.args, with(c.tsv_flags, {"-i", tsv.string()}));
     const auto from_tsv = bktest::run_jsonl(tsv_args);
     const auto from_jsonl = bktest::run_jsonl(with(c.args, with(c.jsonl_flags, {"-i", jsonl.string()})));
-    REQUIRE(from_tsv.size() == kTexts.size());
-    REQUIRE(from_jsonl.size() == kTexts.size());
-    for (std::size_t i = 0; i < kTexts.size(); ++i) {
+    REQUIRE(from_tsv.size() == kLiteralTexts.size());
+    REQUIRE(from_jsonl.size() == kLiteralTexts.size());
+    for (std::size_t i = 0; i < kLiteralTexts.size(); ++i) {
       CAPTURE(i);
-      CHECK(from_tsv[i].at(c.tsv[0]).get<std::string>().starts_with(kTexts[i]));
+      CHECK(from_tsv[i].at(c.tsv[0]).get<std::string>().starts_with(kLiteralTexts[i]));
       CHECK(from_tsv[i] == from_jsonl[i]);  // the same results as from the literal strings
     }
     if (c.name == "tokenize") continue;  // its TSV output is its own layout

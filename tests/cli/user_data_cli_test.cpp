@@ -21,7 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string minilm() { return bktest::fixture_path("minilm-embed"); }
 
 }  // namespace
 
@@ -47,11 +46,11 @@ TEST_CASE("an output that is one of the inputs is refused before it is opened (i
       {{"tokenize", "-i", in.string(), "--format", "jsonl", "-o", same}, in, text},
       {{"tokenize", "-i", (dir.path() / "link.txt").string(), "--format", "jsonl", "-o", in.string()}, in, text},
       {{"tokenize", "-i", in.string(), "--format", "jsonl", "-o", (dir.path() / "hard.txt").string()}, in, text},
-      {{"embed", "-m", minilm(), "-i", (dir.path() / "other.txt").string(), "-i", in.string(), "--format", "npy", "-o",
+      {{"embed", "-m", bktest::minilm(), "-i", (dir.path() / "other.txt").string(), "-i", in.string(), "--format", "npy", "-o",
         (dir.path() / "link.txt").string()},
        in, text},
-      {{"embed", "-m", minilm(), "-i", csv.string(), "-o", csv.string()}, csv, table},
-      {{"similarity", "-m", minilm(), "--query", "hello", "--corpus", in.string(), "--format", "jsonl", "-o", same}, in, text},
+      {{"embed", "-m", bktest::minilm(), "-i", csv.string(), "-o", csv.string()}, csv, table},
+      {{"similarity", "-m", bktest::minilm(), "--query", "hello", "--corpus", in.string(), "--format", "jsonl", "-o", same}, in, text},
   };
   bktest::write_file(dir.path() / "other.txt", "other\n");
   for (const Case& c : cases) {
@@ -80,10 +79,10 @@ struct ModelCommand {
 std::vector<ModelCommand> model_commands() {
   return {
       {{"classify", "-m", bktest::fixture_path("bert-cased-cls")}, {{"text", "a good film"}}, {"--column", "text"}, {}},
-      {{"embed", "-m", minilm()}, {{"text", "a good film"}}, {"--column", "text"}, {}},
+      {{"embed", "-m", bktest::minilm()}, {{"text", "a good film"}}, {"--column", "text"}, {}},
       {{"fill-mask", "-m", bktest::fixture_path("bert-uncased-mlm")}, {{"text", "the [MASK] is good"}}, {"--column", "text"}, {}},
       {{"qa", "-m", bktest::fixture_path("bert-uncased-qa")}, {{"question", "who is here"}, {"context", "bob is here"}}, {}, {}},
-      {{"similarity", "-m", minilm()},
+      {{"similarity", "-m", bktest::minilm()},
        {{"text", "a"}, {"text_pair", "b"}},
        {"--column", "text", "--pair-column", "text_pair"},
        {"--pair-field", "text_pair"}},
@@ -197,7 +196,7 @@ TEST_CASE("vector output keeps row i for input record i when bad records are ski
   bktest::write_file(in, input);
   for (const std::string format : {"npy", "f32"}) {
     const std::string out = (dir.path() / ("out." + format)).string();
-    auto r = run_bertkit({"embed", "-m", minilm(), "-i", in, "--strict", "--on-error", "skip", "--batch-size", "2", "-o", out});
+    auto r = run_bertkit({"embed", "-m", bktest::minilm(), "-i", in, "--strict", "--on-error", "skip", "--batch-size", "2", "-o", out});
     INFO(format, " ", r.err);
     REQUIRE(r.exit_code == 0);
     std::string header;
@@ -218,7 +217,7 @@ TEST_CASE("vector output keeps row i for input record i when bad records are ski
       if (!good[i]) CHECK(r.err.find(in + ":" + std::to_string(i + 1) + ":") != std::string::npos);
     }
     // Each good row is the embedding of its own text.
-    auto one = run_bertkit({"embed", "-m", minilm(), "record 4"});
+    auto one = run_bertkit({"embed", "-m", bktest::minilm(), "record 4"});
     REQUIRE(one.exit_code == 0);
     const json embedding = bktest::json_lines(one.out).at(0)["embedding"];
     REQUIRE(embedding.size() == width);
@@ -247,7 +246,7 @@ TEST_CASE("TSV output escapes and never quotes, and reads back as TSV input (iss
   // Read back as TSV, the text is the original one.
   const fs::path tsv = dir.path() / "out.tsv";
   bktest::write_file(tsv, r.out);
-  auto back = run_bertkit({"embed", "-m", minilm(), "-i", tsv.string(), "--column", "text", "--output-prefix", "e_", "--tsv-escapes"});
+  auto back = run_bertkit({"embed", "-m", bktest::minilm(), "-i", tsv.string(), "--column", "text", "--output-prefix", "e_", "--tsv-escapes"});
   INFO(back.err);
   REQUIRE(back.exit_code == 0);
   CHECK(bktest::json_lines(back.out).at(0)["text"] == tricky);
@@ -275,11 +274,11 @@ TEST_CASE("CSV input keeps its columns in JSONL output, qa's are question and co
 TEST_CASE("output extensions: any case, and an unknown one is a usage error (issue 19, item 21)") {
   bktest::TempDir dir;
   const std::string out_csv = (dir.path() / "OUT.CSV").string();
-  auto r = run_bertkit({"embed", "-m", minilm(), "hello", "-o", out_csv});
+  auto r = run_bertkit({"embed", "-m", bktest::minilm(), "hello", "-o", out_csv});
   REQUIRE(r.exit_code == 0);
   CHECK(bktest::read_file(out_csv).rfind("text,embedding,truncated\n", 0) == 0);
   const std::string npy = (dir.path() / "v.NPY").string();
-  REQUIRE(run_bertkit({"embed", "-m", minilm(), "hello", "-o", npy}).exit_code == 0);
+  REQUIRE(run_bertkit({"embed", "-m", bktest::minilm(), "hello", "-o", npy}).exit_code == 0);
   CHECK(bktest::read_file(npy).rfind("\x93NUMPY", 0) == 0);
   for (const char* name : {"out.parquet", "out.xlsx", "out.txt"}) {
     const fs::path path = dir.path() / name;
@@ -293,8 +292,8 @@ TEST_CASE("output extensions: any case, and an unknown one is a usage error (iss
   CHECK(npy_classify.exit_code == 2);
   // No extension: JSON lines; --format overrides any extension.
   const fs::path plain = dir.path() / "results";
-  REQUIRE(run_bertkit({"embed", "-m", minilm(), "hello", "-o", plain.string()}).exit_code == 0);
+  REQUIRE(run_bertkit({"embed", "-m", bktest::minilm(), "hello", "-o", plain.string()}).exit_code == 0);
   CHECK(json::parse(bktest::split_lines(bktest::read_file(plain)).at(0))["text"] == "hello");
   const fs::path txt = dir.path() / "forced.txt";
-  REQUIRE(run_bertkit({"embed", "-m", minilm(), "hello", "--format", "csv", "-o", txt.string()}).exit_code == 0);
+  REQUIRE(run_bertkit({"embed", "-m", bktest::minilm(), "hello", "--format", "csv", "-o", txt.string()}).exit_code == 0);
 }

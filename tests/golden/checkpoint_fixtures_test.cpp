@@ -19,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace bertkit::core;
 
-std::vector<fs::path> fixture_folders() {
+std::vector<fs::path> checkpoint_fixture_folders() {
   std::vector<fs::path> out;
   for (const auto& e : fs::directory_iterator(bktest::shared("fixtures/models")))
     if (e.is_directory()) out.push_back(e.path());
@@ -55,7 +55,7 @@ void check_against_golden(const RawCheckpoint& raw, const nlohmann::json& tensor
 
 TEST_CASE("checkpoint: every weights file of every fixture matches goldens.json") {
   int files = 0;
-  for (const auto& folder : fixture_folders()) {
+  for (const auto& folder : checkpoint_fixture_folders()) {
     auto goldens = bktest::read_json(folder / "goldens.json");
     for (const auto& w : goldens["weights"]) {
       auto format = w["format"].get<std::string>();
@@ -77,7 +77,7 @@ TEST_CASE("checkpoint: every weights file of every fixture matches goldens.json"
 }
 
 TEST_CASE("checkpoint: safetensors and torch zip of one model hold the same bytes") {
-  for (const auto& folder : fixture_folders()) {
+  for (const auto& folder : checkpoint_fixture_folders()) {
     auto goldens = bktest::read_json(folder / "goldens.json");
     if (goldens["formats_check"].is_null()) continue;
     INFO(folder);
@@ -103,7 +103,7 @@ TEST_CASE("checkpoint: safetensors and torch zip of one model hold the same byte
 }
 
 TEST_CASE("checkpoint: every fixture loads into the canonical tensors its config needs") {
-  for (const auto& folder : fixture_folders()) {
+  for (const auto& folder : checkpoint_fixture_folders()) {
     INFO(folder);
     LoadedModel m = load_model(folder.string());
     std::set<std::string> want;

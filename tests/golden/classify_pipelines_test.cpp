@@ -22,7 +22,7 @@ using bktest::kTolerance;
 // What the pipeline returned as a list of {label, score}: a bare dict for the legacy form of a pair.
 json as_list(const json& output) { return output.is_array() ? output : json::array({output}); }
 
-std::size_t check_fixture(const bktest::FixtureRef& name, const char* compat) {
+std::size_t check_classify_fixture(const bktest::FixtureRef& name, const char* compat) {
   bktest::Fixture f = bktest::load_fixture(name.name, name.set);
   auto tokenizer = bktest::fixture_tokenizer(f, compat);
   cmd::Classifier classifier(f.model.config, f.weights);
@@ -68,7 +68,7 @@ std::size_t check_fixture(const bktest::FixtureRef& name, const char* compat) {
 TEST_CASE("classify: every text-classification pipeline record, slow tokenizer (--compat python)") {
   auto names = bktest::fixtures_with_pipelines("text-classification");
   CHECK(names.size() >= 5);
-  for (const auto& name : names) CHECK(check_fixture(name, "python") > 0);
+  for (const auto& name : names) CHECK(check_classify_fixture(name, "python") > 0);
 }
 
 TEST_CASE("classify: pipeline records with the default fast tokenizer where it tokenizes alike") {
@@ -76,7 +76,7 @@ TEST_CASE("classify: pipeline records with the default fast tokenizer where it t
   // CamemBERT's one-label cross-encoder (Unigram).
   auto names = bktest::fixtures_with_pipelines("text-classification", true);
   CHECK(names.size() >= 7);
-  for (const auto& name : names) CHECK(check_fixture(name, "fast") > 0);
+  for (const auto& name : names) CHECK(check_classify_fixture(name, "fast") > 0);
 }
 
 TEST_CASE("classify: score functions and label ranking") {

@@ -3,6 +3,7 @@
 // 4.33): every case's ids, pieces, type ids and decoded text, and the special tokens' ids, as the slow
 // DebertaV2Tokenizer gave them (goldens.json).
 #include "support.h"
+#include "golden/token_strings.h"
 
 #include "tokenizer/loader.h"
 #include "tokenizer/tokenizer.h"
@@ -22,12 +23,6 @@ namespace {
 std::unique_ptr<Tokenizer> folder_tokenizer(const std::string& folder) {
   const auto files = bertkit::tok::read_tokenizer_files(bktest::shared("fixtures/models3/" + folder));
   return std::make_unique<Tokenizer>(bertkit::tok::build_tokenizer_spec(files));
-}
-
-std::vector<std::string> tokens_of(const Encoding& e, const Tokenizer& tok) {
-  std::vector<std::string> out;
-  for (auto id : e.ids) out.emplace_back(tok.token(id));
-  return out;
 }
 
 }  // namespace
@@ -52,7 +47,7 @@ TEST_CASE("deberta-v3 fixtures: spm.model in every layout gives the slow tokeniz
       const std::string pair = c.value("text_pair", "");
       const Encoding e = tok->encode(text, c.contains("text_pair") ? std::optional<std::string_view>(pair) : std::nullopt, {});
       CHECK(e.ids == c["input_ids"].get<std::vector<std::int32_t>>());
-      CHECK(tokens_of(e, *tok) == c["tokens"].get<std::vector<std::string>>());
+      CHECK(bktest::token_strings(e, *tok) == c["tokens"].get<std::vector<std::string>>());
       CHECK(e.type_ids == c["token_type_ids"].get<std::vector<std::int32_t>>());
       CHECK(tok->decode(e.ids, true) == c["decoded"].get<std::string>());
       // bertkit gives offsets the slow tokenizer lacks: each inside the text its token came from.

@@ -29,7 +29,7 @@ void check_predictions(const std::vector<cmd::MaskPrediction>& got, const json& 
   }
 }
 
-std::size_t check_fixture(const bktest::FixtureRef& name, const char* compat) {
+std::size_t check_fill_mask_fixture(const bktest::FixtureRef& name, const char* compat) {
   bktest::Fixture f = bktest::load_fixture(name.name, name.set);
   auto tokenizer = bktest::fixture_tokenizer(f, compat);
   cmd::FillMasker masker(f.model.config, f.weights, *tokenizer);
@@ -72,7 +72,7 @@ std::size_t check_fixture(const bktest::FixtureRef& name, const char* compat) {
 TEST_CASE("fill-mask: every fill-mask pipeline record, slow tokenizer (--compat python)") {
   auto names = bktest::fixtures_with_pipelines("fill-mask");
   CHECK(names.size() >= 3);
-  for (const auto& name : names) CHECK(check_fixture(name, "python") > 0);
+  for (const auto& name : names) CHECK(check_fill_mask_fixture(name, "python") > 0);
 }
 
 // With the wave-2 folders: RoBERTa's <mask> (lstrip) in a byte-level BPE, MPNet's in a WordPiece
@@ -80,7 +80,7 @@ TEST_CASE("fill-mask: every fill-mask pipeline record, slow tokenizer (--compat 
 TEST_CASE("fill-mask: every fill-mask pipeline record, default fast tokenizer") {
   auto names = bktest::fixtures_with_pipelines("fill-mask", true);
   CHECK(names.size() >= 5);
-  for (const auto& name : names) CHECK(check_fixture(name, "fast") > 0);
+  for (const auto& name : names) CHECK(check_fill_mask_fixture(name, "fast") > 0);
 }
 
 TEST_CASE("fill-mask: a text without a mask is refused, targets resolve as transformers does") {

@@ -2,6 +2,7 @@
 // tokenizations recorded by Hugging Face's libraries (ids, tokens, offsets, pairs, truncation), in the
 // default (Rust tokenizers) behaviour and in --compat python.
 #include "golden/char_offsets.h"
+#include "golden/token_strings.h"
 #include "support.h"
 
 #include "tokenizer/loader.h"
@@ -70,12 +71,6 @@ struct Checker {
   }
 };
 
-std::vector<std::string> tokens_of(const Encoding& e, const Tokenizer& tok) {
-  std::vector<std::string> out;
-  for (auto id : e.ids) out.emplace_back(tok.token(id));
-  return out;
-}
-
 void check_model(const std::string& model, bool python, Source source) {
   auto tok = load(model, python ? bertkit::tok::UnicodeProfile::Python : bertkit::tok::UnicodeProfile::Rust,
                   source);
@@ -99,7 +94,7 @@ void check_model(const std::string& model, bool python, Source source) {
 
       Encoding e = tok->encode(a, bv, {});
       check.same("ids", e.ids, expect("ids").get<std::vector<int>>(), &e, *tok);
-      check.same("tokens", tokens_of(e, *tok), expect("tokens").get<std::vector<std::string>>(), &e, *tok);
+      check.same("tokens", bktest::token_strings(e, *tok), expect("tokens").get<std::vector<std::string>>(), &e, *tok);
       if (pair) check.same("type_ids", e.type_ids, expect("type_ids").get<std::vector<int>>(), &e, *tok);
       // The slow SentencePiece tokenizer has no offsets to compare.
       if (!python && rec.contains("offsets")) {
@@ -123,24 +118,24 @@ void check_model(const std::string& model, bool python, Source source) {
   CHECK(check.failures.empty());
 }
 
-const char* kModels[] = {"bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased", "bert-base-chinese"};
+const char* kCorpusModels[] = {"bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased", "bert-base-chinese"};
 
 }  // namespace
 
 TEST_CASE("golden corpora: fast tokenizer (tokenizer.json), every line identical") {
-  for (const char* model : kModels) {
+  for (const char* model : kCorpusModels) {
     SUBCASE(model) { check_model(model, false, Source::TokenizerJson); }
   }
 }
 
 TEST_CASE("golden corpora: fast tokenizer from vocab.txt, every line identical") {
-  for (const char* model : kModels) {
+  for (const char* model : kCorpusModels) {
     SUBCASE(model) { check_model(model, false, Source::VocabTxt); }
   }
 }
 
 TEST_CASE("golden corpora: --compat python, every line identical") {
-  for (const char* model : kModels) {
+  for (const char* model : kCorpusModels) {
     SUBCASE(model) { check_model(model, true, Source::TokenizerJson); }
   }
 }

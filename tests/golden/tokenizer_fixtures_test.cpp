@@ -28,7 +28,7 @@ std::unique_ptr<Tokenizer> load(const fs::path& folder, UnicodeProfile profile) 
   return std::make_unique<Tokenizer>(std::move(spec));
 }
 
-std::vector<fs::path> fixture_folders() {
+std::vector<fs::path> tokenizer_fixture_folders() {
   std::vector<fs::path> out;
   for (const auto& entry : fs::directory_iterator(bktest::shared("fixtures/models")))
     if (fs::exists(entry.path() / "goldens.json")) out.push_back(entry.path());
@@ -58,7 +58,7 @@ Encoding encode_case(const Tokenizer& tok, const json& c, std::size_t max_length
 
 TEST_CASE("fixture tokenizers: every case, fast and --compat python, ids, type ids and decoded text") {
   std::size_t cases = 0;
-  for (const fs::path& folder : fixture_folders()) {
+  for (const fs::path& folder : tokenizer_fixture_folders()) {
     const std::string name = folder.filename().string();
     json g = bktest::read_json(folder / "goldens.json");
     const auto max_length = g["encode"]["max_length"].get<std::size_t>();
@@ -117,7 +117,7 @@ TEST_CASE("fixture tokenizers: the newformat folder's added special token [unuse
 
 TEST_CASE("fixture tokenizers: the QA pipeline's fast windows (only_second, stride = doc_stride)") {
   std::size_t records = 0, windows = 0;
-  for (const fs::path& folder : fixture_folders()) {
+  for (const fs::path& folder : tokenizer_fixture_folders()) {
     json g = bktest::read_json(folder / "goldens.json");
     if (!g.contains("pipelines_fast")) continue;
     auto tok = load(folder, UnicodeProfile::Rust);

@@ -16,12 +16,12 @@ using bertkit::records::RecordWriter;
 namespace {
 
 // A minimal .npy reader, written from the format description, to check what NpyWriter produces.
-struct Npy {
+struct WrittenNpy {
   std::vector<std::size_t> shape;
   std::vector<float> data;
 };
 
-Npy parse_npy(const std::string& bytes) {
+WrittenNpy parse_written_npy(const std::string& bytes) {
   REQUIRE(bytes.size() >= 10);
   REQUIRE(bytes.substr(0, 6) == "\x93NUMPY");
   CHECK(bytes[6] == 1);  // version 1.0
@@ -35,7 +35,7 @@ Npy parse_npy(const std::string& bytes) {
   std::smatch m;
   REQUIRE(std::regex_match(dict, m,
                            std::regex(R"(\{'descr': '<f4', 'fortran_order': False, 'shape': \((\d+), (\d+)\), \} *\n)")));
-  Npy npy;
+  WrittenNpy npy;
   npy.shape = {std::stoul(m[1]), std::stoul(m[2])};
   std::size_t count = npy.shape[0] * npy.shape[1];
   REQUIRE(bytes.size() - data_start >= count * 4);  // trailing bytes past the header's rows are ignored
@@ -59,17 +59,17 @@ TEST_CASE("npy writer: a valid (N, D) float32 file after every flush") {
   {
     RecordWriter out(path.string());
     NpyWriter npy(out, dim);
-    Npy empty = parse_npy(bktest::read_file(path));
+    WrittenNpy empty = parse_written_npy(bktest::read_file(path));
     CHECK(empty.shape == std::vector<std::size_t>{0, dim});
     for (std::size_t batch = 0; batch < 3; ++batch) {
       for (std::size_t i = 0; i < 4; ++i) npy.append(row(batch * 4 + i, dim));
       npy.flush();
-      Npy now = parse_npy(bktest::read_file(path));
+      WrittenNpy now = parse_written_npy(bktest::read_file(path));
       CHECK(now.shape == std::vector<std::size_t>{(batch + 1) * 4, dim});
     }
     npy.append(row(12, dim));  // written by the destructors
   }
-  Npy final = parse_npy(bktest::read_file(path));
+  WrittenNpy final = parse_written_npy(bktest::read_file(path));
   REQUIRE(final.shape == std::vector<std::size_t>{13, dim});
   for (std::size_t i = 0; i < 13; ++i)
     CHECK(std::vector<float>(final.data.begin() + i * dim, final.data.begin() + (i + 1) * dim) == row(i, dim));
@@ -81,7 +81,7 @@ TEST_CASE("npy writer: the header holds large shapes and refuses stdout") {
   CHECK(h.size() == 128);
   CHECK(h.find("'shape': (18446744073709551615, 18446744073709551615), }") != std::string::npos);
   CHECK(h.back() == '\n');
-  CHECK(parse_npy(NpyWriter::header(0, 768)).shape == std::vector<std::size_t>{0, 768});
+  CHECK(parse_written_npy(NpyWriter::header(0, 768)).shape == std::vector<std::size_t>{0, 768});
   RecordWriter out("-");
   try {
     NpyWriter npy(out, 4);
@@ -117,7 +117,7 @@ TEST_CASE("npy writer: a full disk leaves a valid file with the complete rows") 
   setrlimit(RLIMIT_FSIZE, &old_limit);
   std::signal(SIGXFSZ, old_handler);
   CHECK(message.find("cannot write " + path.string()) == 0);
-  Npy npy = parse_npy(bktest::read_file(path));
+  WrittenNpy npy = parse_written_npy(bktest::read_file(path));
   CHECK(npy.shape == std::vector<std::size_t>{8, dim});  // two whole batches fit, the third did not
   CHECK(std::filesystem::file_size(path) == 128 + 8 * 1024);
   for (std::size_t i = 0; i < 8; ++i)

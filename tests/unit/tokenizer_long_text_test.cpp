@@ -85,7 +85,7 @@ std::vector<std::string> corpus_texts() {
 // sentence-camembert-base's SentencePiece pipeline (Precompiled, Replace " {2,}", Metaspace, Unigram),
 // and the Unicode normal forms (which compose across characters) and the Whitespace pre-tokenizer behind
 // multilingual BERT's vocabulary.
-const char* kModels[] = {"bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased", "bert-base-chinese",
+const char* kLongTextModels[] = {"bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased", "bert-base-chinese",
                          "roberta-base", "sentence-camembert-base", "bert-base-multilingual-cased+nfkc",
                          "bert-base-multilingual-cased+tutorial"};
 
@@ -94,7 +94,7 @@ const char* kModels[] = {"bert-base-uncased", "bert-base-cased", "bert-base-mult
 TEST_CASE("long texts: tokenized in pieces cut before spaces, exactly the tokens of the whole text") {
   const auto texts = corpus_texts();
   REQUIRE(texts.size() > 10000 / bktest::kSweepStride);
-  for (const std::string model : kModels) {
+  for (const std::string model : kLongTextModels) {
     // --compat python is BERT's (transformers' slow BertTokenizer) only.
     const bool bert = model.starts_with("bert-") && model.find('+') == std::string::npos;
     for (UnicodeProfile profile : {UnicodeProfile::Rust, UnicodeProfile::Python}) {

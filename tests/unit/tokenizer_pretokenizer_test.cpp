@@ -15,7 +15,7 @@ using bertkit::tok::UnicodeProfile;
 namespace {
 
 // The words of the whole text, separated by spaces (a word never holds whitespace).
-std::string split(std::string_view text, UnicodeProfile profile = UnicodeProfile::Rust) {
+std::string pretokenize(std::string_view text, UnicodeProfile profile = UnicodeProfile::Rust) {
   std::vector<ByteSpan> words;
   BertPreTokenizer(profile).split(text, 0, static_cast<std::uint32_t>(text.size()), words);
   std::string s;
@@ -29,20 +29,20 @@ std::string split(std::string_view text, UnicodeProfile profile = UnicodeProfile
 }  // namespace
 
 TEST_CASE("pre-tokenizer: whitespace separates words and is dropped") {
-  CHECK(split("Hello, world!  foo") == "Hello , world ! foo");
-  CHECK(split("  leading and trailing  ") == "leading and trailing");
-  CHECK(split("a b\xE3\x80\x80" "c") == "a b c");  // U+3000
-  CHECK(split("").empty());
-  CHECK(split("   ").empty());
+  CHECK(pretokenize("Hello, world!  foo") == "Hello , world ! foo");
+  CHECK(pretokenize("  leading and trailing  ") == "leading and trailing");
+  CHECK(pretokenize("a b\xE3\x80\x80" "c") == "a b c");  // U+3000
+  CHECK(pretokenize("").empty());
+  CHECK(pretokenize("   ").empty());
 }
 
 TEST_CASE("pre-tokenizer: ASCII symbols and Unicode punctuation are words of their own") {
   // $ ^ ` ~ are ASCII symbols (not Unicode P*) yet split; ¿ « — are P*; ₤ (Sc) is not punctuation.
-  CHECK(split("a$b^c`d~e\xC2\xBF" "f\xC2\xAB" "g\xE2\x80\x94h\xE2\x82\xA4i") ==
+  CHECK(pretokenize("a$b^c`d~e\xC2\xBF" "f\xC2\xAB" "g\xE2\x80\x94h\xE2\x82\xA4i") ==
         "a $ b ^ c ` d ~ e \xC2\xBF f \xC2\xAB g \xE2\x80\x94 h\xE2\x82\xA4i");
-  CHECK(split("don't 3.14 x_y") == "don ' t 3 . 14 x _ y");
-  CHECK(split("+=<>|") == "+ = < > |");
-  CHECK(split("\xC2\xA1hola\xC2\xBF") == "\xC2\xA1 hola \xC2\xBF");
+  CHECK(pretokenize("don't 3.14 x_y") == "don ' t 3 . 14 x _ y");
+  CHECK(pretokenize("+=<>|") == "+ = < > |");
+  CHECK(pretokenize("\xC2\xA1hola\xC2\xBF") == "\xC2\xA1 hola \xC2\xBF");
 }
 
 TEST_CASE("pre-tokenizer: splits only the given range, with offsets into the whole text") {
@@ -81,5 +81,5 @@ TEST_CASE("pre-tokenizer: words and marks across the 63-byte blocks of the ASCII
     expected += token;
     after_word = !mark;
   }
-  CHECK(split(text) == expected);
+  CHECK(pretokenize(text) == expected);
 }

@@ -21,7 +21,7 @@ using bertkit::tok::TruncationStrategy;
 
 namespace {
 
-const std::string kTen = "one two three four five six seven eight nine ten";
+const std::string kTenWords = "one two three four five six seven eight nine ten";
 const std::string kThree = "red green blue";
 const std::string kSix = "red green blue black white pink";
 
@@ -53,11 +53,11 @@ std::string encode(const std::string& a, std::optional<std::string> b, const Enc
 }  // namespace
 
 TEST_CASE("truncation: a single text, right, with and without stride") {
-  CHECK(encode(kTen, std::nullopt, truncate_to(6)) ==
+  CHECK(encode(kTenWords, std::nullopt, truncate_to(6)) ==
         "[CLS] one two three four [SEP]\n"
         "[CLS] five six seven eight [SEP]\n"
         "[CLS] nine ten [SEP]");
-  CHECK(encode(kTen, std::nullopt, truncate_to(6, TruncationStrategy::LongestFirst, 2)) ==
+  CHECK(encode(kTenWords, std::nullopt, truncate_to(6, TruncationStrategy::LongestFirst, 2)) ==
         "[CLS] one two three four [SEP]\n"
         "[CLS] three four five six [SEP]\n"
         "[CLS] five six seven eight [SEP]\n"
@@ -65,41 +65,41 @@ TEST_CASE("truncation: a single text, right, with and without stride") {
   // Short enough: untouched, no windows.
   CHECK(encode(kThree, std::nullopt, truncate_to(5)) == "[CLS] red green blue [SEP]");
   // only_first on a single text is the same cut.
-  CHECK(encode(kTen, std::nullopt, truncate_to(6, TruncationStrategy::OnlyFirst)) == encode(kTen, std::nullopt, truncate_to(6)));
+  CHECK(encode(kTenWords, std::nullopt, truncate_to(6, TruncationStrategy::OnlyFirst)) == encode(kTenWords, std::nullopt, truncate_to(6)));
 }
 
 TEST_CASE("truncation: a single text, left: windows from the end backwards") {
   const auto& tok = bktest::shared_tokenizer("bert-base-uncased");
-  Encoding e = tok.encode(kTen, std::nullopt, truncate_to(6, TruncationStrategy::LongestFirst, 2, Side::Left));
+  Encoding e = tok.encode(kTenWords, std::nullopt, truncate_to(6, TruncationStrategy::LongestFirst, 2, Side::Left));
   CHECK(windows(e, tok) ==
         "[CLS] seven eight nine ten [SEP]\n"
         "[CLS] five six seven eight [SEP]\n"
         "[CLS] three four five six [SEP]\n"
         "[CLS] one two three four [SEP]");
   // Offsets still point into the original text (reference: 28:33 34:39 40:44 45:48).
-  CHECK(bktest::char_offsets_str(e, kTen) == "0:0 28:33 34:39 40:44 45:48 0:0");
+  CHECK(bktest::char_offsets_str(e, kTenWords) == "0:0 28:33 34:39 40:44 45:48 0:0");
 }
 
 TEST_CASE("truncation: pairs, longest_first, and the order of overflowing windows") {
   // A (10 tokens) and B (3): budget 7, B kept whole, A in windows of 4.
-  CHECK(encode(kTen, kThree, truncate_to(10)) ==
+  CHECK(encode(kTenWords, kThree, truncate_to(10)) ==
         "[CLS] one two three four [SEP] red green blue [SEP]\n"
         "[CLS] five six seven eight [SEP] red green blue [SEP]\n"
         "[CLS] nine ten [SEP] red green blue [SEP]");
-  CHECK(encode(kTen, kThree, truncate_to(10, TruncationStrategy::LongestFirst, 1)) ==
+  CHECK(encode(kTenWords, kThree, truncate_to(10, TruncationStrategy::LongestFirst, 1)) ==
         "[CLS] one two three four [SEP] red green blue [SEP]\n"
         "[CLS] four five six seven [SEP] red green blue [SEP]\n"
         "[CLS] seven eight nine ten [SEP] red green blue [SEP]");
   // Both cut (A 10 -> 4, B 6 -> 3, the odd token to the longer text): every later window of A with
   // every window of B, then the first window of A with B's later windows.
-  CHECK(encode(kTen, kSix, truncate_to(10)) ==
+  CHECK(encode(kTenWords, kSix, truncate_to(10)) ==
         "[CLS] one two three four [SEP] red green blue [SEP]\n"
         "[CLS] five six seven eight [SEP] red green blue [SEP]\n"
         "[CLS] five six seven eight [SEP] black white pink [SEP]\n"
         "[CLS] nine ten [SEP] red green blue [SEP]\n"
         "[CLS] nine ten [SEP] black white pink [SEP]\n"
         "[CLS] one two three four [SEP] black white pink [SEP]");
-  CHECK(encode(kSix, kTen, truncate_to(10)) ==
+  CHECK(encode(kSix, kTenWords, truncate_to(10)) ==
         "[CLS] red green blue [SEP] one two three four [SEP]\n"
         "[CLS] black white pink [SEP] one two three four [SEP]\n"
         "[CLS] black white pink [SEP] five six seven eight [SEP]\n"
@@ -115,23 +115,23 @@ TEST_CASE("truncation: pairs, longest_first, and the order of overflowing window
 }
 
 TEST_CASE("truncation: only_first and only_second, right and left") {
-  CHECK(encode(kTen, kThree, truncate_to(10, TruncationStrategy::OnlyFirst, 1)) ==
+  CHECK(encode(kTenWords, kThree, truncate_to(10, TruncationStrategy::OnlyFirst, 1)) ==
         "[CLS] one two three four [SEP] red green blue [SEP]\n"
         "[CLS] four five six seven [SEP] red green blue [SEP]\n"
         "[CLS] seven eight nine ten [SEP] red green blue [SEP]");
-  CHECK(encode(kThree, kTen, truncate_to(10, TruncationStrategy::OnlySecond, 2)) ==
+  CHECK(encode(kThree, kTenWords, truncate_to(10, TruncationStrategy::OnlySecond, 2)) ==
         "[CLS] red green blue [SEP] one two three four [SEP]\n"
         "[CLS] red green blue [SEP] three four five six [SEP]\n"
         "[CLS] red green blue [SEP] five six seven eight [SEP]\n"
         "[CLS] red green blue [SEP] seven eight nine ten [SEP]");
-  CHECK(encode(kThree, kTen, truncate_to(10, TruncationStrategy::OnlySecond, 2, Side::Left)) ==
+  CHECK(encode(kThree, kTenWords, truncate_to(10, TruncationStrategy::OnlySecond, 2, Side::Left)) ==
         "[CLS] red green blue [SEP] seven eight nine ten [SEP]\n"
         "[CLS] red green blue [SEP] five six seven eight [SEP]\n"
         "[CLS] red green blue [SEP] three four five six [SEP]\n"
         "[CLS] red green blue [SEP] one two three four [SEP]");
   // The type ids follow the template in every window.
   const auto& tok = bktest::shared_tokenizer("bert-base-uncased");
-  Encoding e = tok.encode(kThree, std::string_view(kTen), truncate_to(10, TruncationStrategy::OnlySecond, 2));
+  Encoding e = tok.encode(kThree, std::string_view(kTenWords), truncate_to(10, TruncationStrategy::OnlySecond, 2));
   REQUIRE(e.overflowing.size() == 3);
   CHECK(bktest::join(e.overflowing[2].type_ids) == "0 0 0 0 0 1 1 1 1 1");
 }
@@ -139,13 +139,13 @@ TEST_CASE("truncation: only_first and only_second, right and left") {
 TEST_CASE("truncation: errors the reference also refuses") {
   const auto& tok = bktest::shared_tokenizer("bert-base-uncased");
   // The text to cut is too short to make room (reference: "Sequence to truncate too short").
-  CHECK_THROWS_AS(tok.encode(kTen, std::string_view(kThree), truncate_to(5, TruncationStrategy::OnlySecond)), bertkit::Error);
+  CHECK_THROWS_AS(tok.encode(kTenWords, std::string_view(kThree), truncate_to(5, TruncationStrategy::OnlySecond)), bertkit::Error);
   // only_second needs a pair.
-  CHECK_THROWS_AS(tok.encode(kTen, std::nullopt, truncate_to(5, TruncationStrategy::OnlySecond)), bertkit::Error);
+  CHECK_THROWS_AS(tok.encode(kTenWords, std::nullopt, truncate_to(5, TruncationStrategy::OnlySecond)), bertkit::Error);
   // The stride must leave room for progress.
-  CHECK_THROWS_AS(tok.encode(kTen, std::nullopt, truncate_to(6, TruncationStrategy::LongestFirst, 4)), bertkit::Error);
+  CHECK_THROWS_AS(tok.encode(kTenWords, std::nullopt, truncate_to(6, TruncationStrategy::LongestFirst, 4)), bertkit::Error);
   // No room beside the special tokens.
-  CHECK_THROWS_AS(tok.encode(kTen, std::string_view(kThree), truncate_to(2)), bertkit::Error);
+  CHECK_THROWS_AS(tok.encode(kTenWords, std::string_view(kThree), truncate_to(2)), bertkit::Error);
   CHECK(bertkit::tok::parse_truncation_strategy("only_second") == TruncationStrategy::OnlySecond);
   CHECK_THROWS_AS(bertkit::tok::parse_truncation_strategy("shortest"), bertkit::Error);
 }
@@ -156,10 +156,10 @@ TEST_CASE("truncation: --compat python cuts one token at a time, from B on ties,
   CHECK(encode("one two three four", std::string("five six seven eight"), truncate_to(8), python) ==
         "[CLS] one two three [SEP] five six [SEP]");
   // The longer text is cut down to the other's length first.
-  CHECK(encode(kTen, kThree, truncate_to(10), python) == "[CLS] one two three four [SEP] red green blue [SEP]");
-  CHECK(encode(kTen, kSix, truncate_to(11), python) == "[CLS] one two three four [SEP] red green blue black [SEP]");
-  CHECK(encode(kTen, std::nullopt, truncate_to(6, TruncationStrategy::LongestFirst, 0, Side::Left), python) ==
+  CHECK(encode(kTenWords, kThree, truncate_to(10), python) == "[CLS] one two three four [SEP] red green blue [SEP]");
+  CHECK(encode(kTenWords, kSix, truncate_to(11), python) == "[CLS] one two three four [SEP] red green blue black [SEP]");
+  CHECK(encode(kTenWords, std::nullopt, truncate_to(6, TruncationStrategy::LongestFirst, 0, Side::Left), python) ==
         "[CLS] seven eight nine ten [SEP]");
-  CHECK(encode(kThree, kTen, truncate_to(10, TruncationStrategy::OnlySecond), python) ==
+  CHECK(encode(kThree, kTenWords, truncate_to(10, TruncationStrategy::OnlySecond), python) ==
         "[CLS] red green blue [SEP] one two three four [SEP]");
 }

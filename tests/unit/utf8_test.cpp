@@ -11,7 +11,7 @@ std::string repaired(std::string_view in, std::size_t* count = nullptr) {
   if (count) *count = n;
   return out;
 }
-const std::string R = "\xEF\xBF\xBD";
+const std::string kFffd = "\xEF\xBF\xBD";
 }  // namespace
 
 TEST_CASE("repair_utf8 keeps valid text and replaces maximal subparts as Python does") {
@@ -19,16 +19,16 @@ TEST_CASE("repair_utf8 keeps valid text and replaces maximal subparts as Python 
   CHECK(repaired("héllo 世界 😀", &n) == "héllo 世界 😀");
   CHECK(n == 0);
   // Cases checked against CPython's b.decode("utf-8", "replace").
-  CHECK(repaired("a\x80" "b", &n) == "a" + R + "b");
+  CHECK(repaired("a\x80" "b", &n) == "a" + kFffd + "b");
   CHECK(n == 1);
-  CHECK(repaired("\xE2\x82") == R);                        // truncated 3-byte sequence: one U+FFFD
-  CHECK(repaired("\xE2\x82" "x") == R + "x");
-  CHECK(repaired("\xED\xA0\x80") == R + R + R);            // surrogate: each byte
-  CHECK(repaired("\xC0\xAF") == R + R);                    // overlong
-  CHECK(repaired("\xE0\x80\xAF") == R + R + R);
-  CHECK(repaired("\xF0\x9F\x98") == R);                    // truncated emoji
-  CHECK(repaired("\xF4\x90\x80\x80") == R + R + R + R);    // above U+10FFFF
-  CHECK(repaired("\xFF\xFE") == R + R);
+  CHECK(repaired("\xE2\x82") == kFffd);                        // truncated 3-byte sequence: one U+FFFD
+  CHECK(repaired("\xE2\x82" "x") == kFffd + "x");
+  CHECK(repaired("\xED\xA0\x80") == kFffd + kFffd + kFffd);            // surrogate: each byte
+  CHECK(repaired("\xC0\xAF") == kFffd + kFffd);                    // overlong
+  CHECK(repaired("\xE0\x80\xAF") == kFffd + kFffd + kFffd);
+  CHECK(repaired("\xF0\x9F\x98") == kFffd);                    // truncated emoji
+  CHECK(repaired("\xF4\x90\x80\x80") == kFffd + kFffd + kFffd + kFffd);    // above U+10FFFF
+  CHECK(repaired("\xFF\xFE") == kFffd + kFffd);
   CHECK(repaired(std::string("a\0b", 3)) == std::string("a\0b", 3));
 }
 
