@@ -44,6 +44,7 @@ struct BenchOptions {
   std::string corpus;
   double min_time = 3.0;
   int runs = 3;
+  bool profile = false;
   std::string attention;  // lengths: time the attention op alone
   std::optional<std::int64_t> window;
   std::optional<int> heads;
@@ -99,6 +100,25 @@ std::vector<int> thread_counts(const BenchOptions& o) {
   return all > 1 ? std::vector<int>{1, all} : std::vector<int>{1};
 }
 
+// --profile: each op's milliseconds and calls per batch, and its share of the batch's mean time; what no op
+// timed (embeddings, the gaps between ops) is "other".
+void add_op_profile(const core::EncoderTiming& t, nlohmann::ordered_json& j, std::string& table) {
+  double timed = 0;
+  auto ops = nlohmann::ordered_json::array();
+  auto add = [&](const std::string& name, double seconds, std::int64_t calls) {
+    ops.push_back({{"op", name}, {"ms", 1e3 * seconds}, {"calls", calls}, {"share", seconds / t.mean_seconds}});
+    table += fmt::format("\n{:>18} {:<36} {:>9.3f} ms {:>6.1f}% {:>5} calls", "", name, 1e3 * seconds,
+                         100 * seconds / t.mean_seconds, calls);
+  };
+  for (const core::OpTime& op : t.ops) {
+    add(op.name, op.seconds, op.calls);
+    timed += op.seconds;
+  }
+  add("other", std::max(0.0, t.mean_seconds - timed), 0);
+  j["mean_seconds"] = t.mean_seconds;
+  j["ops"] = std::move(ops);
+}
+
 void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinter& print) {
   const auto& c = model.loaded.config;
   const auto workloads = parse_workloads(o.workloads, static_cast<std::int64_t>(c.usable_positions()));
@@ -108,7 +128,7 @@ void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinte
                            c.intermediate_size, model.dtype, core::cpu_path_name(core::cpu_selection().path)));
   print.header(fmt::format("{:>7} {:>5} {:>9} {:>5} {:>10} {:>10} {:>9} {:>9} {:>8} {:>5}", "threads", "used", "workload",
                            "runs", "seq/s", "tokens/s", "GFLOP/s", "peak", "of peak", "cpu"));
-  cmd::bench_encoder(c, model.weights, workloads, threads, {o.runs, o.min_time}, [&](const cmd::EncoderRow& r) {
+  cmd::bench_encoder(c, model.weights, workloads, threads, {o.runs, o.min_time, o.profile}, [&](const cmd::EncoderRow& r) {
     const auto& t = r.timing;
     const double share = t.gflops / r.peak_gflops;
     nlohmann::ordered_json j = {
@@ -126,10 +146,11 @@ void run_encoder_rows(const BenchOptions& o, const TaskModel& model, BenchPrinte
     if (std::adjacent_find(r.workload.lengths.begin(), r.workload.lengths.end(), std::not_equal_to<>()) !=
         r.workload.lengths.end())
       j["lengths"] = r.workload.lengths;
-    print.row(j, fmt::format("{:>7} {:>5.2f} {:>9} {:>5} {:>10.2f} {:>10.0f} {:>9.1f} {:>9.1f} {:>7.1f}% {:>4.0f}%",
-                             r.threads, t.threads_used, r.workload.name, t.runs,
-                             t.sequences_per_second, t.tokens_per_second, t.gflops, r.peak_gflops, 100 * share,
-                             100 * t.cpu_share));
+    std::string table = fmt::format("{:>7} {:>5.2f} {:>9} {:>5} {:>10.2f} {:>10.0f} {:>9.1f} {:>9.1f} {:>7.1f}% {:>4.0f}%",
+                                    r.threads, t.threads_used, r.workload.name, t.runs, t.sequences_per_second,
+                                    t.tokens_per_second, t.gflops, r.peak_gflops, 100 * share, 100 * t.cpu_share);
+    if (o.profile) add_op_profile(t, j, table);
+    print.row(j, table);
   });
 }
 
@@ -292,6 +313,7 @@ Action add_bench(CLI::App& sub, const GlobalOptions& global) {
   sub.add_option("--min-time", o->min_time, "Seconds each encoder measurement runs at least")
       ->check(decimal_number(0, 3600));
   sub.add_option("--runs", o->runs, "Runs each measurement makes at least")->check(whole_number(1, 1000000));
+  sub.add_flag("--profile", o->profile, "Encoder rows: the time of each op per batch (matmuls by shape and type)");
   sub.add_option("--attention", o->attention,
                  "Time the self-attention op alone on one sequence of each LENGTH, e.g. 2048,8192, with its memory");
   sub.add_option("--window", o->window, "--attention: a sliding window of W keys each side (ModernBERT's local layers: 64)")

@@ -19,7 +19,7 @@ void bench_encoder(const core::ModelConfig& config, std::shared_ptr<const core::
       EncoderRow row;
       row.threads = n;
       row.workload = w;
-      row.timing = core::time_encoder(encoder, w.lengths, times.min_runs, times.min_seconds, n);
+      row.timing = core::time_encoder(encoder, w.lengths, times.min_runs, times.min_seconds, n, times.profile);
       // Measured right after the workload, with the same threads: the machine's state is shared.
       row.peak_gflops = core::measure_f32_fma_peak(n);
       emit(row);

@@ -26,6 +26,7 @@ struct Workload {
 struct BenchTimes {
   int min_runs = 3;
   double min_seconds = 3.0;
+  bool profile = false;  // time each op too
 };
 
 struct EncoderRow {

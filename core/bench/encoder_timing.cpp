@@ -41,7 +41,7 @@ double encoder_flops_per_sequence(const ModelConfig& c, std::int64_t length) {
 }
 
 EncoderTiming time_encoder(Encoder& encoder, std::span<const std::int64_t> lengths, int min_runs, double min_seconds,
-                           int threads) {
+                           int threads, bool profile) {
   std::mt19937 gen(7);
   std::uniform_int_distribution<std::int32_t> token(1000, encoder.config().vocab_size - 1);
   std::vector<std::vector<std::int32_t>> ids(lengths.size());
@@ -56,6 +56,8 @@ EncoderTiming time_encoder(Encoder& encoder, std::span<const std::int64_t> lengt
   }
   EncoderOutput out;
   encoder.forward(sequences, out);  // warm-up: primitive creation, first touch of the scratch
+  set_op_profiling(profile);
+  take_op_times();  // none from before
   double threads_used = 0;
   const RunTimes times = time_runs(
       [&] {
@@ -63,8 +65,17 @@ EncoderTiming time_encoder(Encoder& encoder, std::span<const std::int64_t> lengt
         threads_used += encoder.last_threads();
       },
       min_runs, min_seconds);
+  set_op_profiling(false);
   EncoderTiming t;
   t.runs = static_cast<int>(times.seconds.size());
+  t.mean_seconds = times.total / t.runs;
+  if (profile) {
+    t.ops = take_op_times();
+    for (OpTime& op : t.ops) {
+      op.seconds /= t.runs;
+      op.calls /= t.runs;
+    }
+  }
   t.median_seconds = times.median();
   t.min_seconds = times.seconds.front();
   t.sequences_per_second = static_cast<double>(lengths.size()) / t.median_seconds;

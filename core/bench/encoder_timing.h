@@ -2,9 +2,11 @@
 // Timing the encoder on a synthetic workload: one batch of random-token sequences of the given lengths.
 #include "core/model/config.h"
 #include "core/model/encoder.h"
+#include "core/ops/op_profile.h"
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace bertkit::core {
 
@@ -33,11 +35,15 @@ struct EncoderTiming {
   // Process CPU time over wall time × threads while timing: well below 1, other processes took the
   // cores and the figures understate the encoder.
   double cpu_share = 0;
+  // With profiling: each op's seconds and calls per batch (core/ops/op_profile.h), and the batch's mean
+  // seconds they are part of.
+  std::vector<OpTime> ops;
+  double mean_seconds = 0;
 };
 
 // One warm-up batch (primitive creation, first touch of the scratch), then batches until both
-// `min_runs` and `min_seconds` are reached.
+// `min_runs` and `min_seconds` are reached; `profile`: with the time of each op.
 EncoderTiming time_encoder(Encoder& encoder, std::span<const std::int64_t> lengths, int min_runs, double min_seconds,
-                           int threads);
+                           int threads, bool profile = false);
 
 }  // namespace bertkit::core

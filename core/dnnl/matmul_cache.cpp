@@ -47,22 +47,23 @@ dnnl::matmul::primitive_desc make_desc(const MatmulKind& kind, std::int64_t m, c
                                        std::int64_t ldc) {
   const dt source_type = int8(kind) ? dt::s8 : kind.weights;
   dnnl::memory::desc src({m, kind.k}, source_type, tag::ab);
-  dnnl::memory::desc dst({m, kind.n}, dt::f32, dnnl::memory::dims{ldc, 1});
+  dnnl::memory::desc dst({m, kind.n}, kind.output, dnnl::memory::dims{ldc, 1});
   const dnnl::memory::desc bias({1, kind.n}, dt::f32, tag::ab);
   return dnnl_compat::matmul_desc(src, weights, kind.bias && !int8(kind) ? &bias : nullptr, dst, attributes(kind));
 }
 
 // oneDNN 2.6's matmul cannot take per-row scales as a fast post-op (a [m, 1] binary one sends it to its
 // reference kernel; posed in 3D, it repacks the weights at every call), but its binary primitive can.
-dnnl::binary make_epilogue(const MatmulKind& kind, std::int64_t m) {
+dnnl::binary::primitive_desc epilogue_desc(const MatmulKind& kind, std::int64_t m, dnnl::scratchpad_mode scratchpad) {
   dnnl::post_ops ops;
   if (kind.bias) ops.append_binary(dnnl::algorithm::binary_add, dnnl::memory::desc({1, kind.n}, dt::f32, tag::ab));
   append_sum_and_activation(kind, ops);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
+  attr.set_scratchpad_mode(scratchpad);
   dnnl::memory::desc rows({m, kind.n}, dt::f32, tag::ab);
-  return dnnl::binary(
-      dnnl_compat::binary_desc(dnnl::algorithm::binary_mul, rows, dnnl::memory::desc({m, 1}, dt::f32, tag::ab), rows, attr));
+  return dnnl_compat::binary_desc(dnnl::algorithm::binary_mul, rows, dnnl::memory::desc({m, 1}, dt::f32, tag::ab), rows,
+                                  attr);
 }
 
 struct Cache {
@@ -70,6 +71,7 @@ struct Cache {
   std::map<MatmulKind, dnnl::memory::desc> layouts;
   std::map<std::tuple<MatmulKind, std::int64_t, int>, dnnl::matmul> primitives;
   std::map<std::tuple<MatmulKind, std::int64_t, int>, dnnl::binary> epilogues;
+  std::map<std::tuple<MatmulKind, std::int64_t>, BlockEpilogue> block_epilogues;
   // Keyed by (kind, m, ldc, the weights' two strides).
   std::map<std::tuple<MatmulKind, std::int64_t, std::int64_t, std::int64_t, std::int64_t>, BlockPrimitive> blocks;
 };
@@ -79,11 +81,14 @@ Cache& cache() {
   return instance;
 }
 
+// The weights' layout does not depend on y's type: the f32 output's is asked for, whatever kind.output.
 dnnl::memory::desc layout_locked(Cache& c, const MatmulKind& kind) {
-  auto it = c.layouts.find(kind);
+  MatmulKind f32_output = kind;
+  f32_output.output = dt::f32;
+  auto it = c.layouts.find(f32_output);
   if (it == c.layouts.end()) {
     dnnl::memory::desc any({kind.k, kind.n}, kind.weights, tag::any);
-    it = c.layouts.emplace(kind, make_desc(kind, kLayoutRows, any, kind.n).weights_desc()).first;
+    it = c.layouts.emplace(f32_output, make_desc(f32_output, kLayoutRows, any, kind.n).weights_desc()).first;
   }
   return it->second;
 }
@@ -127,14 +132,25 @@ BlockPrimitive matmul_block_primitive(const MatmulKind& kind, std::int64_t m, st
   const dnnl::memory::desc dst({m, kind.n}, dnnl::memory::data_type::f32, dnnl::memory::dims{ldc, 1});
   const dnnl::memory::desc src({m, kind.k}, kind.weights, tag::ab);
   const dnnl::memory::desc bias({1, kind.n}, dt::f32, tag::ab);
-  dnnl::matmul::primitive_desc user = dnnl_compat::matmul_desc(src, weights, kind.bias ? &bias : nullptr, dst, attr);
+  dnnl::matmul::primitive_desc user =
+      dnnl_compat::matmul_desc(src, weights, kind.bias && !int8(kind) ? &bias : nullptr, dst, attr);
   return c.blocks.emplace(key, BlockPrimitive{dnnl::matmul(user), user.scratchpad_desc()}).first->second;
 }
 
 dnnl::binary int8_epilogue(const MatmulKind& kind, std::int64_t m) {
   Cache& c = cache();
   std::lock_guard lock(c.mutex);
-  return cached_locked(c.epilogues, kind, m, [&] { return make_epilogue(kind, m); });
+  return cached_locked(c.epilogues, kind, m,
+                       [&] { return dnnl::binary(epilogue_desc(kind, m, dnnl::scratchpad_mode::library)); });
+}
+
+BlockEpilogue int8_block_epilogue(const MatmulKind& kind, std::int64_t m) {
+  Cache& c = cache();
+  std::lock_guard lock(c.mutex);
+  auto key = std::make_tuple(kind, m);
+  if (auto it = c.block_epilogues.find(key); it != c.block_epilogues.end()) return it->second;
+  const auto desc = epilogue_desc(kind, m, dnnl::scratchpad_mode::user);
+  return c.block_epilogues.emplace(key, BlockEpilogue{dnnl::binary(desc), desc.scratchpad_desc()}).first->second;
 }
 
 }  // namespace bertkit::core

@@ -22,6 +22,9 @@ struct MatmulKind {
   dnnl::memory::data_type weights = dnnl::memory::data_type::f32;
   dnnl::algorithm eltwise = dnnl::algorithm::undef;  // undef: no activation
   bool accumulate = false;  // y += result (a sum post-op): the residual connection, in place
+  // y's type: f32, or bf16 (an Overwrite bf16 layer's, for a next layer that reads bf16: rounded to
+  // nearest even, as round_to_bf16 rounds).
+  dnnl::memory::data_type output = dnnl::memory::data_type::f32;
 
   auto operator<=>(const MatmulKind&) const = default;
 };
@@ -43,10 +46,11 @@ struct BlockPrimitive {
   dnnl::memory::desc scratchpad;
 };
 
-// The block primitive for `m` rows of plain f32 weights `weights` (a [k, n] block, strided within the
-// whole matrix), writing rows `ldc` floats apart, made once per shape. The shapes are few (multiples of
-// 6 up to 48 rows, two column widths per layer): a caller fetches those it needs before running its
-// blocks, so the blocks themselves take no lock.
+// The block primitive for `m` rows of weights `weights` (plain f32, a [k, n] block strided within the
+// whole matrix; or a whole packed matrix, core/ops/int8_row_tiles.h), writing rows `ldc` floats apart,
+// made once per shape. The shapes are few (multiples of 6 up to 48 rows, two column widths per layer;
+// two tile heights per layer): a caller fetches those it needs before running its blocks, so the
+// blocks themselves take no lock.
 BlockPrimitive matmul_block_primitive(const MatmulKind& kind, std::int64_t m, std::int64_t ldc,
                                       const dnnl::memory::desc& weights);
 
@@ -54,5 +58,13 @@ BlockPrimitive matmul_block_primitive(const MatmulKind& kind, std::int64_t m, st
 // y += x_r · scale_r + bias, with x, y [m, n] (the same memory when overwriting), the row scales
 // [m, 1] as SRC_1 and the bias [1, n] as kInt8BiasArg.
 dnnl::binary int8_epilogue(const MatmulKind& kind, std::int64_t m);
+
+// The same epilogue for one tile of a layer computed in tiles on several threads at once: each brings
+// its own scratchpad (of this size; none when it is zero).
+struct BlockEpilogue {
+  dnnl::binary binary;
+  dnnl::memory::desc scratchpad;
+};
+BlockEpilogue int8_block_epilogue(const MatmulKind& kind, std::int64_t m);
 
 }  // namespace bertkit::core

@@ -1,6 +1,7 @@
 #include "core/model/layer_norm_weights.h"
 
 #include "core/ops/layer_norm.h"
+#include "core/ops/op_profile.h"
 
 namespace bertkit::core {
 
@@ -15,8 +16,9 @@ LayerNormWeights::LayerNormWeights(const Weights& weights, const NormDecl& decl,
 
 void LayerNormWeights::apply(float* x, std::int64_t rows) const { apply(x, x, rows); }
 
-void LayerNormWeights::apply(const float* x, float* y, std::int64_t rows) const {
-  layer_norm(x, y, rows, width(), gamma_.data(), beta_.empty() ? nullptr : beta_.data(), eps_);
+void LayerNormWeights::apply(const float* x, float* y, std::int64_t rows, std::uint16_t* y_bf16) const {
+  ProfiledOp op("layer norm");
+  layer_norm(x, y, rows, width(), gamma_.data(), beta_.empty() ? nullptr : beta_.data(), eps_, y_bf16);
 }
 
 }  // namespace bertkit::core

@@ -17,8 +17,8 @@ class LayerNormWeights {
 
   // In place over x: [rows, width].
   void apply(float* x, std::int64_t rows) const;
-  // x normalised into y, both [rows, width].
-  void apply(const float* x, float* y, std::int64_t rows) const;
+  // x normalised into y, both [rows, width]; y_bf16 (when not null) also gets y rounded to bf16.
+  void apply(const float* x, float* y, std::int64_t rows, std::uint16_t* y_bf16 = nullptr) const;
   std::int64_t width() const { return static_cast<std::int64_t>(gamma_.size()); }
 
  private:

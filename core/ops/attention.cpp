@@ -3,9 +3,11 @@
 #include "core/error.h"
 #include "core/ops/attention_scores.h"
 #include "core/ops/kernel_table.h"
+#include "core/ops/op_profile.h"
 #include "core/ops/threading.h"
 
 #include <oneapi/dnnl/dnnl.h>
+
 #include <omp.h>
 
 #include <algorithm>
@@ -68,6 +70,7 @@ std::int64_t SelfAttention::plan_tasks(std::span<const std::int64_t> offsets, in
 void SelfAttention::forward(const float* qkv, std::span<const std::int64_t> offsets, int heads,
                             std::int64_t head_dim, float* ctx, AttentionProducts products,
                             const ScoreModifier& modifier) {
+  ProfiledOp op("attention");
   const std::int64_t hidden = heads * head_dim;
   const std::int64_t stride = 3 * hidden;
   const float scale = modifier.scale.value_or(1.0f / std::sqrt(static_cast<float>(head_dim)));

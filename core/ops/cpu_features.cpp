@@ -48,7 +48,9 @@ CpuFeatures detect_cpu_features() {
   f.avx512bf16 = __builtin_cpu_supports("avx512bf16");
   f.avx512vnni = __builtin_cpu_supports("avx512vnni");
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  f.sha = __builtin_cpu_supports("sse4.1") && __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & bit_SHA);
+  const bool leaf7 = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx);
+  f.sha = __builtin_cpu_supports("sse4.1") && leaf7 && (ebx & bit_SHA);
+  f.amx_bf16 = leaf7 && (edx & (1u << 22));  // CPUID.(7,0):EDX bit 22, AMX-BF16
 #endif
   return f;
 }
@@ -61,7 +63,7 @@ CpuPath best_path(const CpuFeatures& features) {
 
 CpuFeatures capped(const CpuFeatures& features, CpuPath path) {
   CpuFeatures f = features;
-  if (path < CpuPath::Avx512) f.avx512f = f.avx512bw = f.avx512bf16 = f.avx512vnni = false;
+  if (path < CpuPath::Avx512) f.avx512f = f.avx512bw = f.avx512bf16 = f.avx512vnni = f.amx_bf16 = false;
   if (path < CpuPath::Avx2) f.avx2 = f.fma = f.sha = false;  // portable: nothing beyond SSE2
   return f;
 }

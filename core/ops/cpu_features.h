@@ -23,6 +23,7 @@ struct CpuFeatures {
   bool avx512bw = false;
   bool avx512bf16 = false;
   bool avx512vnni = false;
+  bool amx_bf16 = false;  // AMX tiles with bf16 products (Intel Xeon since Sapphire Rapids)
   bool sha = false;  // the SHA extensions (with SSE4.1): the download's sha256 check, not a kernel
 };
 

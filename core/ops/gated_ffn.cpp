@@ -1,7 +1,10 @@
 #include "core/ops/gated_ffn.h"
 
 #include "core/error.h"
+#include "core/ops/op_profile.h"
 #include "core/tensor.h"
+
+#include <optional>
 
 namespace bertkit::core {
 namespace {
@@ -45,8 +48,10 @@ void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, floa
     activated_.forward(x + r0 * hidden, m, gated);
     other_.forward(x + r0 * hidden, m, other);
     const std::int64_t n = m * intermediate_;
+    std::optional<ProfiledOp> gate(std::in_place, "gate product");
 #pragma omp parallel for simd schedule(static) if (n >= (std::int64_t{1} << 18))
     for (std::int64_t j = 0; j < n; ++j) gated[j] *= other[j];
+    gate.reset();
     out_.forward(gated, m, y + r0 * hidden);
   }
 }

@@ -33,7 +33,12 @@ KernelTable kernel_table(CpuPath path, const CpuFeatures& features) {
 #if BK_X86_64
   if (path == CpuPath::Avx512) {
     table.attention_f32 = &kAttentionAvx512;
-    if (features.avx512bw && features.avx512bf16) table.attention_bf16 = &kAttentionBf16;
+    // Attention's bf16 products pay where a bf16 dot product (32 products) outruns two f32 FMAs (16
+    // each): on AMD's Zen 4 and 5 (2 cores, bert-base 16x128 int8: 46 ms in attention against 68 in f32).
+    // An AMX Xeon has two FMA units to one bf16 dot product, and there the f32 kernel was faster (16
+    // cores, bert-base 16x128 bf16: 11.3 ms against 14.1 at 16 threads, 6.8 against 9.2 ms for 1x128 on
+    // one): its reduced types compute attention in f32.
+    if (features.avx512bw && features.avx512bf16 && !features.amx_bf16) table.attention_bf16 = &kAttentionBf16;
   }
 #else
   (void)features;

@@ -10,7 +10,9 @@ namespace bertkit::core {
 void layer_norm(float* x, std::int64_t rows, std::int64_t n, const float* gamma, const float* beta, float eps);
 // The same into y (a pre-norm block normalises a copy and keeps x as the residual): one pass, not a
 // serial copy and then the norm.
+// y_bf16, when not null, also gets y rounded to bf16 (round_to_bf16), for a layer that reads bf16: in
+// the same pass, while each row is in cache.
 void layer_norm(const float* x, float* y, std::int64_t rows, std::int64_t n, const float* gamma, const float* beta,
-                float eps);
+                float eps, std::uint16_t* y_bf16 = nullptr);
 
 }  // namespace bertkit::core

@@ -6,12 +6,15 @@
 #include "core/error.h"
 #include "core/ops/buffer.h"
 #include "core/ops/cpu_features.h"
+#include "core/ops/int8_row_tiles.h"
 #include "core/ops/linear_row_blocks.h"
+#include "core/ops/op_profile.h"
 #include "core/ops/reduced_activations.h"
 #include "core/ops/threading.h"
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <unordered_map>
 
 namespace bertkit::core {
@@ -30,6 +33,14 @@ dnnl::algorithm dnnl_algorithm(Eltwise f) {
     case Eltwise::Tanh: return dnnl::algorithm::eltwise_tanh;
   }
   return dnnl::algorithm::undef;
+}
+
+const char* type_label(dt type) {
+  switch (type) {
+    case dt::bf16: return "bf16";
+    case dt::s8: return "int8";
+    default: return "f32";
+  }
 }
 
 dt dnnl_type(DType type) {
@@ -141,9 +152,23 @@ std::span<const std::byte> Linear::packed_bytes() const {
   return {static_cast<const std::byte*>(weights_.get_data_handle()), weights_.get_desc().get_size()};
 }
 
-void Linear::forward(const float* x, std::int64_t rows, float* y) const {
+void Linear::forward(const float* x, std::int64_t rows, float* y) const { run(x, dt::f32, rows, y, dt::f32); }
+void Linear::forward(const std::uint16_t* x, std::int64_t rows, float* y) const { run(x, dt::bf16, rows, y, dt::f32); }
+void Linear::forward(const float* x, std::int64_t rows, std::uint16_t* y) const { run(x, dt::f32, rows, y, dt::bf16); }
+void Linear::forward(const std::uint16_t* x, std::int64_t rows, std::uint16_t* y) const {
+  run(x, dt::bf16, rows, y, dt::bf16);
+}
+
+void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data, dt y_type) const {
+  if ((x_type == dt::bf16 || y_type == dt::bf16) && !reads_bf16())
+    runtime_error("a linear layer computing in {} given bf16 activations", type_label(kind_.weights));
+  if (y_type == dt::bf16 && kind_.accumulate) runtime_error("a residual linear layer cannot write bf16");
   if (rows <= 0) return;
+  // f32 activations: as forward(const float*, ..., float*) has them.
+  const auto* x = static_cast<const float*>(x_data);
+  auto* y = static_cast<float*>(y_data);
   if (row_blocks_) {
+    ProfiledOp op("matmul (row blocks)", kind_.k, kind_.n, type_label(kind_.weights));
     row_blocked_matmul(kind_, x, rows, static_cast<const float*>(weights_.get_data_handle()), weights_.get_desc(),
                        kind_.bias ? static_cast<const float*>(bias_.get_data_handle()) : nullptr, y);
     return;
@@ -151,12 +176,22 @@ void Linear::forward(const float* x, std::int64_t rows, float* y) const {
   auto& ctx = dnnl_context();
   SerialScope serial(rows * kind_.k * kind_.n < kMinParallelWork);
   const auto elements = static_cast<std::size_t>(rows * kind_.k);
-  void* input = const_cast<float*>(x);
-  if (kind_.weights != dt::f32) input = reduced_input.reserve(elements / 2 + 1);  // bf16 or s8: at most 2 bytes each
-  if (kind_.weights == dt::bf16) round_to_bf16(x, elements, static_cast<std::uint16_t*>(input));
+  void* input = const_cast<void*>(x_data);
+  if (kind_.weights != dt::f32 && x_type == dt::f32)
+    input = reduced_input.reserve(elements / 2 + 1);  // bf16 or s8: at most 2 bytes each
+  if (kind_.weights == dt::bf16 && x_type == dt::f32) {
+    ProfiledOp op("matmul input to bf16");
+    round_to_bf16(x, elements, static_cast<std::uint16_t*>(input));
+  }
+  if (kind_.weights == dt::s8 && int8_row_tiles_pay(rows, omp_get_max_threads())) {
+    ProfiledOp op("int8 matmul in row tiles", kind_.k, kind_.n);
+    int8_row_tiled(kind_, x, rows, weights_, column_scales_, bias_, y);
+    return;
+  }
   std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_WEIGHTS, weights_}};
   if (kind_.weights == dt::s8) {
     float* scales = row_scales.reserve(static_cast<std::size_t>(rows));
+    std::optional<ProfiledOp> quantize_op(std::in_place, "matmul input to int8");
     quantize_s8_rows(x, static_cast<std::size_t>(rows), static_cast<std::size_t>(kind_.k), static_cast<std::int8_t*>(input),
                      scales);
     // A residual layer's product goes to scratch, to be added to y; any other's is scaled in place.
@@ -164,7 +199,13 @@ void Linear::forward(const float* x, std::int64_t rows, float* y) const {
     args.emplace(DNNL_ARG_SRC, dnnl::memory({{rows, kind_.k}, dt::s8, tag::ab}, ctx.engine, input));
     args.emplace(DNNL_ARG_DST, dnnl::memory({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, product));
     args.emplace(kInt8ColumnScalesArg, column_scales_);
-    matmul_primitive(kind_, rows).execute(ctx.stream, args);
+    quantize_op.reset();
+    {
+      ProfiledOp op("matmul", kind_.k, kind_.n, "int8");
+      matmul_primitive(kind_, rows).execute(ctx.stream, args);
+      ctx.stream.wait();
+    }
+    ProfiledOp op("int8 row scales and bias");
     std::unordered_map<int, dnnl::memory> epilogue{
         {DNNL_ARG_SRC_0, dnnl::memory({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, product)},
         {DNNL_ARG_SRC_1, dnnl::memory({{rows, 1}, dt::f32, tag::ab}, ctx.engine, scales)},
@@ -174,10 +215,13 @@ void Linear::forward(const float* x, std::int64_t rows, float* y) const {
     ctx.stream.wait();
     return;
   }
+  MatmulKind kind = kind_;
+  kind.output = y_type;
   args.emplace(DNNL_ARG_SRC, dnnl::memory({{rows, kind_.k}, kind_.weights, tag::ab}, ctx.engine, input));
-  args.emplace(DNNL_ARG_DST, dnnl::memory({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, y));
+  args.emplace(DNNL_ARG_DST, dnnl::memory({{rows, kind_.n}, y_type, tag::ab}, ctx.engine, y_data));
   if (kind_.bias) args.emplace(DNNL_ARG_BIAS, bias_);
-  matmul_primitive(kind_, rows).execute(ctx.stream, args);
+  ProfiledOp op("matmul", kind_.k, kind_.n, type_label(kind_.weights));
+  matmul_primitive(kind, rows).execute(ctx.stream, args);
   ctx.stream.wait();
 }
 

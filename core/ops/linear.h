@@ -6,7 +6,7 @@
 // post-ops of the matmul, so the output is written once (int8: by a second oneDNN pass over the output
 // that also applies the per-row scales, which oneDNN 2.6's fast int8 matmul cannot take).
 //
-// The weights' type is the compute type (f16, and bf16 or int8 where oneDNN cannot compute them, see cpu_features.h, are widened to f32): f32; bf16 (x rounded to bf16 per call, bf16 dot products
+// The weights' type is the compute type (f16, and bf16 or int8 where oneDNN cannot compute them, see cpu_features.h, are widened to f32): f32; bf16 (x rounded to bf16 per call unless given so, bf16 dot products
 // accumulated in f32); int8 with one f32 scale per output channel (x quantised per call to s8 with one
 // scale per row, s8·s8 products accumulated in s32, then scaled to f32, so a row's result depends on
 // that row alone). x and y are f32 in every case.
@@ -61,6 +61,13 @@ class Linear {
 
   // x: [rows, in], y: [rows, out], both row-major and not overlapping.
   void forward(const float* x, std::int64_t rows, float* y) const;
+  // A layer that computes in bf16 (reads_bf16()) also takes x already rounded to bf16, by the op that
+  // wrote it, and an Overwrite one writes y rounded to bf16 for the next such layer: the same values as
+  // rounding in forward(), without a pass over the activations of its own.
+  bool reads_bf16() const { return kind_.weights == dnnl::memory::data_type::bf16; }
+  void forward(const std::uint16_t* x, std::int64_t rows, float* y) const;
+  void forward(const float* x, std::int64_t rows, std::uint16_t* y) const;
+  void forward(const std::uint16_t* x, std::int64_t rows, std::uint16_t* y) const;
 
   std::int64_t in_features() const { return kind_.k; }
   std::int64_t out_features() const { return kind_.n; }
@@ -73,6 +80,10 @@ class Linear {
   // Checks the sizes, sets kind_ and copies the bias.
   void init(std::span<const float> bias, std::int64_t out, std::int64_t in, Eltwise activation, LinearOutput output,
             dnnl::memory::data_type weights_type);
+
+  // y = x·Wᵀ as forward() computes it, x and y given in these types (bf16 only where reads_bf16()).
+  void run(const void* x, dnnl::memory::data_type x_type, std::int64_t rows, void* y,
+           dnnl::memory::data_type y_type) const;
 
   MatmulKind kind_;
   dnnl::memory weights_;

@@ -1,6 +1,7 @@
 #include "core/ops/rotary.h"
 
 #include "core/error.h"
+#include "core/ops/op_profile.h"
 #include "core/ops/simd.h"
 
 #include <algorithm>
@@ -77,6 +78,7 @@ void RotaryEmbedding::tabulate(std::int64_t positions) {
 
 void RotaryEmbedding::apply(float* x, std::int64_t stride, std::int64_t vectors, std::span<const std::int64_t> offsets,
                             const KernelTable& table) {
+  ProfiledOp op("rotary");
   std::int64_t longest = 0;
   for (std::size_t s = 0; s + 1 < offsets.size(); ++s) longest = std::max(longest, offsets[s + 1] - offsets[s]);
   tabulate(longest);

@@ -94,6 +94,13 @@ TEST_CASE("kernel table: the avx2 and avx512 paths take their own variants, tile
   CHECK(avx512.attention_bf16 != avx512.attention_f32);
   CHECK(avx512.attention(AttentionProducts::F32, 48) == nullptr);  // head sizes 32 and 64 only
 
+  CpuFeatures amx = avx512_cpu();  // an AMX Xeon: f32 FMAs outrun bf16 dot products in attention
+  amx.amx_bf16 = true;
+  const KernelTable xeon = kernel_table(CpuPath::Avx512, amx);
+  CHECK(xeon.attention_bf16 == nullptr);
+  CHECK(xeon.attention(AttentionProducts::BF16, 64) == xeon.attention_f32);
+  CHECK(capped(amx, CpuPath::Avx2).amx_bf16 == false);
+
   CpuFeatures no_bf16 = avx512_cpu();
   no_bf16.avx512bf16 = false;
   const KernelTable f32_products = kernel_table(CpuPath::Avx512, no_bf16);

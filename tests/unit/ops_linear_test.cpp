@@ -1,7 +1,9 @@
 #include "core/checkpoint/quantize.h"
 #include "core/dnnl/layout_names.h"
 #include "core/ops/cpu_features.h"
+#include "core/ops/int8_row_tiles.h"
 #include "core/ops/linear.h"
+#include "core/ops/reduced_activations.h"
 #include "unit/reference_math.h"
 
 #include <doctest/doctest.h>
@@ -10,6 +12,9 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <vector>
+
+#include <omp.h>
 
 using bertkit::core::Eltwise;
 using bertkit::core::Linear;
@@ -208,4 +213,56 @@ TEST_CASE("linear: an int8 row's output does not depend on the other rows") {
       CHECK(std::equal(one.begin(), one.end(), all.begin() + r * out));
     }
   }
+}
+
+TEST_CASE("linear: an int8 layer in tiles of rows writes the bytes of the whole layer") {
+  using bertkit::core::DType;
+  const std::int64_t in = 128, out = 96, rows = 1000;  // tiles of 128 rows and a last of 104
+  auto w = bktest::random_floats(in * out, 51);
+  auto b = bktest::random_floats(out, 52);
+  auto int8 = bertkit::core::quantize_int8_rows(w, out, in);
+  auto x = bktest::random_floats(rows * in, 53, -2.0f, 2.0f);
+  auto residual = bktest::random_floats(rows * out, 54);
+  REQUIRE(bertkit::core::int8_row_tiles_pay(rows, 2));
+  REQUIRE_FALSE(bertkit::core::int8_row_tiles_pay(rows, 1));
+  for (bool accumulate : {false, true}) {
+    CAPTURE(accumulate);
+    Linear linear({DType::I8, int8.values.data(), int8.scales}, b, out, in, accumulate ? Eltwise::Identity : Eltwise::Gelu,
+                  accumulate ? LinearOutput::Accumulate : LinearOutput::Overwrite);
+    std::vector<float> tiled = residual, whole = residual;
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(2);
+    linear.forward(x.data(), rows, tiled.data());
+    omp_set_num_threads(1);  // one thread: the whole layer, as small inputs run
+    linear.forward(x.data(), rows, whole.data());
+    omp_set_num_threads(threads);
+    CHECK(std::memcmp(tiled.data(), whole.data(), tiled.size() * sizeof(float)) == 0);
+  }
+}
+
+TEST_CASE("linear: a bf16 layer takes its input rounded already and hands its output on rounded") {
+  using bertkit::core::DType;
+  if (!bertkit::core::bf16_matmul_supported(bertkit::core::cpu_selection())) return;  // computed in f32 here
+  const std::int64_t in = 64, out = 96, rows = 70;
+  auto w = bktest::random_floats(in * out, 61);
+  auto b = bktest::random_floats(out, 62);
+  auto bf16 = bertkit::core::to_bf16(w);
+  auto x = bktest::random_floats(rows * in, 63, -2.0f, 2.0f);
+  std::vector<std::uint16_t> x_bf16(x.size());
+  bertkit::core::round_to_bf16(x.data(), x.size(), x_bf16.data());
+  Linear linear({DType::BF16, bf16.data(), {}}, b, out, in, Eltwise::Gelu);
+  REQUIRE(linear.reads_bf16());
+  std::vector<float> from_f32(rows * out), from_bf16(rows * out);
+  linear.forward(x.data(), rows, from_f32.data());
+  linear.forward(x_bf16.data(), rows, from_bf16.data());
+  CHECK(std::memcmp(from_f32.data(), from_bf16.data(), from_f32.size() * sizeof(float)) == 0);
+  std::vector<std::uint16_t> rounded(from_f32.size()), written(from_f32.size()), written_from_bf16(from_f32.size());
+  bertkit::core::round_to_bf16(from_f32.data(), from_f32.size(), rounded.data());
+  linear.forward(x.data(), rows, written.data());
+  linear.forward(x_bf16.data(), rows, written_from_bf16.data());
+  CHECK(written == rounded);
+  CHECK(written_from_bf16 == rounded);
+  Linear f32_layer(w, b, out, in);
+  CHECK_FALSE(f32_layer.reads_bf16());
+  CHECK_THROWS(f32_layer.forward(x_bf16.data(), rows, from_f32.data()));
 }

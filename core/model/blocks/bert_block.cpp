@@ -142,15 +142,24 @@ void BertBlock::forward(float* hidden, std::span<const std::int64_t> offsets, La
   const std::int64_t tokens = offsets.back(), h = hidden_size_;
   float* qkv = grown(s.qkv, tokens * 3 * h);
   float* attended = grown(s.context, tokens * h);
-  float* intermediate = grown(s.intermediate, tokens * intermediate_size_);
 
   qkv_.forward(hidden, tokens, qkv);
   const ScoreModifier modifier = score_modifier(qkv, offsets, s, context);
   s.attention.forward(qkv, offsets, heads_, h / heads_, attended, attention_products_, modifier);
   attention_out_.forward(attended, tokens, hidden);  // hidden += context·Wᵀ + b
-  attention_norm_.apply(hidden, tokens);
-  ffn_in_.forward(hidden, tokens, intermediate);
-  ffn_out_.forward(intermediate, tokens, hidden);   // hidden += act(...)·Wᵀ + b
+  if (ffn_in_.reads_bf16() && ffn_out_.reads_bf16()) {
+    // The norm and the first feed-forward layer hand on their outputs rounded to bf16, as the next layer
+    // would round them.
+    std::uint16_t* normed = grown(s.normed_bf16, tokens * h);
+    std::uint16_t* activated = grown(s.intermediate_bf16, tokens * intermediate_size_);
+    attention_norm_.apply(hidden, hidden, tokens, normed);
+    ffn_in_.forward(normed, tokens, activated);
+    ffn_out_.forward(activated, tokens, hidden);  // hidden += act(...)·Wᵀ + b
+  } else {
+    attention_norm_.apply(hidden, tokens);
+    ffn_in_.forward(hidden, tokens, grown(s.intermediate, tokens * intermediate_size_));
+    ffn_out_.forward(s.intermediate.data(), tokens, hidden);  // hidden += act(...)·Wᵀ + b
+  }
   output_norm_.apply(hidden, tokens);
 }
 

@@ -24,12 +24,18 @@ struct LayerScratch {
   FloatBuffer context;       // [tokens, hidden]
   FloatBuffer intermediate;  // [tokens, intermediate_size]
   FloatBuffer positional;    // DeBERTa's c2p and p2c products: [terms, heads, tokens, relative rows used]
+  // bf16 layers' inputs, rounded by the op that writes them (Linear::reads_bf16()).
+  Bf16Buffer normed_bf16;        // [tokens, hidden]
+  Bf16Buffer intermediate_bf16;  // [tokens, intermediate_size]
   SelfAttention attention;
 };
 
-// A scratch buffer of at least n floats: scratch grows to the largest batch seen, later batches
+// A scratch buffer of at least n values: scratch grows to the largest batch seen, later batches
 // allocate nothing.
-inline float* grown(FloatBuffer& buffer, std::int64_t n) { return buffer.reserve(static_cast<std::size_t>(n)); }
+template <typename T>
+T* grown(AlignedBuffer<T>& buffer, std::int64_t n) {
+  return buffer.reserve(static_cast<std::size_t>(n));
+}
 
 // What the encoder gives layer `index` besides its input. A mechanism that differs per family or per
 // layer travels here, not through the signatures of the layer, the attention and the kernel.
