@@ -260,6 +260,8 @@ void check_attention_flags(const BenchOptions& o) {
 
 int run_bench(const BenchOptions& o) {
   check_attention_flags(o);
+  if (o.profile && (!o.attention.empty() || o.tokenizer || !o.corpus.empty() || !o.save.empty()))
+    usage_error("--profile times the ops of the encoder rows: not with --attention, --tokenizer, --corpus or --save");
   if (!o.model.empty() && !o.shape.empty()) usage_error("give -m MODEL or --shape NAME, not both");
   if (!o.input.empty() && !o.tokenizer) usage_error("-i is the text of --tokenizer");
   if (o.tokenizer && (!o.shape.empty() || !o.save.empty() || !o.corpus.empty()))

@@ -180,7 +180,7 @@ void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data,
   if (kind_.weights != dt::f32 && x_type == dt::f32)
     input = reduced_input.reserve(elements / 2 + 1);  // bf16 or s8: at most 2 bytes each
   if (kind_.weights == dt::bf16 && x_type == dt::f32) {
-    ProfiledOp op("matmul input to bf16");
+    ProfiledOp op("round inputs to bf16");
     round_to_bf16(x, elements, static_cast<std::uint16_t*>(input));
   }
   if (kind_.weights == dt::s8 && int8_row_tiles_pay(rows, omp_get_max_threads())) {
@@ -191,7 +191,7 @@ void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data,
   std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_WEIGHTS, weights_}};
   if (kind_.weights == dt::s8) {
     float* scales = row_scales.reserve(static_cast<std::size_t>(rows));
-    std::optional<ProfiledOp> quantize_op(std::in_place, "matmul input to int8");
+    std::optional<ProfiledOp> quantize_op(std::in_place, "quantise inputs to int8");
     quantize_s8_rows(x, static_cast<std::size_t>(rows), static_cast<std::size_t>(kind_.k), static_cast<std::int8_t*>(input),
                      scales);
     // A residual layer's product goes to scratch, to be added to y; any other's is scaled in place.

@@ -208,6 +208,8 @@ TEST_CASE("bench: bad flags are usage errors") {
       {"bench", "--save", "/tmp/never-written"},
       {"bench", "--tokenizer", "--shape", "minilm-l6"},
       {"bench", "--shape", "minilm-l6", "--bogus"},
+      {"bench", "--tokenizer", "--profile"},
+      {"bench", "--attention", "64", "--profile"},
   };
   for (const auto& args : bad) {
     CAPTURE(args.back());
@@ -259,4 +261,37 @@ TEST_CASE("bench -m FILE.bk times the type the file stores, as every command com
   auto table = bktest::run_bertkit({"bench", "-m", int8, "--workloads", "1x8", "--threads", "1", "--min-time", "0", "--runs", "1"});
   REQUIRE(table.exit_code == 0);
   CHECK(table.out.find("dtype int8") != std::string::npos);
+}
+
+TEST_CASE("bench --profile: each op's time per batch, adding up to the batch's") {
+  for (const char* dtype : {"f32", "bf16", "int8"}) {
+    CAPTURE(dtype);
+    auto r = bktest::run_bertkit({"bench", "--shape", "minilm-l6", "--dtype", dtype, "--workloads", "2x32", "--threads",
+                                  "1", "--format", "jsonl", "--min-time", "0", "--runs", "2", "--profile"});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    auto j = only_record(r);
+    REQUIRE(j["ops"].is_array());
+    double ms = 0;
+    std::int64_t attention_calls = 0, matmul_calls = 0;
+    for (const auto& op : j["ops"]) {
+      const std::string name = op["op"];
+      CHECK(op["ms"].get<double>() >= 0);
+      ms += op["ms"].get<double>();
+      if (name == "attention") attention_calls = op["calls"];
+      // One matmul of each layer's four shapes per layer (the Q|K|V projection is one).
+      if (name.starts_with("matmul ") || name.starts_with("int8 matmul")) {
+        CHECK(op["calls"] == kLayers);
+        matmul_calls += op["calls"].get<std::int64_t>();
+      }
+    }
+    CHECK(attention_calls == kLayers);
+    CHECK(matmul_calls == 4 * kLayers);
+    CHECK(j["ops"].back()["op"] == "other");  // what no op timed, last
+    CHECK(ms == doctest::Approx(1e3 * j["mean_seconds"].get<double>()).epsilon(1e-6));
+  }
+  auto table = bktest::run_bertkit({"bench", "--shape", "minilm-l6", "--workloads", "1x8", "--threads", "1",
+                                    "--min-time", "0", "--runs", "1", "--profile"});
+  REQUIRE_MESSAGE(table.exit_code == 0, table.err);
+  CHECK(table.out.find("matmul 384x1536 f32") != std::string::npos);
+  CHECK(table.out.find("layer norm") != std::string::npos);
 }

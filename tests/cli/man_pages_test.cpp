@@ -235,7 +235,7 @@ TEST_CASE("bertkit-tokenize(1): every example runs as printed") {
 
 // The slowest page (bench times for seconds by design): about 15 s.
 TEST_CASE("bertkit-bench(1): every example runs as printed") {
-  run_examples("bertkit-bench.1", 6, [](const std::string& example, const ExampleFolder& folder) {
+  run_examples("bertkit-bench.1", 7, [](const std::string& example, const ExampleFolder& folder) {
     if (has(example, "--format jsonl"))
       for (const auto& row : bktest::json_lines(folder.out())) CHECK(row["mode"] == "encoder");
   });
