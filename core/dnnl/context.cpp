@@ -19,4 +19,9 @@ DnnlContext& dnnl_context() {
   return context;
 }
 
+dnnl::stream& thread_stream() {
+  thread_local dnnl::stream stream(dnnl_context().engine);
+  return stream;
+}
+
 }  // namespace bertkit::core

@@ -36,11 +36,6 @@ thread_local FloatBuffer tile_scales;
 thread_local FloatBuffer tile_product;
 thread_local AlignedBuffer<std::byte> tile_scratchpad;
 
-dnnl::stream& tile_stream() {
-  thread_local dnnl::stream stream(dnnl_context().engine);
-  return stream;
-}
-
 dnnl::memory rows_memory(std::int64_t rows, std::int64_t columns, dt type, const void* data) {
   return dnnl::memory({{rows, columns}, type, tag::ab}, dnnl_context().engine, const_cast<void*>(data));
 }
@@ -96,14 +91,14 @@ void int8_row_tiled(const MatmulKind& kind, const float* x, std::int64_t rows, c
           {DNNL_ARG_DST, rows_memory(m, kind.n, dt::f32, product)},
           {kInt8ColumnScalesArg, column_scales},
           {DNNL_ARG_SCRATCHPAD, dnnl::memory(p.matmul.scratchpad, engine, pad)}};
-      p.matmul.matmul.execute(tile_stream(), args);
+      p.matmul.matmul.execute(thread_stream(), args);
       std::unordered_map<int, dnnl::memory> epilogue{{DNNL_ARG_SRC_0, rows_memory(m, kind.n, dt::f32, product)},
                                                      {DNNL_ARG_SRC_1, rows_memory(m, 1, dt::f32, scales)},
                                                      {DNNL_ARG_DST, rows_memory(m, kind.n, dt::f32, out)},
                                                      {DNNL_ARG_SCRATCHPAD, dnnl::memory(p.epilogue.scratchpad, engine, pad)}};
       if (kind.bias) epilogue.emplace(kInt8BiasArg, bias);
-      p.epilogue.binary.execute(tile_stream(), epilogue);
-      tile_stream().wait();
+      p.epilogue.binary.execute(thread_stream(), epilogue);
+      thread_stream().wait();
     } catch (...) {  // nothing may leave an OpenMP region
       failed = true;
     }

@@ -25,15 +25,10 @@ constexpr std::int64_t kRowStep = 6;    // the sgemm's row block
 constexpr std::int64_t kMaxRows = 48;
 constexpr std::int64_t kColumns = 256;  // columns of one call (the last block of a layer may be narrower)
 
-// One thread's padded copy of a last row block, and its stream (a stream is not shared between threads).
+// One thread's padded copy of a last row block.
 thread_local FloatBuffer padded_rows;
 thread_local FloatBuffer padded_out;
 thread_local FloatBuffer scratchpad;  // the blocks' primitives take a scratchpad each thread brings
-
-dnnl::stream& thread_stream() {
-  thread_local dnnl::stream stream(dnnl_context().engine);
-  return stream;
-}
 
 bool row_major(const dnnl::memory::desc& layout) { return dnnl_compat::matrix_strides(layout)[1] == 1; }
 

@@ -10,6 +10,7 @@
 #include "core/dnnl/layout_names.h"
 #include "core/model/encoder.h"
 #include "core/ops/cpu_features.h"
+#include "core/ops/linear.h"
 #include "golden/encoder_fixtures.h"
 #include "unit/checkpoint_builders.h"
 #include "unit/same_weights.h"
@@ -18,17 +19,28 @@
 
 #include <cstring>
 #include <memory>
+#include <vector>
 
 using namespace bertkit;
 using namespace bertkit::core;
 
 namespace {
 
-// Whether this machine computes `type` natively and so packs it (cpu_features.h): bf16 needs AVX-512,
-// int8 VNNI; elsewhere a file keeps those matrices plain and they are widened to f32 at load.
+// Whether this machine's oneDNN packs s8 weights in a layout a name describes: oneDNN 3's s8 layouts
+// with their compensation have none (Debian 13's oneDNN 3.7 on a VNNI CPU), and a file keeps them plain.
+bool int8_layout_named() {
+  const std::int64_t n = 64;
+  const std::vector<std::int8_t> values(static_cast<std::size_t>(n * n), 1);
+  const std::vector<float> scales(static_cast<std::size_t>(n), 0.5f);
+  return Linear({DType::I8, values.data(), scales}, {}, n, n).packed_layout().has_value();
+}
+
+// Whether a converted file here stores `type` packed: this machine computes the type natively
+// (cpu_features.h: bf16 needs AVX-512, int8 VNNI; elsewhere a file keeps those matrices plain and they
+// are widened to f32 at load), in a layout with a name.
 bool packs(StoreType type) {
   if (type == StoreType::BF16) return bf16_matmul_supported(cpu_selection());
-  if (type == StoreType::Int8) return int8_matmul_supported(cpu_selection());
+  if (type == StoreType::Int8) return int8_matmul_supported(cpu_selection()) && int8_layout_named();
   return true;
 }
 
