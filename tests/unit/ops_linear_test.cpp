@@ -215,7 +215,7 @@ TEST_CASE("linear: an int8 row's output does not depend on the other rows") {
   }
 }
 
-TEST_CASE("linear: an int8 layer in tiles of rows writes the bytes of the whole layer") {
+TEST_CASE("linear: an int8 layer in tiles of rows writes the bytes of the whole layer" * doctest::test_suite("threads")) {
   using bertkit::core::DType;
   const std::int64_t in = 128, out = 96, rows = 1000;  // tiles of 128 rows and a last of 104
   auto w = bktest::random_floats(in * out, 51);
