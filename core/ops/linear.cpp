@@ -175,6 +175,11 @@ void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data,
   }
   auto& ctx = dnnl_context();
   SerialScope serial(rows * kind_.k * kind_.n < kMinParallelWork);
+  if (kind_.weights == dt::s8 && int8_row_tiles_pay(rows, omp_get_max_threads())) {
+    ProfiledOp op("int8 matmul in row tiles", kind_.k, kind_.n);
+    int8_row_tiled(kind_, x, rows, weights_, column_scales_, bias_, y);
+    return;
+  }
   const auto elements = static_cast<std::size_t>(rows * kind_.k);
   void* input = const_cast<void*>(x_data);
   if (kind_.weights != dt::f32 && x_type == dt::f32)
@@ -182,11 +187,6 @@ void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data,
   if (kind_.weights == dt::bf16 && x_type == dt::f32) {
     ProfiledOp op("round inputs to bf16");
     round_to_bf16(x, elements, static_cast<std::uint16_t*>(input));
-  }
-  if (kind_.weights == dt::s8 && int8_row_tiles_pay(rows, omp_get_max_threads())) {
-    ProfiledOp op("int8 matmul in row tiles", kind_.k, kind_.n);
-    int8_row_tiled(kind_, x, rows, weights_, column_scales_, bias_, y);
-    return;
   }
   std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_WEIGHTS, weights_}};
   if (kind_.weights == dt::s8) {
