@@ -144,6 +144,24 @@ dnnl::binary int8_epilogue(const MatmulKind& kind, std::int64_t m) {
                        [&] { return dnnl::binary(epilogue_desc(kind, m, dnnl::scratchpad_mode::library)); });
 }
 
+Int8Arguments int8_arguments(const MatmulKind& kind, std::int64_t m, const std::int8_t* q, const float* scales,
+                             const dnnl::memory& weights, const dnnl::memory& column_scales, const dnnl::memory& bias,
+                             float* product, float* y) {
+  const auto& engine = dnnl_context().engine;
+  auto rows = [&](std::int64_t columns, dt type, const void* data) {
+    return dnnl::memory({{m, columns}, type, tag::ab}, engine, const_cast<void*>(data));
+  };
+  Int8Arguments a{{{DNNL_ARG_SRC, rows(kind.k, dt::s8, q)},
+                   {DNNL_ARG_WEIGHTS, weights},
+                   {DNNL_ARG_DST, rows(kind.n, dt::f32, product)},
+                   {kInt8ColumnScalesArg, column_scales}},
+                  {{DNNL_ARG_SRC_0, rows(kind.n, dt::f32, product)},
+                   {DNNL_ARG_SRC_1, rows(1, dt::f32, scales)},
+                   {DNNL_ARG_DST, rows(kind.n, dt::f32, y)}}};
+  if (kind.bias) a.epilogue.emplace(kInt8BiasArg, bias);
+  return a;
+}
+
 BlockEpilogue int8_block_epilogue(const MatmulKind& kind, std::int64_t m) {
   Cache& c = cache();
   std::lock_guard lock(c.mutex);

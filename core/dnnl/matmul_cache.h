@@ -7,6 +7,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <unordered_map>
 
 namespace bertkit::core {
 
@@ -58,6 +59,17 @@ BlockPrimitive matmul_block_primitive(const MatmulKind& kind, std::int64_t m, st
 // y += x_r · scale_r + bias, with x, y [m, n] (the same memory when overwriting), the row scales
 // [m, 1] as SRC_1 and the bias [1, n] as kInt8BiasArg.
 dnnl::binary int8_epilogue(const MatmulKind& kind, std::int64_t m);
+
+// The arguments of an s8 layer's matmul and epilogue over m rows, the same for a whole layer and for a
+// tile of its rows: q [m, k] the rows quantised, `scales` [m] their scales, `product` [m, n] what the
+// matmul writes (scaled by the columns' scales) and the epilogue reads, y [m, n] what the epilogue writes
+// (`product` itself when overwriting); bias [1, n], used when kind.bias. A caller adds a scratchpad.
+struct Int8Arguments {
+  std::unordered_map<int, dnnl::memory> matmul, epilogue;
+};
+Int8Arguments int8_arguments(const MatmulKind& kind, std::int64_t m, const std::int8_t* q, const float* scales,
+                             const dnnl::memory& weights, const dnnl::memory& column_scales, const dnnl::memory& bias,
+                             float* product, float* y);
 
 // The same epilogue for one tile of a layer computed in tiles on several threads at once: each brings
 // its own scratchpad (of this size; none when it is zero).

@@ -4,8 +4,6 @@
 #include "core/ops/op_profile.h"
 #include "core/tensor.h"
 
-#include <optional>
-
 namespace bertkit::core {
 namespace {
 
@@ -48,10 +46,11 @@ void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, floa
     activated_.forward(x + r0 * hidden, m, gated);
     other_.forward(x + r0 * hidden, m, other);
     const std::int64_t n = m * intermediate_;
-    std::optional<ProfiledOp> gate(std::in_place, "gate product");
+    {
+      ProfiledOp op("gate product");
 #pragma omp parallel for simd schedule(static) if (n >= (std::int64_t{1} << 18))
-    for (std::int64_t j = 0; j < n; ++j) gated[j] *= other[j];
-    gate.reset();
+      for (std::int64_t j = 0; j < n; ++j) gated[j] *= other[j];
+    }
     out_.forward(gated, m, y + r0 * hidden);
   }
 }

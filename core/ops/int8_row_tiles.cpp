@@ -10,13 +10,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <unordered_map>
 
 namespace bertkit::core {
 namespace {
-
-using dt = dnnl::memory::data_type;
-using tag = dnnl::memory::format_tag;
 
 // Rows of a tile: at least kMinTileRows (int8_row_tiles_pay), so that a tile's arithmetic pays for
 // reading the weights again, and at most kMaxTileRows, so that its f32 product (128 x 3072 floats:
@@ -35,10 +31,6 @@ thread_local AlignedBuffer<std::int8_t> tile_input;
 thread_local FloatBuffer tile_scales;
 thread_local FloatBuffer tile_product;
 thread_local AlignedBuffer<std::byte> tile_scratchpad;
-
-dnnl::memory rows_memory(std::int64_t rows, std::int64_t columns, dt type, const void* data) {
-  return dnnl::memory({{rows, columns}, type, tag::ab}, dnnl_context().engine, const_cast<void*>(data));
-}
 
 // The tile primitives for `m` rows.
 struct TilePrimitives {
@@ -85,19 +77,11 @@ void int8_row_tiled(const MatmulKind& kind, const float* x, std::int64_t rows, c
       const std::size_t pad_bytes = std::max(p.matmul.scratchpad.get_size(), p.epilogue.scratchpad.get_size());
       std::byte* pad = tile_scratchpad.reserve(pad_bytes + 1);
       auto& engine = dnnl_context().engine;
-      std::unordered_map<int, dnnl::memory> args{
-          {DNNL_ARG_SRC, rows_memory(m, kind.k, dt::s8, q)},
-          {DNNL_ARG_WEIGHTS, weights},
-          {DNNL_ARG_DST, rows_memory(m, kind.n, dt::f32, product)},
-          {kInt8ColumnScalesArg, column_scales},
-          {DNNL_ARG_SCRATCHPAD, dnnl::memory(p.matmul.scratchpad, engine, pad)}};
-      p.matmul.matmul.execute(thread_stream(), args);
-      std::unordered_map<int, dnnl::memory> epilogue{{DNNL_ARG_SRC_0, rows_memory(m, kind.n, dt::f32, product)},
-                                                     {DNNL_ARG_SRC_1, rows_memory(m, 1, dt::f32, scales)},
-                                                     {DNNL_ARG_DST, rows_memory(m, kind.n, dt::f32, out)},
-                                                     {DNNL_ARG_SCRATCHPAD, dnnl::memory(p.epilogue.scratchpad, engine, pad)}};
-      if (kind.bias) epilogue.emplace(kInt8BiasArg, bias);
-      p.epilogue.binary.execute(thread_stream(), epilogue);
+      Int8Arguments args = int8_arguments(kind, m, q, scales, weights, column_scales, bias, product, out);
+      args.matmul.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(p.matmul.scratchpad, engine, pad));
+      args.epilogue.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(p.epilogue.scratchpad, engine, pad));
+      p.matmul.matmul.execute(thread_stream(), args.matmul);
+      p.epilogue.binary.execute(thread_stream(), args.epilogue);
       thread_stream().wait();
     } catch (...) {  // nothing may leave an OpenMP region
       failed = true;

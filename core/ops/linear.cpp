@@ -188,37 +188,32 @@ void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data,
     ProfiledOp op("round inputs to bf16");
     round_to_bf16(x, elements, static_cast<std::uint16_t*>(input));
   }
-  std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_WEIGHTS, weights_}};
   if (kind_.weights == dt::s8) {
+    auto* q = static_cast<std::int8_t*>(input);
     float* scales = row_scales.reserve(static_cast<std::size_t>(rows));
-    std::optional<ProfiledOp> quantize_op(std::in_place, "quantise inputs to int8");
-    quantize_s8_rows(x, static_cast<std::size_t>(rows), static_cast<std::size_t>(kind_.k), static_cast<std::int8_t*>(input),
-                     scales);
+    {
+      ProfiledOp op("quantise inputs to int8");
+      quantize_s8_rows(x, static_cast<std::size_t>(rows), static_cast<std::size_t>(kind_.k), q, scales);
+    }
     // A residual layer's product goes to scratch, to be added to y; any other's is scaled in place.
     float* product = kind_.accumulate ? int8_product.reserve(static_cast<std::size_t>(rows * kind_.n)) : y;
-    args.emplace(DNNL_ARG_SRC, dnnl::memory({{rows, kind_.k}, dt::s8, tag::ab}, ctx.engine, input));
-    args.emplace(DNNL_ARG_DST, dnnl::memory({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, product));
-    args.emplace(kInt8ColumnScalesArg, column_scales_);
-    quantize_op.reset();
+    const Int8Arguments args = int8_arguments(kind_, rows, q, scales, weights_, column_scales_, bias_, product, y);
     {
       ProfiledOp op("matmul", kind_.k, kind_.n, "int8");
-      matmul_primitive(kind_, rows).execute(ctx.stream, args);
+      matmul_primitive(kind_, rows).execute(ctx.stream, args.matmul);
       ctx.stream.wait();
     }
     ProfiledOp op("int8 row scales and bias");
-    std::unordered_map<int, dnnl::memory> epilogue{
-        {DNNL_ARG_SRC_0, dnnl::memory({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, product)},
-        {DNNL_ARG_SRC_1, dnnl::memory({{rows, 1}, dt::f32, tag::ab}, ctx.engine, scales)},
-        {DNNL_ARG_DST, dnnl::memory({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, y)}};
-    if (kind_.bias) epilogue.emplace(kInt8BiasArg, bias_);
-    int8_epilogue(kind_, rows).execute(ctx.stream, epilogue);
+    int8_epilogue(kind_, rows).execute(ctx.stream, args.epilogue);
     ctx.stream.wait();
     return;
   }
   MatmulKind kind = kind_;
   kind.output = y_type;
-  args.emplace(DNNL_ARG_SRC, dnnl::memory({{rows, kind_.k}, kind_.weights, tag::ab}, ctx.engine, input));
-  args.emplace(DNNL_ARG_DST, dnnl::memory({{rows, kind_.n}, y_type, tag::ab}, ctx.engine, y_data));
+  std::unordered_map<int, dnnl::memory> args{
+      {DNNL_ARG_SRC, dnnl::memory({{rows, kind_.k}, kind_.weights, tag::ab}, ctx.engine, input)},
+      {DNNL_ARG_WEIGHTS, weights_},
+      {DNNL_ARG_DST, dnnl::memory({{rows, kind_.n}, y_type, tag::ab}, ctx.engine, y_data)}};
   if (kind_.bias) args.emplace(DNNL_ARG_BIAS, bias_);
   ProfiledOp op("matmul", kind_.k, kind_.n, type_label(kind_.weights));
   matmul_primitive(kind, rows).execute(ctx.stream, args);
