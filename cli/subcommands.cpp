@@ -15,6 +15,7 @@ Action add_rerank(CLI::App& sub, const GlobalOptions& global);
 Action add_zero_shot(CLI::App& sub, const GlobalOptions& global);
 Action add_bench(CLI::App& sub, const GlobalOptions& global);
 Action add_download(CLI::App& sub, const GlobalOptions& global);
+Action add_serve(CLI::App& sub, const GlobalOptions& global);
 
 const std::vector<Subcommand>& subcommands() {
   static const std::vector<Subcommand> table = {
@@ -32,6 +33,8 @@ const std::vector<Subcommand>& subcommands() {
       {"convert", "Convert a checkpoint into one memory-mapped bertkit file (f32, f16, bf16 or int8)", add_convert},
       {"download", "Fetch a model from the Hugging Face Hub into the cache transformers uses (resumable, checked)",
        add_download},
+      {"serve", "Serve models over HTTP: OpenAI embeddings, text-embeddings-inference, Cohere/Jina rerank APIs",
+       add_serve},
       {"info", "Show what bertkit detects in a model and where each part came from", add_info},
       {"bench", "Time the encoder (sequences/s, GFLOP/s, share of the f32 peak), the tokenizer or real text", add_bench},
   };

@@ -8,8 +8,8 @@ namespace bertkit::records {
 
 RecordOutput::RecordOutput(const OutputSpec& spec, const TableLayout* input, std::vector<std::string> fields,
                            std::size_t vector_width)
-    : log_(spec.path, spec.settings, spec.resume),
-      out_(spec.path, log_.start().bytes, log_.start().header_bytes),
+    : log_(spec.memory ? std::string("-") : spec.path, spec.memory ? std::string() : spec.settings, spec.resume),
+      out_(spec.memory ? RecordWriter(spec.memory) : RecordWriter(spec.path, log_.start().bytes, log_.start().header_bytes)),
       input_(input), vector_width_(vector_width) {
   if (spec.format == ResultFormat::Npy) npy_ = std::make_unique<NpyWriter>(out_, vector_width, spec.vector_type);
   else if (spec.format == ResultFormat::F32) raw_ = std::make_unique<RawF32Writer>(out_, vector_width);

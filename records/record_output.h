@@ -35,6 +35,8 @@ struct OutputSpec {
   bool resume = false;  // --resume: continue the earlier run's output
   // The run may skip bad records (--on-error skip): CSV/TSV output gets an `error` column.
   bool error_field = false;
+  // Set: the records are appended to this string (which outlives the output) instead of `path`.
+  std::string* memory = nullptr;
 };
 
 class RecordOutput {

@@ -66,6 +66,10 @@ void RecordWriter::flush() {
 }
 
 void RecordWriter::write_all(std::string_view bytes) {
+  if (memory_) {
+    memory_->append(bytes);
+    return;
+  }
   while (!bytes.empty()) {
     ssize_t n = ::write(fd_, bytes.data(), bytes.size());
     if (n >= 0) {
@@ -84,7 +88,7 @@ void RecordWriter::write_all(std::string_view bytes) {
 
 void RecordWriter::patch(std::uint64_t offset, std::string_view bytes) {
   flush();
-  if (fd_ == 1) runtime_error("cannot patch {}: not a file", name_);
+  if (fd_ == 1 || memory_) runtime_error("cannot patch {}: not a file", name_);
   if (::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(offset)) !=
       static_cast<ssize_t>(bytes.size()))
     runtime_error("cannot write {}: {}", name_, std::strerror(errno));

@@ -1,5 +1,6 @@
 #pragma once
-// Where records go: stdout or a file. Records are appended whole to a buffer and written at flush
+// Where records go: stdout, a file, or a string in memory (`bertkit serve` answers requests with them).
+// Records are appended whole to a buffer and written at flush
 // points, so the output only ever holds complete records; a failed write rolls a file back to its last
 // complete record.
 #include "records/text_buffer.h"
@@ -19,6 +20,8 @@ class RecordWriter {
   // appended after them; the first `rewritten` bytes written (the header, which the writers write
   // again) are dropped, being already there.
   explicit RecordWriter(const std::string& path, std::uint64_t keep = 0, std::uint64_t rewritten = 0);
+  // Appends every record to `*memory` (which outlives the writer) instead of writing a file.
+  explicit RecordWriter(std::string* memory) : name_("<memory>"), memory_(memory) {}
   ~RecordWriter();
   RecordWriter(const RecordWriter&) = delete;
   RecordWriter& operator=(const RecordWriter&) = delete;
@@ -53,6 +56,7 @@ class RecordWriter {
   TextBuffer buffer_;
   std::uint64_t committed_ = 0;  // bytes of complete records already in the file
   std::uint64_t drop_ = 0;       // bytes still to drop from what is written (a resumed header)
+  std::string* memory_ = nullptr;  // set: records go here, not to fd_
 };
 
 template <typename Render>

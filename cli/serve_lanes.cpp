@@ -1,0 +1,182 @@
+#include "cli/serve_lanes.h"
+
+#include "cli/choice_flags.h"
+#include "commands/classify.h"
+#include "commands/rerank.h"
+#include "commands/similarity.h"
+#include "commands/zero_shot.h"
+#include "core/error.h"
+#include "records/record_list_reader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace bertkit::cli {
+
+namespace {
+
+// A task and what it reads, run by the record pipeline over each batch; the records' output lines
+// are appended as the CLI writes them to a file (--on-error skip: a bad record's line holds `error`).
+class PipelineLane : public cmd::BatchLane {
+ public:
+  PipelineLane(const tok::Tokenizer& tokenizer, records::PipelineOptions options)
+      : tokenizer_(tokenizer), options_(std::move(options)) {}
+
+  void run(std::vector<records::Record>& records, std::string& lines) override {
+    records::RecordListReader reader(records);
+    records::OutputSpec spec;
+    spec.memory = &lines;
+    spec.error_field = true;
+    records::RecordTask& t = task();
+    records::RecordOutput out(spec, nullptr, t.result_fields(), t.vector_width());
+    t.start(out);
+    options_.batch_size = std::max<std::size_t>(records.size(), 1);
+    records::run_records(reader, out, tokenizer_, options_, t);
+  }
+
+ protected:
+  virtual records::RecordTask& task() = 0;
+
+ private:
+  const tok::Tokenizer& tokenizer_;
+  records::PipelineOptions options_;
+};
+
+class EmbedLane : public PipelineLane {
+ public:
+  EmbedLane(const EmbeddingModel& model, const EmbedLaneOptions& o, records::PipelineOptions options)
+      : PipelineLane(model.tokenizer(), options), plan_(model.plan(o.embed)) {
+    for (cmd::VectorKind kind : plan_.vectors) model.require_offered(kind, "vectors");
+    embedders_ = model.embedders(plan_);
+    const bool tokens = o.output == EmbedLaneOptions::Output::Tokens;
+    if (tokens && !embedders_.transformer)
+      bad_input("a static embedding model has no token embeddings (the last hidden state of a transformer)");
+    task_ = std::make_unique<cmd::EmbedTask>(*embedders_.sentence, plan_, model.tokenizer(), options.limits,
+                                              embedders_.transformer, tokens);
+  }
+
+ private:
+  records::RecordTask& task() override { return *task_; }
+
+  cmd::EmbedPlan plan_;
+  Embedders embedders_;
+  std::unique_ptr<cmd::EmbedTask> task_;
+};
+
+class RerankLane : public PipelineLane {
+ public:
+  RerankLane(const TaskModel& model, core::ScoreFunction function, records::PipelineOptions options)
+      : PipelineLane(*model.tokenizer, options),
+        scorer_(model.loaded.config, model.weights, function),
+        task_(scorer_, options.limits, cmd::RerankSettings{}) {}
+
+ private:
+  records::RecordTask& task() override { return task_; }
+
+  cmd::CrossEncoder scorer_;
+  cmd::RerankListTask task_;
+};
+
+class ClassifyLane : public PipelineLane {
+ public:
+  ClassifyLane(const TaskModel& model, core::ScoreFunction function, records::PipelineOptions options)
+      : PipelineLane(*model.tokenizer, options),
+        classifier_(model.loaded.config, model.weights),
+        task_(classifier_, function, SIZE_MAX, options.limits) {}
+
+ private:
+  records::RecordTask& task() override { return task_; }
+
+  cmd::Classifier classifier_;
+  cmd::ClassifyTask task_;
+};
+
+class ZeroShotLane : public PipelineLane {
+ public:
+  ZeroShotLane(const TaskModel& model, cmd::ZeroShotSettings settings, records::PipelineOptions options)
+      : PipelineLane(*model.tokenizer, options),
+        classifier_(model.loaded.config, model.weights),
+        task_(classifier_, options.limits, std::move(settings)) {}
+
+ private:
+  records::RecordTask& task() override { return task_; }
+
+  cmd::Classifier classifier_;
+  cmd::ZeroShotTask task_;
+};
+
+const TaskModel& transformer(const ServedModel& m, const char* what) {
+  if (!m.model.transformer) bad_input("{} is a static embedding model: it has no {}", m.name, what);
+  return *m.model.transformer;
+}
+
+}  // namespace
+
+std::size_t ServedModel::max_length() const {
+  return model.table ? model.table->max_length : model.transformer->max_length;
+}
+
+bool ServedModel::classifies() const {
+  return model.transformer && core::has_sequence_head(model.transformer->loaded.config);
+}
+
+bool ServedModel::cross_encoder() const {
+  return model.transformer && cmd::is_cross_encoder(model.transformer->loaded.config);
+}
+
+records::PipelineOptions ServedModel::options(bool truncate_left) const {
+  records::PipelineOptions o = model.pipeline_options(flags);
+  o.batching = records::Batching::Full;
+  o.on_error = records::OnError::Skip;
+  o.progress = false;
+  if (truncate_left && o.tokenize.encode.truncation) o.tokenize.encode.truncation->side = tok::Side::Left;
+  return o;
+}
+
+cmd::BatchLane& ServedModel::lane(const std::string& key, const std::function<std::unique_ptr<cmd::BatchLane>()>& make) {
+  std::lock_guard lock(mutex_);
+  auto& slot = lanes_[key];
+  if (!slot) slot = make();  // a failure leaves the slot empty, to fail again the same way
+  return *slot;
+}
+
+cmd::BatchLane& ServedModel::embed_lane(const EmbedLaneOptions& o) {
+  const cmd::EmbedOptions& e = o.embed;
+  std::string vectors;
+  for (cmd::VectorKind kind : e.vectors) vectors += std::string(cmd::vector_kind_info(kind).name) + ",";
+  const std::string key = fmt::format("embed {} {} {} {} {} {}", static_cast<int>(o.output), e.normalize ? int(*e.normalize) : -1,
+                                      e.prompt ? "p:" + *e.prompt : "-", e.truncate_dim.value_or(-1), vectors, o.truncate_left);
+  return lane(key, [&] { return std::make_unique<EmbedLane>(model, o, options(o.truncate_left)); });
+}
+
+cmd::BatchLane& ServedModel::rerank_lane(bool raw_scores, bool truncate_left) {
+  const TaskModel& t = transformer(*this, "reranker (cross-encoder) head");
+  if (!cross_encoder())
+    bad_input("{} is not a reranker: rerank needs a cross-encoder (a sequence-classification head with one label)", name);
+  const core::ScoreFunction function = raw_scores ? core::ScoreFunction::None : cmd::cross_encoder_function(t.loaded.config);
+  return lane(fmt::format("rerank {} {}", raw_scores, truncate_left),
+              [&] { return std::make_unique<RerankLane>(t, function, options(truncate_left)); });
+}
+
+cmd::BatchLane& ServedModel::classify_lane(bool raw_scores, bool truncate_left) {
+  const TaskModel& t = transformer(*this, "classification head");
+  if (!classifies()) bad_input("{} has no sequence-classification head", name);
+  const core::ScoreFunction function =
+      raw_scores ? core::ScoreFunction::None : parse_score_function("auto", t.loaded.config);
+  return lane(fmt::format("classify {} {}", raw_scores, truncate_left),
+              [&] { return std::make_unique<ClassifyLane>(t, function, options(truncate_left)); });
+}
+
+cmd::BatchLane& ServedModel::zero_shot_lane(const std::optional<std::string>& hypothesis_template, bool multi_label) {
+  const TaskModel& t = transformer(*this, "NLI head");
+  if (!classifies()) bad_input("{} has no sequence-classification head (zero-shot needs an NLI model)", name);
+  cmd::ZeroShotSettings settings;
+  settings.labels_field = "labels";
+  if (hypothesis_template) settings.hypothesis_template = *hypothesis_template;
+  settings.multi_label = multi_label;
+  return lane(fmt::format("zero-shot {} {}", hypothesis_template ? "t:" + *hypothesis_template : "-", multi_label),
+              [&] { return std::make_unique<ZeroShotLane>(t, std::move(settings), options(false)); });
+}
+
+}  // namespace bertkit::cli

@@ -1,0 +1,47 @@
+#pragma once
+// The routes of `bertkit serve`: each reads its request (commands/serve_requests.h), turns it into
+// records, has the batcher compute them in the lane of the model and options asked for, and answers in
+// the shape of the API it belongs to: OpenAI (/v1/embeddings, /v1/models), text-embeddings-inference
+// (/embed, /embed_sparse, /embed_all, /rerank, /predict, /tokenize, /decode, /info, /health),
+// Cohere/Jina (/v1/rerank), and bertkit's own (/zero-shot), with /metrics for Prometheus. Numbers are
+// copied from the lines the CLI writes, so they are the CLI's to the byte.
+#include "cli/serve_lanes.h"
+#include "commands/http_server.h"
+#include "commands/serve_batcher.h"
+#include "commands/serve_metrics.h"
+#include "commands/serve_requests.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bertkit::cli {
+
+struct ServeConfig {
+  std::string api_key;  // non-empty: every route but /health needs "Authorization: Bearer KEY"
+  cmd::RequestLimits limits;
+  cmd::BatcherLimits batcher;
+  std::chrono::milliseconds timeout{60000};  // a request still waiting for the model then is answered 503
+  bool auto_truncate = false;                // inputs longer than the model's limit are cut, not refused
+};
+
+class ServeApp {
+ public:
+  ServeApp(std::vector<std::unique_ptr<ServedModel>> models, ServeConfig config);
+  cmd::HttpResponse handle(const cmd::HttpRequest& request);
+  // Finishes the requests taken; later ones are answered 503.
+  void stop() { batcher_.stop(); }
+
+ private:
+  struct Route;
+  cmd::HttpResponse route(const cmd::HttpRequest& request, const std::string& path);
+  ServedModel& model(const std::string& name, bool openai);
+
+  std::vector<std::unique_ptr<ServedModel>> models_;
+  ServeConfig config_;
+  cmd::ServeMetrics metrics_;
+  cmd::Batcher batcher_;
+};
+
+}  // namespace bertkit::cli
