@@ -172,7 +172,7 @@ cmd::BatchLane& ServedModel::zero_shot_lane(const std::optional<std::string>& hy
   const TaskModel& t = transformer(*this, "NLI head");
   if (!classifies()) bad_input("{} has no sequence-classification head (zero-shot needs an NLI model)", name);
   cmd::ZeroShotSettings settings;
-  settings.labels_field = "labels";
+  settings.labels_field = "candidate_labels";  // not "labels", which the task writes
   if (hypothesis_template) settings.hypothesis_template = *hypothesis_template;
   settings.multi_label = multi_label;
   return lane(fmt::format("zero-shot {} {}", hypothesis_template ? "t:" + *hypothesis_template : "-", multi_label),

@@ -398,7 +398,7 @@ HttpResponse ServeApp::route(const HttpRequest& request, const std::string& path
     std::int64_t tokens = 0;
     for (std::string& text : req.inputs) {
       for (const std::string& label : req.labels) tokens += count_tokens(m, text, label);
-      records.push_back(object_record(std::move(text), {{"labels", req.labels}}));
+      records.push_back(object_record(std::move(text), {{"candidate_labels", req.labels}}));
     }
     Route r{*this, m, "inputs"};
     std::vector<OutputLine> lines = r.compute(lane, std::move(records), tokens, true);

@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config libdnnl-dev libcli11-dev libfmt-dev libutf8proc-dev doctest-dev
           nlohmann-json3-dev zlib1g-dev libedit-dev
           libcurl4-openssl-dev  # bertkit download: the Hub over HTTPS
+          libboost-dev  # bertkit serve: HTTP/1.1 from Boost.Beast (header-only)
           python3  # tests/tools/hub_stand_in.py: the local Hub the download tests talk to
           ocl-icd-opencl-dev  # dnnl-config.cmake looks for OpenCL (a Recommends that --no-install-recommends skips)
           # tests/run.sh's sanitizer stages: clang, its sanitizer and libFuzzer runtimes (only Recommended

@@ -26,7 +26,7 @@ mirror=http://deb.debian.org/debian
 # tests/setup.sh's packages that the release suite needs, by their trixie names (g++ for
 # build-essential's compiler; the sanitizer, clang and cross-compiler stages run on Debian 12 only).
 packages=g++,cmake,ninja-build,pkg-config,libdnnl-dev,libcli11-dev,libfmt-dev,libutf8proc-dev,doctest-dev
-packages+=,nlohmann-json3-dev,zlib1g-dev,libedit-dev,libcurl4-openssl-dev,python3,ocl-icd-opencl-dev,time,parallel,rsync
+packages+=,nlohmann-json3-dev,zlib1g-dev,libedit-dev,libcurl4-openssl-dev,libboost-dev,python3,ocl-icd-opencl-dev,time,parallel,rsync
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "$0: needs root (debootstrap, mount, chroot)" >&2

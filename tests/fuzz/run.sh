@@ -35,7 +35,7 @@ targets=(fuzz_csv_reader:csv:4096 fuzz_jsonl_reader:jsonl:4096 fuzz_line_reader:
          fuzz_sentencepiece_model:sentencepiece_model:8192:2
          fuzz_unigram_tokenizer:unigram_tokenizer:4096:2 fuzz_pipeline_pieces:pipeline_pieces:4096
          fuzz_hub_files:hub_files:4096 fuzz_splade_config:splade_config:4096
-         fuzz_static_folder:static_folder:8192)
+         fuzz_static_folder:static_folder:8192 fuzz_serve_requests:serve_requests:4096)
 
 run_one() {
   local name=$1 seeds=$2 max_len=$3 factor=${4:-1}

@@ -1,0 +1,390 @@
+// `bertkit serve` end to end on 127.0.0.1: every route's answer holds what the CLI writes for the same
+// inputs (the numbers byte for byte: the server copies the pipeline's lines), in the shape of the API
+// the route belongs to; bad requests get their status and a message naming the field; concurrent
+// requests are merged into batches and still get the CLI's numbers; a full queue answers 429, a request
+// waiting too long 503; SIGTERM lets the requests in flight finish and exits 0.
+#include "cli/serve_child.h"
+#include "cli/task_cli_helpers.h"
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstring>
+#include <future>
+#include <regex>
+
+using bktest::http_request;
+using bktest::HttpReply;
+using bktest::run_bertkit;
+using bktest::ServeChild;
+using nlohmann::json;
+
+namespace {
+
+const std::string kServeCross = bktest::fixture_path("bert-chinese-cross");
+const std::string kServeClassifier = bktest::fixture_path("distilbert-uncased-cls");
+const std::string kServeSplade = bktest::shared("fixtures/models3/splade-bert").string();
+const std::string kServeNli = bktest::shared("fixtures/models3/deberta-v3-nli").string();
+
+const std::vector<std::string> kServeTexts = {"Hello, world!", "The cat sat on the mat.", "naïve café — 東京",
+                                              "", "  padded text  ", "A longer sentence with several words in it."};
+
+// Every JSON value that follows `"key":` in `text`, as written (a list or a number).
+std::vector<std::string> serve_values(const std::string& text, const std::string& key) {
+  std::vector<std::string> out;
+  const std::string marker = "\"" + key + "\":";
+  for (std::size_t at = text.find(marker); at != std::string::npos; at = text.find(marker, at + 1)) {
+    std::size_t begin = at + marker.size(), end = begin;
+    int depth = 0;
+    for (; end < text.size(); ++end) {
+      const char c = text[end];
+      if (c == '[' || c == '{') ++depth;
+      else if (c == ']' || c == '}') {
+        if (depth == 0) break;
+        if (--depth == 0) {
+          ++end;
+          break;
+        }
+      } else if (c == ',' && depth == 0) break;
+    }
+    out.push_back(text.substr(begin, end - begin));
+  }
+  return out;
+}
+
+// The values of `key` in the CLI's output lines for `args`.
+std::vector<std::string> serve_cli_values(const std::vector<std::string>& args, const std::string& input, const std::string& key) {
+  std::vector<std::string> with_input = args;
+  with_input.push_back("--jsonl");  // the records below are JSON lines
+  const bktest::RunResult r = run_bertkit(with_input, input);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  return serve_values(r.out, key);
+}
+
+std::string serve_lines(const std::vector<std::string>& texts) {
+  std::string lines;
+  for (const auto& t : texts) lines += json({{"text", t}}).dump() + "\n";
+  return lines;
+}
+
+std::vector<float> serve_base64_floats(const std::string& b64) {
+  auto digit = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    return c == '+' ? 62 : 63;
+  };
+  std::vector<std::uint8_t> bytes;
+  for (std::size_t i = 0; i + 3 < b64.size(); i += 4) {
+    const std::uint32_t n = digit(b64[i]) << 18 | digit(b64[i + 1]) << 12 | (b64[i + 2] == '=' ? 0 : digit(b64[i + 2]) << 6) |
+                            (b64[i + 3] == '=' ? 0 : digit(b64[i + 3]));
+    bytes.push_back(static_cast<std::uint8_t>(n >> 16));
+    if (b64[i + 2] != '=') bytes.push_back(static_cast<std::uint8_t>(n >> 8));
+    if (b64[i + 3] != '=') bytes.push_back(static_cast<std::uint8_t>(n));
+  }
+  std::vector<float> out(bytes.size() / 4);
+  std::memcpy(out.data(), bytes.data(), out.size() * 4);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("serve: OpenAI's /v1/embeddings gives bertkit embed's vectors byte for byte, as floats, base64 and shortened") {
+  ServeChild server({"-m", bktest::minilm(), "--served-name", "mini"});
+  const HttpReply r = http_request(server.port(), "POST", "/v1/embeddings", json({{"input", kServeTexts}, {"model", "mini"}}).dump());
+  REQUIRE(r.status == 200);
+  CHECK(r.content_type == "application/json");
+  const std::vector<std::string> cli = serve_cli_values({"embed", "-m", bktest::minilm()}, serve_lines(kServeTexts), "embedding");
+  REQUIRE(cli.size() == kServeTexts.size());
+  CHECK(serve_values(r.body, "embedding") == cli);
+  const json body = json::parse(r.body);
+  CHECK(body["object"] == "list");
+  CHECK(body["model"] == "mini");
+  for (std::size_t i = 0; i < kServeTexts.size(); ++i) {
+    CHECK(body["data"][i]["index"] == i);
+    CHECK(body["data"][i]["object"] == "embedding");
+  }
+  CHECK(body["usage"]["prompt_tokens"].get<int>() > 0);
+  CHECK(body["usage"]["total_tokens"] == body["usage"]["prompt_tokens"]);
+
+  // One string: a list of one.
+  const HttpReply one = http_request(server.port(), "POST", "/v1/embeddings", json({{"input", kServeTexts[1]}}).dump());
+  REQUIRE(one.status == 200);
+  CHECK(serve_values(one.body, "embedding") == std::vector{cli[1]});
+
+  // base64: the same float32 values, little-endian.
+  const HttpReply b = http_request(server.port(), "POST", "/v1/embeddings",
+                                   json({{"input", kServeTexts}, {"encoding_format", "base64"}}).dump());
+  REQUIRE(b.status == 200);
+  const json bb = json::parse(b.body);
+  for (std::size_t i = 0; i < kServeTexts.size(); ++i) {
+    const std::vector<float> decoded = serve_base64_floats(bb["data"][i]["embedding"].get<std::string>());
+    CHECK(decoded == json::parse(cli[i]).get<std::vector<float>>());
+  }
+
+  // dimensions: Matryoshka truncation, normalised again, as embed --truncate-dim N --normalize.
+  const HttpReply d = http_request(server.port(), "POST", "/v1/embeddings", json({{"input", kServeTexts}, {"dimensions", 8}}).dump());
+  REQUIRE(d.status == 200);
+  CHECK(serve_values(d.body, "embedding") ==
+        serve_cli_values({"embed", "-m", bktest::minilm(), "--truncate-dim", "8", "--normalize"}, serve_lines(kServeTexts), "embedding"));
+  CHECK(server.wait_exit(std::chrono::seconds(0)) == std::nullopt);
+}
+
+TEST_CASE("serve: TEI's /embed, /embed_all and /embed_sparse give embed's vectors, token vectors and sparse vectors") {
+  ServeChild server({"-m", bktest::minilm(), "-m", kServeSplade, "--served-name", "mini", "--served-name", "splade"});
+  const std::string lines = serve_lines(kServeTexts);
+  // TEI normalises unless told not to.
+  HttpReply r = http_request(server.port(), "POST", "/embed", json({{"inputs", kServeTexts}}).dump());
+  REQUIRE(r.status == 200);
+  const json vectors = json::parse(r.body);
+  REQUIRE(vectors.size() == kServeTexts.size());
+  std::vector<std::string> got;
+  for (const auto& v : vectors) got.push_back(v.dump());
+  // The response is a bare list of lists: compare each list's text.
+  const std::vector<std::string> normalised =
+      serve_cli_values({"embed", "-m", bktest::minilm(), "--normalize"}, lines, "embedding");
+  REQUIRE(r.body == "[" + [&] {
+    std::string s;
+    for (std::size_t i = 0; i < normalised.size(); ++i) s += (i ? "," : "") + normalised[i];
+    return s;
+  }() + "]");
+  r = http_request(server.port(), "POST", "/embed?model=mini", json({{"inputs", kServeTexts[0]}, {"normalize", false}}).dump());
+  REQUIRE(r.status == 200);
+  CHECK(r.body == "[" + serve_cli_values({"embed", "-m", bktest::minilm(), "--no-normalize"}, lines, "embedding")[0] + "]");
+
+  r = http_request(server.port(), "POST", "/embed_all", json({{"inputs", {kServeTexts[0], kServeTexts[2]}}}).dump());
+  REQUIRE(r.status == 200);
+  const std::vector<std::string> tokens =
+      serve_cli_values({"embed", "-m", bktest::minilm(), "--token-embeddings"}, lines, "token_embeddings");
+  CHECK(r.body == "[" + tokens[0] + "," + tokens[2] + "]");
+
+  r = http_request(server.port(), "POST", "/embed_sparse?model=splade", json({{"inputs", {kServeTexts[1], kServeTexts[2]}}}).dump());
+  REQUIRE(r.status == 200);
+  const json sparse = json::parse(r.body);
+  const auto cli = bktest::run_jsonl({"embed", "-m", kServeSplade, "--jsonl"}, serve_lines({kServeTexts[1], kServeTexts[2]}));
+  REQUIRE(sparse.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const json& want = cli[i]["sparse"];
+    REQUIRE(sparse[i].size() == want["indices"].size());
+    for (std::size_t k = 0; k < sparse[i].size(); ++k) {
+      CHECK(sparse[i][k]["index"] == want["indices"][k]);
+      CHECK(sparse[i][k]["value"].get<float>() == want["values"][k].get<float>());
+    }
+  }
+  // A model without a sparse head says so, naming it.
+  r = http_request(server.port(), "POST", "/embed_sparse?model=mini", json({{"inputs", "x"}}).dump());
+  CHECK(r.status == 422);
+  CHECK(json::parse(r.body)["error_type"] == "Validation");
+}
+
+TEST_CASE("serve: /rerank, /v1/rerank and /predict give rerank's and classify's scores") {
+  ServeChild server({"-m", kServeCross, "-m", kServeClassifier, "--served-name", "cross", "--served-name", "cls"});
+  const std::string query = "什么是机器学习";
+  const std::vector<std::string> docs = {"机器学习是人工智能的一个分支", "今天天气很好", "深度学习", "机器学习"};
+  const auto cli = bktest::run_jsonl({"rerank", "-m", kServeCross, "--jsonl"}, json({{"query", query}, {"documents", docs}}).dump() + "\n");
+  REQUIRE(cli.size() == 1);
+  const json& results = cli[0]["results"];
+  HttpReply r = http_request(server.port(), "POST", "/rerank?model=cross",
+                             json({{"query", query}, {"texts", docs}, {"return_text", true}}).dump());
+  REQUIRE(r.status == 200);
+  json got = json::parse(r.body);
+  REQUIRE(got.size() == docs.size());
+  for (std::size_t k = 0; k < docs.size(); ++k) {
+    CHECK(got[k]["index"] == results[k]["corpus_id"]);
+    CHECK(got[k]["score"].get<float>() == results[k]["score"].get<float>());
+    CHECK(got[k]["text"] == docs[results[k]["corpus_id"].get<std::size_t>()]);
+  }
+  CHECK(serve_values(r.body, "score") == serve_values(cli[0].dump(), "score"));
+
+  r = http_request(server.port(), "POST", "/v1/rerank",
+                   json({{"model", "cross"}, {"query", query}, {"documents", docs}, {"top_n", 2}, {"return_documents", true}}).dump());
+  REQUIRE(r.status == 200);
+  got = json::parse(r.body);
+  REQUIRE(got["results"].size() == 2);
+  for (std::size_t k = 0; k < 2; ++k) {
+    CHECK(got["results"][k]["index"] == results[k]["corpus_id"]);
+    CHECK(got["results"][k]["relevance_score"].get<float>() == results[k]["score"].get<float>());
+    CHECK(got["results"][k]["document"]["text"] == docs[results[k]["corpus_id"].get<std::size_t>()]);
+  }
+
+  // raw_scores: the logit, as rerank --function none.
+  r = http_request(server.port(), "POST", "/rerank?model=cross", json({{"query", query}, {"texts", docs}, {"raw_scores", true}}).dump());
+  REQUIRE(r.status == 200);
+  const auto raw = bktest::run_jsonl({"rerank", "-m", kServeCross, "--function", "none", "--jsonl"},
+                                     json({{"query", query}, {"documents", docs}}).dump() + "\n");
+  CHECK(serve_values(r.body, "score") == serve_values(raw[0].dump(), "score"));
+
+  // /predict: every label, best first, as classify --top-k all; a pair of texts is one input.
+  const std::vector<std::string> texts = {"I love this movie", "terrible, awful film"};
+  r = http_request(server.port(), "POST", "/predict?model=cls", json({{"inputs", json::array({json::array({texts[0]}), json::array({texts[1]})})}}).dump());
+  REQUIRE(r.status == 200);
+  const bktest::RunResult classify = run_bertkit({"classify", "-m", kServeClassifier, "--top-k", "all", texts[0], texts[1]});
+  REQUIRE(classify.exit_code == 0);
+  CHECK(r.body == "[" + serve_values(classify.out, "scores")[0] + "," + serve_values(classify.out, "scores")[1] + "]");
+  r = http_request(server.port(), "POST", "/predict?model=cross", json({{"inputs", {query, docs[0]}}}).dump());
+  REQUIRE(r.status == 200);
+  CHECK(json::parse(r.body).is_array());
+  for (const json& result : results)
+    if (result["corpus_id"] == 0) CHECK(json::parse(r.body)[0]["score"].get<float>() == result["score"].get<float>());
+  // An embedding model has no classification head.
+  r = http_request(server.port(), "POST", "/rerank?model=cls", json({{"query", "q"}, {"texts", {"a"}}}).dump());
+  CHECK(r.status == 422);
+}
+
+TEST_CASE("serve: /zero-shot gives zero-shot's labels and scores") {
+  ServeChild server({"-m", kServeNli});
+  const std::vector<std::string> labels = {"sports", "politics", "cooking"};
+  const std::vector<std::string> texts = {"The match ended in a draw.", "Parliament passed the bill."};
+  const HttpReply r = http_request(server.port(), "POST", "/zero-shot", json({{"inputs", texts}, {"labels", labels}}).dump());
+  REQUIRE(r.status == 200);
+  const bktest::RunResult cli = run_bertkit({"zero-shot", "-m", kServeNli, "--labels", "sports,politics,cooking", texts[0], texts[1]});
+  REQUIRE(cli.exit_code == 0);
+  CHECK(serve_values(r.body, "scores") == serve_values(cli.out, "scores"));
+  CHECK(serve_values(r.body, "labels") == serve_values(cli.out, "labels"));
+}
+
+TEST_CASE("serve: /tokenize and /decode are the tokenizer's") {
+  ServeChild server({"-m", bktest::minilm()});
+  HttpReply r = http_request(server.port(), "POST", "/tokenize", json({{"inputs", "Hello, naïve world"}}).dump());
+  REQUIRE(r.status == 200);
+  const json tokens = json::parse(r.body);
+  const auto cli = bktest::run_jsonl({"tokenize", "-m", bktest::minilm(), "--format", "jsonl"}, "Hello, naïve world\n");
+  REQUIRE(tokens.size() == 1);
+  REQUIRE(tokens[0].size() == cli[0]["ids"].size());
+  std::vector<int> ids;
+  for (std::size_t t = 0; t < tokens[0].size(); ++t) {
+    CHECK(tokens[0][t]["id"] == cli[0]["ids"][t]);
+    ids.push_back(tokens[0][t]["id"].get<int>());
+  }
+  CHECK(tokens[0][0]["special"] == true);
+  CHECK(tokens[0][1]["text"] == "Hello");  // the input's own characters at the token's offsets
+  CHECK(tokens[0][1]["start"] == 0);
+  CHECK(tokens[0][1]["stop"] == 5);
+  r = http_request(server.port(), "POST", "/decode", json({{"ids", ids}}).dump());
+  REQUIRE(r.status == 200);
+  CHECK(json::parse(r.body) == json::array({"hello, naive world"}));
+  r = http_request(server.port(), "POST", "/decode", json({{"ids", {1u << 30}}}).dump());
+  CHECK(r.status == 422);
+}
+
+TEST_CASE("serve: bad requests get a status and a message naming what is wrong, and the server goes on") {
+  ServeChild server({"-m", bktest::minilm(), "--max-client-batch-size", "4", "--max-body-bytes", "4096", "--api-key", "sesame"});
+  const std::vector<std::pair<std::string, std::string>> key = {{"Authorization", "Bearer sesame"}};
+  auto post = [&](const std::string& path, const std::string& body) { return http_request(server.port(), "POST", path, body, key); };
+
+  HttpReply r = http_request(server.port(), "POST", "/embed", json({{"inputs", "x"}}).dump());
+  CHECK(r.status == 401);
+  r = http_request(server.port(), "POST", "/v1/embeddings", json({{"input", "x"}}).dump(), {{"Authorization", "Bearer wrong"}});
+  CHECK(r.status == 401);
+  CHECK(json::parse(r.body)["error"]["type"] == "authentication_error");
+  CHECK(http_request(server.port(), "GET", "/health").status == 200);  // no key needed
+
+  r = post("/embed", "{\"inputs\": [\"a\",");
+  CHECK(r.status == 400);
+  CHECK(json::parse(r.body)["error"].get<std::string>().find("not valid JSON") != std::string::npos);
+  r = post("/embed", json({{"inputs", {"a", 5}}}).dump());
+  CHECK(r.status == 422);
+  CHECK(json::parse(r.body)["error"].get<std::string>().find("inputs[1]") != std::string::npos);
+  r = post("/v1/embeddings", json({{"input", "a"}, {"encoding_format", "int8"}}).dump());
+  CHECK(r.status == 422);
+  CHECK(json::parse(r.body)["error"]["param"] == "encoding_format");
+  r = post("/v1/embeddings", json({{"input", {1, 2, 3}}}).dump());
+  CHECK(r.status == 422);
+  CHECK(json::parse(r.body)["error"]["message"].get<std::string>().find("token ids") != std::string::npos);
+  r = post("/embed", json({{"text", "a"}}).dump());
+  CHECK(r.status == 422);
+  CHECK(json::parse(r.body)["error"].get<std::string>().find("\"inputs\" is missing") != std::string::npos);
+  r = post("/embed", "[1,2]");
+  CHECK(r.status == 422);
+  r = post("/embed", json({{"inputs", {"a", "b", "c", "d", "e"}}}).dump());
+  CHECK(r.status == 413);
+  CHECK(json::parse(r.body)["error"].get<std::string>().find("at most 4") != std::string::npos);
+  r = post("/embed", json({{"inputs", std::string(5000, 'a')}}).dump());
+  CHECK(r.status == 413);
+  r = post("/embed", json({{"inputs", {}}}).dump());
+  CHECK(r.status == 422);
+  r = post("/v1/embeddings", json({{"input", "a"}, {"model", "nope"}}).dump());
+  CHECK(r.status == 404);
+  CHECK(json::parse(r.body)["error"]["param"] == "model");
+  CHECK(post("/nowhere", "{}").status == 404);
+  CHECK(http_request(server.port(), "GET", "/embed", "", key).status == 405);
+  r = post("/embed", json({{"inputs", "a"}, {"prompt_name", "nope"}}).dump());
+  CHECK(r.status == 422);
+  r = post("/embed", json({{"inputs", "a"}, {"dimensions", 100000}}).dump());
+  CHECK(r.status == 422);
+
+  // Longer than the model's limit (minilm: 64 tokens): refused unless truncation is asked for.
+  std::string long_text;
+  for (int i = 0; i < 100; ++i) long_text += "word ";
+  r = post("/embed", json({{"inputs", {"short", long_text}}}).dump());
+  CHECK(r.status == 413);
+  CHECK(json::parse(r.body)["error"].get<std::string>().find("inputs[1]") != std::string::npos);
+  r = post("/embed", json({{"inputs", {"short", long_text}}, {"truncate", true}}).dump());
+  REQUIRE(r.status == 200);
+  const std::vector<std::string> cli = serve_cli_values({"embed", "-m", bktest::minilm(), "--normalize"}, serve_lines({"short", long_text}), "embedding");
+  CHECK(r.body == "[" + cli[0] + "," + cli[1] + "]");
+
+  // Still serving after all that.
+  CHECK(post("/embed", json({{"inputs", "fine"}}).dump()).status == 200);
+  server.signal(SIGTERM);
+  CHECK(server.wait_exit(std::chrono::seconds(30)) == 0);
+}
+
+TEST_CASE("serve: concurrent requests are merged into batches and each gets the CLI's vectors") {
+  ServeChild server({"-m", bktest::minilm(), "--batch-wait-ms", "50"});
+  std::vector<std::string> texts;
+  for (int i = 0; i < 32; ++i) texts.push_back("sentence number " + std::to_string(i) + " about " + kServeTexts[i % kServeTexts.size()]);
+  const std::vector<std::string> cli = serve_cli_values({"embed", "-m", bktest::minilm(), "--normalize"}, serve_lines(texts), "embedding");
+  std::vector<std::future<HttpReply>> replies;
+  for (const std::string& t : texts)
+    replies.push_back(std::async(std::launch::async, [&, t] {
+      return http_request(server.port(), "POST", "/embed", json({{"inputs", t}}).dump());
+    }));
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const HttpReply r = replies[i].get();
+    REQUIRE(r.status == 200);
+    CHECK(r.body == "[" + cli[i] + "]");
+  }
+  const std::string metrics = http_request(server.port(), "GET", "/metrics").body;
+  std::smatch m;
+  REQUIRE(std::regex_search(metrics, m, std::regex("bertkit_batches_total (\\d+)")));
+  const int batches = std::stoi(m[1]);
+  REQUIRE(std::regex_search(metrics, m, std::regex("bertkit_batch_requests_sum (\\d+)")));
+  CHECK(std::stoi(m[1]) == 32);
+  CHECK(batches < 32);  // merged: fewer batches than requests
+  CHECK(metrics.find("bertkit_requests_total{route=\"/embed\",status=\"200\"} 32") != std::string::npos);
+}
+
+TEST_CASE("serve: a full queue answers 429 with Retry-After, a request waiting past its timeout 503") {
+  {
+    ServeChild server({"-m", bktest::minilm(), "--max-concurrent-requests", "1", "--batch-wait-ms", "1500"});
+    auto first = std::async(std::launch::async, [&] { return http_request(server.port(), "POST", "/embed", json({{"inputs", "one"}}).dump()); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the first waits 1.5 s for company
+    const HttpReply second = http_request(server.port(), "POST", "/embed", json({{"inputs", "two"}}).dump());
+    CHECK(second.status == 429);
+    CHECK(second.retry_after == "1");
+    CHECK(json::parse(second.body)["error_type"] == "Overloaded");
+    CHECK(first.get().status == 200);
+  }
+  ServeChild server({"-m", bktest::minilm(), "--request-timeout", "0.2", "--batch-wait-ms", "2000"});
+  const HttpReply r = http_request(server.port(), "POST", "/v1/embeddings", json({{"input", "late"}}).dump());
+  CHECK(r.status == 503);
+  CHECK(r.retry_after == "1");
+  CHECK(json::parse(r.body)["error"]["message"].get<std::string>().find("--request-timeout") != std::string::npos);
+}
+
+TEST_CASE("serve: SIGTERM stops taking connections, answers the requests in flight and exits 0") {
+  ServeChild server({"-m", bktest::minilm(), "--batch-wait-ms", "800"});
+  std::vector<std::future<HttpReply>> replies;
+  for (int i = 0; i < 8; ++i)
+    replies.push_back(std::async(std::launch::async, [&, i] {
+      return http_request(server.port(), "POST", "/embed", json({{"inputs", "in flight " + std::to_string(i)}}).dump());
+    }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // all are waiting in the batch
+  server.signal(SIGTERM);
+  for (auto& f : replies) CHECK(f.get().status == 200);
+  CHECK(server.wait_exit(std::chrono::seconds(30)) == 0);
+  CHECK(server.stderr_text().find("finishing the requests in flight") != std::string::npos);
+  CHECK(http_request(server.port(), "GET", "/health").status == 0);  // nobody listens any more
+}
