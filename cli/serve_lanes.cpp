@@ -2,6 +2,8 @@
 
 #include "cli/choice_flags.h"
 #include "commands/classify.h"
+#include "commands/ner.h"
+#include "commands/qa.h"
 #include "commands/rerank.h"
 #include "commands/similarity.h"
 #include "commands/zero_shot.h"
@@ -106,6 +108,36 @@ class ZeroShotLane : public PipelineLane {
   cmd::ZeroShotTask task_;
 };
 
+class NerLane : public PipelineLane {
+ public:
+  NerLane(const TaskModel& model, cmd::NerSettings settings, records::PipelineOptions options)
+      : PipelineLane(*model.tokenizer, options),
+        classifier_(model.loaded.config, model.weights),
+        task_(classifier_, *model.tokenizer, std::move(settings), cmd::NerOutput{}, options.limits) {}
+
+ private:
+  records::RecordTask& task() override { return task_; }
+
+  cmd::TokenClassifier classifier_;
+  cmd::NerTask task_;
+};
+
+class QaLane : public PipelineLane {
+ public:
+  QaLane(const TaskModel& model, cmd::QaSettings settings, records::PipelineOptions options)
+      : PipelineLane(*model.tokenizer, options),
+        qa_(model.loaded.config, model.weights),
+        settings_(settings),
+        task_(qa_, *model.tokenizer, settings_, std::nullopt, options.limits) {}
+
+ private:
+  records::RecordTask& task() override { return task_; }
+
+  cmd::QuestionAnswerer qa_;
+  cmd::QaSettings settings_;  // the task reads it from here
+  cmd::QaTask task_;
+};
+
 const TaskModel& transformer(const ServedModel& m, const char* what) {
   if (!m.model.transformer) bad_input("{} is a static embedding model: it has no {}", m.name, what);
   return *m.model.transformer;
@@ -123,6 +155,14 @@ bool ServedModel::classifies() const {
 
 bool ServedModel::cross_encoder() const {
   return model.transformer && cmd::is_cross_encoder(model.transformer->loaded.config);
+}
+
+bool ServedModel::tags_tokens() const {
+  return model.transformer && model.transformer->loaded.config.head == core::HeadKind::TokenClassification;
+}
+
+bool ServedModel::answers() const {
+  return model.transformer && model.transformer->loaded.config.head == core::HeadKind::QuestionAnswering;
 }
 
 records::PipelineOptions ServedModel::options(bool truncate_left) const {
@@ -177,6 +217,27 @@ cmd::BatchLane& ServedModel::zero_shot_lane(const std::optional<std::string>& hy
   settings.multi_label = multi_label;
   return lane(fmt::format("zero-shot {} {}", hypothesis_template ? "t:" + *hypothesis_template : "-", multi_label),
               [&] { return std::make_unique<ZeroShotLane>(t, std::move(settings), options(false)); });
+}
+
+cmd::BatchLane& ServedModel::ner_lane(const std::string& aggregation) {
+  const TaskModel& t = transformer(*this, "token-classification head");
+  if (!tags_tokens()) bad_input("{} has no token-classification head (ner)", name);
+  cmd::NerSettings settings;
+  settings.aggregation = parse_aggregation(aggregation);
+  return lane("ner " + aggregation, [&] { return std::make_unique<NerLane>(t, std::move(settings), options(false)); });
+}
+
+cmd::BatchLane& ServedModel::qa_lane(std::size_t top_k) {
+  const TaskModel& t = transformer(*this, "question-answering head");
+  if (!answers()) bad_input("{} has no question-answering head (qa)", name);
+  cmd::QaSettings given;
+  given.top_k = top_k;
+  const cmd::QaSettings settings = cmd::resolve_qa_settings(given, false, false, t.max_length);
+  return lane(fmt::format("qa {}", top_k), [&] {
+    records::PipelineOptions o = options(false);
+    o.mark_truncated = false;  // a long context is read in windows: nothing is lost
+    return std::make_unique<QaLane>(t, settings, std::move(o));
+  });
 }
 
 }  // namespace bertkit::cli

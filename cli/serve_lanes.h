@@ -34,11 +34,15 @@ struct ServedModel {
   // Whether the model has a sequence-classification head, and whether it is a reranker (one label).
   bool classifies() const;
   bool cross_encoder() const;
+  bool tags_tokens() const;  // a token-classification head (ner)
+  bool answers() const;      // a question-answering head (qa)
 
   // The lanes, made on first use (a Usage or BadInput Error when the options do not fit the model).
   cmd::BatchLane& embed_lane(const EmbedLaneOptions& options);
   cmd::BatchLane& rerank_lane(bool raw_scores, bool truncate_left);
   cmd::BatchLane& classify_lane(bool raw_scores, bool truncate_left);
+  cmd::BatchLane& ner_lane(const std::string& aggregation);
+  cmd::BatchLane& qa_lane(std::size_t top_k);
   cmd::BatchLane& zero_shot_lane(const std::optional<std::string>& hypothesis_template, bool multi_label);
 
  private:

@@ -203,7 +203,7 @@ HttpResponse ServeApp::handle(const HttpRequest& request) {
   }
   static const std::vector<std::string> known = {"/v1/embeddings", "/v1/rerank", "/v1/models", "/embed", "/embed_sparse",
                                                  "/embed_all", "/rerank", "/predict", "/tokenize", "/decode",
-                                                 "/zero-shot", "/info", "/health", "/metrics"};
+                                                 "/zero-shot", "/ner", "/qa", "/info", "/health", "/metrics"};
   const bool listed = std::find(known.begin(), known.end(), request.path) != known.end();
   metrics_.request(listed ? request.path : "other", response.status,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -259,6 +259,8 @@ HttpResponse ServeApp::route(const HttpRequest& request, const std::string& path
         label2id[labels[i]] = i;
       }
       info["model_type"][m.cross_encoder() ? "reranker" : "classifier"] = {{"id2label", id2label}, {"label2id", label2id}};
+    } else if (m.tags_tokens() || m.answers()) {
+      info["model_type"][m.tags_tokens() ? "ner" : "qa"] = nlohmann::ordered_json::object();  // bertkit's routes /ner, /qa
     } else {
       info["model_type"]["embedding"] = {{"pooling", m.model.plan({}).pooling_text}};
     }
@@ -410,6 +412,57 @@ HttpResponse ServeApp::route(const HttpRequest& request, const std::string& path
       j.key("scores");
       j.raw().append(line.value("scores"));
       j.end_object();
+    }
+    if (req.listed) j.end_array();
+    return json_response(line_text(j));
+  }
+  if (path == "/ner") {
+    cmd::NerRequest req = cmd::parse_ner_request(request.body, config_.limits);
+    ServedModel& m = model(model_query, false);
+    cmd::BatchLane& lane = m.ner_lane(req.aggregation);
+    std::vector<records::Record> records;
+    std::int64_t tokens = 0;
+    for (std::string& text : req.inputs) {
+      tokens += count_tokens(m, text);
+      records.push_back(text_record(std::move(text)));
+    }
+    Route r{*this, m, "inputs"};
+    std::vector<OutputLine> lines = r.compute(lane, std::move(records), tokens, req.truncate || config_.auto_truncate);
+    JsonLine j;
+    if (req.listed) j.begin_array();
+    for (const OutputLine& line : lines) j.raw().append(line.value("entities"));
+    if (req.listed) j.end_array();
+    return json_response(line_text(j));
+  }
+  if (path == "/qa") {
+    cmd::QaRequest req = cmd::parse_qa_request(request.body, config_.limits);
+    ServedModel& m = model(model_query, false);
+    cmd::BatchLane& lane = m.qa_lane(req.top_k);
+    std::vector<records::Record> records;
+    std::int64_t tokens = 0;
+    for (auto& [question, context] : req.inputs) {
+      tokens += count_tokens(m, question, context);
+      records::Record rec = text_record(std::move(question));
+      rec.text_pair = std::move(context);
+      rec.has_pair = true;
+      records.push_back(std::move(rec));
+    }
+    Route r{*this, m, "inputs"};
+    std::vector<OutputLine> lines = r.compute(lane, std::move(records), tokens, true);
+    // Each input's answers, best first: the CLI's `answers` (top_k > 1), else its one answer.
+    JsonLine j;
+    if (req.listed) j.begin_array();
+    for (const OutputLine& line : lines) {
+      if (req.top_k > 1) {
+        j.raw().append(line.value("answers"));
+        continue;
+      }
+      j.begin_array().begin_object();
+      for (const char* key : {"answer", "score", "start", "end"}) {
+        j.key(key);
+        j.raw().append(line.value(key));
+      }
+      j.end_object().end_array();
     }
     if (req.listed) j.end_array();
     return json_response(line_text(j));

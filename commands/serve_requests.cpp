@@ -245,6 +245,11 @@ NerRequest parse_ner_request(std::string_view body, const RequestLimits& limits)
   const json j = parse_body(body);
   NerRequest r;
   r.inputs = texts(j, "inputs", limits, r.listed);
+  r.aggregation = text(j, "aggregation_strategy").value_or("simple");
+  static const std::vector<std::string> known = {"none", "simple", "first", "average", "max"};
+  if (std::find(known.begin(), known.end(), r.aggregation) == known.end())
+    wrong("aggregation_strategy", fmt::format("expected none, simple, first, average or max, got \"{}\"", r.aggregation));
+  r.truncate = flag(j, "truncate", false);
   return r;
 }
 

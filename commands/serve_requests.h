@@ -85,6 +85,8 @@ struct DecodeRequest {
 struct NerRequest {
   std::vector<std::string> inputs;
   bool listed = false;
+  std::string aggregation = "simple";  // aggregation_strategy: none, simple, first, average or max
+  bool truncate = false;
 };
 
 // /zero-shot: texts ranked against candidate labels.
@@ -101,6 +103,7 @@ struct QaRequest {
   std::vector<std::pair<std::string, std::string>> inputs;  // (question, context)
   bool listed = false;
   std::size_t top_k = 1;
+  bool truncate = true;  // a long context is read in windows: nothing is cut
 };
 
 EmbedRequest parse_embed_request(std::string_view body, const RequestLimits& limits);

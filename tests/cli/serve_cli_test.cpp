@@ -388,3 +388,39 @@ TEST_CASE("serve: SIGTERM stops taking connections, answers the requests in flig
   CHECK(server.stderr_text().find("finishing the requests in flight") != std::string::npos);
   CHECK(http_request(server.port(), "GET", "/health").status == 0);  // nobody listens any more
 }
+
+TEST_CASE("serve: /ner and /qa give ner's entities and qa's answers") {
+  const std::string ner = bktest::shared("fixtures/models2/bert-cased-ner").string();
+  const std::string qa = bktest::fixture_path("bert-uncased-qa");
+  ServeChild server({"-m", ner, "-m", qa, "--served-name", "ner", "--served-name", "qa"});
+  const std::vector<std::string> texts = {"John Smith lives in Paris.", "Angela Merkel met Emmanuel Macron in Berlin."};
+  for (const std::string aggregation : {"none", "simple", "max"}) {
+    const HttpReply r = http_request(server.port(), "POST", "/ner?model=ner",
+                                     json({{"inputs", texts}, {"aggregation_strategy", aggregation}}).dump());
+    REQUIRE(r.status == 200);
+    const bktest::RunResult cli = run_bertkit({"ner", "-m", ner, "--aggregation", aggregation, texts[0], texts[1]});
+    REQUIRE(cli.exit_code == 0);
+    const std::vector<std::string> entities = serve_values(cli.out, "entities");
+    CHECK(r.body == "[" + entities[0] + "," + entities[1] + "]");
+  }
+  HttpReply r = http_request(server.port(), "POST", "/ner?model=ner", json({{"inputs", "x"}, {"aggregation_strategy", "best"}}).dump());
+  CHECK(r.status == 422);
+
+  const std::string context = "John lives in Paris. He works at the museum as a guide since 2010.";
+  r = http_request(server.port(), "POST", "/qa?model=qa",
+                   json({{"inputs", {{{"question", "Where does John live?"}, {"context", context}},
+                                     {{"question", "What is his job?"}, {"context", context}}}},
+                         {"top_k", 3}}).dump());
+  REQUIRE(r.status == 200);
+  const bktest::RunResult cli = run_bertkit({"qa", "-m", qa, "--context", context, "--top-k", "3", "Where does John live?", "What is his job?"});
+  REQUIRE(cli.exit_code == 0);
+  const std::vector<std::string> answers = serve_values(cli.out, "answers");
+  CHECK(r.body == "[" + answers[0] + "," + answers[1] + "]");
+  r = http_request(server.port(), "POST", "/qa?model=qa", json({{"inputs", {{"question", "Where does John live?"}, {"context", context}}}}).dump());
+  REQUIRE(r.status == 200);
+  const json one = json::parse(r.body);
+  REQUIRE(one.size() == 1);
+  CHECK(one[0] == json::parse(answers[0])[0]);
+  // A model without the head says so.
+  CHECK(http_request(server.port(), "POST", "/qa?model=ner", json({{"inputs", {{"question", "q"}, {"context", "c"}}}}).dump()).status == 422);
+}
