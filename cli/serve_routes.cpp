@@ -155,9 +155,11 @@ struct ServeApp::Route {
   ServedModel& model;
   const char* field;  // what the inputs are called in the request, for errors
 
+  cmd::Batcher::Arrival& arrival;
+
   std::vector<OutputLine> compute(cmd::BatchLane& lane, std::vector<records::Record> records, std::int64_t tokens,
                                   bool truncate) {
-    cmd::BatchResult result = app.batcher_.submit(lane, std::move(records), tokens, app.config_.timeout);
+    cmd::BatchResult result = app.batcher_.submit(lane, std::move(records), tokens, app.config_.timeout, arrival);
     switch (result.outcome) {
       case cmd::BatchOutcome::Done: break;
       case cmd::BatchOutcome::Overloaded:
@@ -279,6 +281,7 @@ HttpResponse ServeApp::route(const HttpRequest& request, const std::string& path
   }
 
   require(post);
+  cmd::Batcher::Arrival arrival(batcher_);  // a batch forming now waits for this request
   if (path == "/v1/embeddings" || path == "/embed" || path == "/embed_sparse" || path == "/embed_all") {
     const bool oa = path == "/v1/embeddings";
     cmd::EmbedRequest req = oa ? cmd::parse_openai_embeddings_request(request.body, config_.limits)
@@ -309,7 +312,7 @@ HttpResponse ServeApp::route(const HttpRequest& request, const std::string& path
       records.push_back(text_record(std::move(text)));
     }
     const bool truncate = req.truncate || config_.auto_truncate;
-    Route r{*this, m, oa ? "input" : "inputs"};
+    Route r{*this, m, oa ? "input" : "inputs", arrival};
     std::vector<OutputLine> lines = r.compute(*lane, std::move(records), tokens, truncate);
     JsonLine j;
     if (oa) {
@@ -352,7 +355,7 @@ HttpResponse ServeApp::route(const HttpRequest& request, const std::string& path
     for (const std::string& t : req.texts) tokens += count_tokens(m, req.query, t);
     std::vector<records::Record> records;
     records.push_back(object_record(req.query, {{"documents", req.texts}}));
-    Route r{*this, m, cohere ? "documents" : "texts"};
+    Route r{*this, m, cohere ? "documents" : "texts", arrival};
     std::vector<OutputLine> lines = r.compute(lane, std::move(records), tokens, req.truncate || config_.auto_truncate);
     const nlohmann::json results = nlohmann::json::parse(lines[0].value("results"));
     const std::size_t n = std::min(results.size(), req.top_n.value_or(results.size()));
@@ -384,7 +387,7 @@ HttpResponse ServeApp::route(const HttpRequest& request, const std::string& path
       if (b) rec.text_pair = std::move(*b), rec.has_pair = true;
       records.push_back(std::move(rec));
     }
-    Route r{*this, m, "inputs"};
+    Route r{*this, m, "inputs", arrival};
     std::vector<OutputLine> lines = r.compute(lane, std::move(records), tokens, req.truncate || config_.auto_truncate);
     JsonLine j;
     if (req.listed) j.begin_array();
@@ -402,7 +405,7 @@ HttpResponse ServeApp::route(const HttpRequest& request, const std::string& path
       for (const std::string& label : req.labels) tokens += count_tokens(m, text, label);
       records.push_back(object_record(std::move(text), {{"candidate_labels", req.labels}}));
     }
-    Route r{*this, m, "inputs"};
+    Route r{*this, m, "inputs", arrival};
     std::vector<OutputLine> lines = r.compute(lane, std::move(records), tokens, true);
     JsonLine j;
     if (req.listed) j.begin_array();
@@ -426,7 +429,7 @@ HttpResponse ServeApp::route(const HttpRequest& request, const std::string& path
       tokens += count_tokens(m, text);
       records.push_back(text_record(std::move(text)));
     }
-    Route r{*this, m, "inputs"};
+    Route r{*this, m, "inputs", arrival};
     std::vector<OutputLine> lines = r.compute(lane, std::move(records), tokens, req.truncate || config_.auto_truncate);
     JsonLine j;
     if (req.listed) j.begin_array();
@@ -447,7 +450,7 @@ HttpResponse ServeApp::route(const HttpRequest& request, const std::string& path
       rec.has_pair = true;
       records.push_back(std::move(rec));
     }
-    Route r{*this, m, "inputs"};
+    Route r{*this, m, "inputs", arrival};
     std::vector<OutputLine> lines = r.compute(lane, std::move(records), tokens, true);
     // Each input's answers, best first: the CLI's `answers` (top_k > 1), else its one answer.
     JsonLine j;

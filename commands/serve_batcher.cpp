@@ -17,6 +17,20 @@ struct Batcher::Job {
   BatchResult result;
 };
 
+Batcher::Arrival::Arrival(Batcher& batcher) : batcher_(batcher) {
+  std::lock_guard lock(batcher_.mutex_);
+  ++batcher_.arriving_;
+}
+
+Batcher::Arrival::~Arrival() {
+  if (submitted_) return;
+  {
+    std::lock_guard lock(batcher_.mutex_);
+    --batcher_.arriving_;
+  }
+  batcher_.arrived_.notify_all();  // a batch waiting for this request need not
+}
+
 Batcher::Batcher(BatcherLimits limits, std::function<void(const BatchReport&)> report)
     : limits_(limits), report_(std::move(report)), worker_([this] { work(); }) {}
 
@@ -37,10 +51,13 @@ void Batcher::stop() {
 }
 
 BatchResult Batcher::submit(BatchLane& lane, std::vector<records::Record> records, std::int64_t tokens,
-                            std::chrono::milliseconds timeout) {
+                            std::chrono::milliseconds timeout, Arrival& arrival) {
   const std::size_t count = records.size();
   Job job{&lane, std::move(records), count, tokens, std::chrono::steady_clock::now(), false, {}};
   std::unique_lock lock(mutex_);
+  arrival.submitted_ = true;
+  --arriving_;
+  arrived_.notify_all();
   if (stopping_) return {BatchOutcome::Stopping, {}, {}};
   if (waiting_.size() + running_ >= limits_.max_queued) return {BatchOutcome::Overloaded, {}, {}};
   waiting_.push_back(&job);
@@ -78,8 +95,8 @@ void Batcher::work() {
   for (;;) {
     arrived_.wait(lock, [&] { return stopping_ || !waiting_.empty(); });
     if (waiting_.empty()) return;  // stopping, and nothing is left
-    // A batch that is not full waits a moment for the requests that arrive with it.
-    const auto until = waiting_.front()->arrived + limits_.wait;
+    // A batch that is not full waits a moment for the requests arriving with it (none: it starts).
+    const auto until = std::chrono::steady_clock::now() + limits_.wait;
     BatchLane* lane = waiting_.front()->lane;
     auto full = [&] {
       std::int64_t tokens = 0;
@@ -88,7 +105,7 @@ void Batcher::work() {
         if (j->lane == lane) tokens += j->tokens, ++n;
       return tokens >= limits_.max_batch_tokens || n >= limits_.max_batch_requests;
     };
-    while (!stopping_ && !full() && arrived_.wait_until(lock, until) != std::cv_status::timeout) {
+    while (!stopping_ && arriving_ > 0 && !full() && arrived_.wait_until(lock, until) != std::cv_status::timeout) {
     }
     if (waiting_.empty()) continue;  // the requests timed out meanwhile
     std::vector<Job*> batch = take_batch();

@@ -2,9 +2,10 @@
 // Dynamic batching for `bertkit serve`: requests that arrive together are computed together. Each
 // request names a lane (a model and what it computes: embeddings with these options, rerank scores,
 // ...); one worker thread takes the oldest request, adds the other waiting requests of its lane while
-// their tokens fit --max-batch-tokens (and, when the batch is not full, those arriving within
-// --batch-wait-ms of the first), computes them as one run of the record pipeline, and hands each
-// request its own output lines. The encoder packs sequences without padding, so a record's output does
+// their tokens fit --max-batch-tokens, computes them as one run of the record pipeline, and hands each
+// request its own output lines. A batch that is not full waits for the requests that are arriving
+// (read, being parsed and tokenized: an Arrival each), for --batch-wait-ms at most; with none arriving it
+// starts at once, so a lone client's requests never wait. The encoder packs sequences without padding, so a record's output does
 // not depend on the others of its batch: what a request gets is what the CLI writes for its inputs.
 //
 // Bounded: past max_queued requests waiting or running, submit() answers Overloaded at once; a request
@@ -56,6 +57,20 @@ struct BatchResult {
 
 class Batcher {
  public:
+  // A request on its way to submit(): made when it is read, so that a batch waits for it.
+  class Arrival {
+   public:
+    explicit Arrival(Batcher& batcher);
+    ~Arrival();
+    Arrival(const Arrival&) = delete;
+    Arrival& operator=(const Arrival&) = delete;
+
+   private:
+    friend class Batcher;
+    Batcher& batcher_;
+    bool submitted_ = false;
+  };
+
   Batcher(BatcherLimits limits, std::function<void(const BatchReport&)> report);
   ~Batcher();
   Batcher(const Batcher&) = delete;
@@ -64,7 +79,7 @@ class Batcher {
   // Computes `records` (`tokens`: what they count, for the budget) in `lane`; blocks until they are
   // computed, refused or timed out.
   BatchResult submit(BatchLane& lane, std::vector<records::Record> records, std::int64_t tokens,
-                     std::chrono::milliseconds timeout);
+                     std::chrono::milliseconds timeout, Arrival& arrival);
   // Requests waiting or computing now.
   std::size_t depth() const;
   // Refuses new requests (Stopping), computes those taken, and ends the worker.
@@ -83,6 +98,7 @@ class Batcher {
   std::condition_variable arrived_, finished_;
   std::deque<Job*> waiting_;
   std::size_t running_ = 0;  // jobs taken by the worker, not yet finished
+  std::size_t arriving_ = 0;  // Arrivals not yet submitted
   bool stopping_ = false;
   std::thread worker_;
 };

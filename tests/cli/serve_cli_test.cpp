@@ -356,32 +356,57 @@ TEST_CASE("serve: concurrent requests are merged into batches and each gets the 
   CHECK(metrics.find("bertkit_requests_total{route=\"/embed\",status=\"200\"} 32") != std::string::npos);
 }
 
+namespace {
+
+// A request that keeps the model busy for a while (2000 inputs of 64 tokens: ~0.2 s on 2 cores, more
+// under the sanitizers), so that requests sent meanwhile wait in the queue.
+std::string serve_heavy_body() {
+  std::string words;
+  for (int i = 0; i < 60; ++i) words += "word" + std::to_string(i) + " ";
+  std::vector<std::string> inputs;
+  for (int k = 0; k < 2000; ++k) inputs.push_back(words + std::to_string(k));
+  return json({{"inputs", inputs}, {"truncate", true}}).dump();
+}
+
+}  // namespace
+
 TEST_CASE("serve: a full queue answers 429 with Retry-After, a request waiting past its timeout 503") {
+  const std::string heavy = serve_heavy_body();
   {
-    ServeChild server({"-m", bktest::minilm(), "--max-concurrent-requests", "1", "--batch-wait-ms", "1500"});
-    auto first = std::async(std::launch::async, [&] { return http_request(server.port(), "POST", "/embed", json({{"inputs", "one"}}).dump()); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the first waits 1.5 s for company
+    ServeChild server({"-m", bktest::minilm(), "--max-concurrent-requests", "1", "--max-client-batch-size", "4096"});
+    REQUIRE(http_request(server.port(), "POST", "/embed", heavy).status == 200);  // the lane made, warm
+    auto first = std::async(std::launch::async, [&] { return http_request(server.port(), "POST", "/embed", heavy); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));  // the first is computing
     const HttpReply second = http_request(server.port(), "POST", "/embed", json({{"inputs", "two"}}).dump());
     CHECK(second.status == 429);
     CHECK(second.retry_after == "1");
     CHECK(json::parse(second.body)["error_type"] == "Overloaded");
     CHECK(first.get().status == 200);
+    CHECK(http_request(server.port(), "POST", "/embed", json({{"inputs", "three"}}).dump()).status == 200);
   }
-  ServeChild server({"-m", bktest::minilm(), "--request-timeout", "0.2", "--batch-wait-ms", "2000"});
+  ServeChild server({"-m", bktest::minilm(), "--request-timeout", "0.05", "--max-client-batch-size", "4096"});
+  REQUIRE(http_request(server.port(), "POST", "/embed", heavy).status == 200);  // computing is never cut short
+  auto first = std::async(std::launch::async, [&] { return http_request(server.port(), "POST", "/embed", heavy); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
   const HttpReply r = http_request(server.port(), "POST", "/v1/embeddings", json({{"input", "late"}}).dump());
   CHECK(r.status == 503);
   CHECK(r.retry_after == "1");
   CHECK(json::parse(r.body)["error"]["message"].get<std::string>().find("--request-timeout") != std::string::npos);
+  CHECK(first.get().status == 200);
 }
 
 TEST_CASE("serve: SIGTERM stops taking connections, answers the requests in flight and exits 0") {
-  ServeChild server({"-m", bktest::minilm(), "--batch-wait-ms", "800"});
+  ServeChild server({"-m", bktest::minilm(), "--max-client-batch-size", "4096"});
+  const std::string heavy = serve_heavy_body();
+  REQUIRE(http_request(server.port(), "POST", "/embed", heavy).status == 200);
   std::vector<std::future<HttpReply>> replies;
+  replies.push_back(std::async(std::launch::async, [&] { return http_request(server.port(), "POST", "/embed", heavy); }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
   for (int i = 0; i < 8; ++i)
     replies.push_back(std::async(std::launch::async, [&, i] {
       return http_request(server.port(), "POST", "/embed", json({{"inputs", "in flight " + std::to_string(i)}}).dump());
     }));
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // all are waiting in the batch
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));  // the first computing, the others waiting
   server.signal(SIGTERM);
   for (auto& f : replies) CHECK(f.get().status == 200);
   CHECK(server.wait_exit(std::chrono::seconds(30)) == 0);
