@@ -133,6 +133,14 @@ std::int64_t count_tokens(const ServedModel& m, std::string_view a, std::optiona
   return static_cast<std::int64_t>(std::min(n, m.max_length()));
 }
 
+// The route a path is counted under in /metrics: its own, or "other" (so no client can grow the metrics).
+std::string route_label(const std::string& path) {
+  static const std::vector<std::string> known = {"/v1/embeddings", "/v1/rerank", "/v1/models", "/embed", "/embed_sparse",
+                                                 "/embed_all", "/rerank", "/predict", "/tokenize", "/decode",
+                                                 "/zero-shot", "/ner", "/qa", "/info", "/health", "/metrics"};
+  return std::find(known.begin(), known.end(), path) != known.end() ? path : "other";
+}
+
 }  // namespace
 
 ServeApp::ServeApp(std::vector<std::unique_ptr<ServedModel>> models, ServeConfig config)
@@ -203,14 +211,12 @@ HttpResponse ServeApp::handle(const HttpRequest& request) {
   } catch (const std::exception& e) {
     response = error_response(500, "", fmt::format("internal error: {}", e.what()), openai);
   }
-  static const std::vector<std::string> known = {"/v1/embeddings", "/v1/rerank", "/v1/models", "/embed", "/embed_sparse",
-                                                 "/embed_all", "/rerank", "/predict", "/tokenize", "/decode",
-                                                 "/zero-shot", "/ner", "/qa", "/info", "/health", "/metrics"};
-  const bool listed = std::find(known.begin(), known.end(), request.path) != known.end();
-  metrics_.request(listed ? request.path : "other", response.status,
+  metrics_.request(route_label(request.path), response.status,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return response;
 }
+
+void ServeApp::answered_by_transport(const std::string& path, int status) { metrics_.request(route_label(path), status, 0); }
 
 HttpResponse ServeApp::route(const HttpRequest& request, const std::string& path) {
   const bool get = request.method == "GET" || request.method == "HEAD";

@@ -30,6 +30,8 @@ class ServeApp {
  public:
   ServeApp(std::vector<std::unique_ptr<ServedModel>> models, ServeConfig config);
   cmd::HttpResponse handle(const cmd::HttpRequest& request);
+  // A request the transport answered itself (a body past the limit), counted as handled ones are.
+  void answered_by_transport(const std::string& path, int status);
   // Finishes the requests taken; later ones are answered 503.
   void stop() { batcher_.stop(); }
 

@@ -151,17 +151,24 @@ void HttpServer::serve_connection(Connection& connection) {
     parser.header_limit(kHeaderLimit);
     parser.body_limit(options_.max_body_bytes);
     http::read_header(socket, buffer, parser, ec);
+    auto refuse = [&](int status, const char* message) {
+      if (options_.answered_here) {
+        const auto target = parser.get().target();  // read with the request line, before the limits' checks
+        const std::string_view t(target.data(), target.size());
+        options_.answered_here(std::string(t.substr(0, t.find('?'))), status);
+      }
+      answer_and_close(socket, plain_error(status, message));
+    };
     if (ec == http::error::body_limit) {
-      answer_and_close(socket, plain_error(413, "request body larger than the server's limit (--max-body-bytes)"));
+      refuse(413, "request body larger than the server's limit (--max-body-bytes)");
       break;
     }
     if (ec == http::error::header_limit) {
-      answer_and_close(socket, plain_error(431, "request headers too large"));
+      refuse(431, "request headers too large");
       break;
     }
     if (ec) {
-      if (ec != http::error::end_of_stream && ec != asio::error::eof && buffer.size() > 0)
-        answer_and_close(socket, plain_error(400, "malformed HTTP request"));
+      if (ec != http::error::end_of_stream && ec != asio::error::eof && buffer.size() > 0) refuse(400, "malformed HTTP request");
       break;
     }
     if (beast::iequals(parser.get()[http::field::expect], "100-continue")) {
@@ -171,12 +178,11 @@ void HttpServer::serve_connection(Connection& connection) {
     }
     http::read(socket, buffer, parser, ec);
     if (ec == http::error::body_limit) {
-      answer_and_close(socket, plain_error(413, "request body larger than the server's limit (--max-body-bytes)"));
+      refuse(413, "request body larger than the server's limit (--max-body-bytes)");
       break;
     }
     if (ec) {
-      if (ec != http::error::end_of_stream && ec != asio::error::eof)
-        answer_and_close(socket, plain_error(400, "malformed HTTP request"));
+      if (ec != http::error::end_of_stream && ec != asio::error::eof) refuse(400, "malformed HTTP request");
       break;
     }
     http::request<http::string_body> request = parser.release();

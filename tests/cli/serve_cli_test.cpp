@@ -449,3 +449,113 @@ TEST_CASE("serve: /ner and /qa give ner's entities and qa's answers") {
   // A model without the head says so.
   CHECK(http_request(server.port(), "POST", "/qa?model=ner", json({{"inputs", {{"question", "q"}, {"context", "c"}}}}).dump()).status == 422);
 }
+
+namespace {
+
+#ifdef BERTKIT_SWEEP_SUBSET
+constexpr int kServeLoadSeconds = 8;  // instrumented or emulated: slower, the same code paths
+#else
+constexpr int kServeLoadSeconds = 30;
+#endif
+
+struct ServeLoadCounts {
+  std::atomic<long> sent{0}, ok{0}, refused{0}, bad_json{0}, too_large{0}, unanswered{0}, wrong{0};
+};
+
+// One client of the load: mixed requests on a keep-alive connection (a new one after the server closed
+// it) until `until`; every answer is checked against what the request should get.
+void serve_load_client(int port, int id, std::chrono::steady_clock::time_point until, const std::vector<std::string>& texts,
+                       const std::vector<std::string>& vectors, const std::string& query, const std::vector<std::string>& docs,
+                       const std::string& rerank_scores, ServeLoadCounts& counts) {
+  std::optional<bktest::HttpClient> client;
+  const std::string oversize = json({{"inputs", std::string(80000, 'x')}}).dump();
+  for (long n = id; std::chrono::steady_clock::now() < until; ++n) {
+    if (!client || !client->connected()) client.emplace(port);
+    const int kind = static_cast<int>(n % 8);  // each client goes through every kind
+    HttpReply r;
+    ++counts.sent;
+    if (kind <= 4) {
+      const std::size_t t = static_cast<std::size_t>(n) % texts.size();
+      r = client->request("POST", "/embed", json({{"inputs", texts[t]}}).dump());
+      if (r.status == 200 && r.body != "[" + vectors[t] + "]") ++counts.wrong;
+    } else if (kind == 5) {
+      r = client->request("POST", "/rerank?model=cross", json({{"query", query}, {"texts", docs}}).dump());
+      if (r.status == 200 && serve_values(r.body, "score") != serve_values(rerank_scores, "score")) ++counts.wrong;
+    } else if (kind == 6) {
+      r = client->request("POST", "/embed", "{\"inputs\": [\"unclosed");
+      if (r.status == 400) ++counts.bad_json;
+      else if (r.status != 0 && r.status != 429 && r.status != 503) ++counts.wrong;
+    } else {
+      r = client->request("POST", "/embed", oversize);
+      if (r.status == 413) ++counts.too_large;
+      else if (r.status != 0) ++counts.wrong;
+    }
+    if (r.status == 0) {
+      ++counts.unanswered;
+    } else if (r.status == 429 || r.status == 503) {
+      ++counts.refused;
+      if (r.retry_after.empty() || r.body.empty()) ++counts.wrong;
+    } else if (r.status == 200) {
+      ++counts.ok;
+    } else if (r.body.empty() || !json::accept(r.body)) {
+      ++counts.wrong;
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("serve: 64 clients of mixed requests for 30 s: each answered once, the CLI's numbers, memory bounded, then SIGTERM") {
+  ServeChild server({"-m", bktest::minilm(), "-m", kServeCross, "--served-name", "mini", "--served-name", "cross",
+                     "--max-body-bytes", "65536", "--max-concurrent-requests", "48"});
+  std::vector<std::string> texts;
+  for (int i = 0; i < 40; ++i) texts.push_back("load sentence " + std::to_string(i) + " " + kServeTexts[i % kServeTexts.size()]);
+  const std::vector<std::string> vectors = serve_cli_values({"embed", "-m", bktest::minilm(), "--normalize"}, serve_lines(texts), "embedding");
+  const std::string query = "什么是机器学习";
+  const std::vector<std::string> docs = {"机器学习是人工智能的一个分支", "今天天气很好", "深度学习"};
+  const bktest::RunResult rerank = run_bertkit({"rerank", "-m", kServeCross, "--jsonl"}, json({{"query", query}, {"documents", docs}}).dump() + "\n");
+  REQUIRE(rerank.exit_code == 0);
+
+  ServeLoadCounts counts;
+  auto run_clients = [&](std::chrono::steady_clock::time_point until) {
+    std::vector<std::thread> clients;
+    for (int id = 0; id < 64; ++id)
+      clients.emplace_back(serve_load_client, server.port(), id, until, std::cref(texts), std::cref(vectors), std::cref(query),
+                           std::cref(docs), std::cref(rerank.out), std::ref(counts));
+    return clients;
+  };
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> clients = run_clients(start + std::chrono::seconds(kServeLoadSeconds));
+  std::this_thread::sleep_for(std::chrono::seconds(kServeLoadSeconds / 4));
+  const long rss_early = server.rss_kib();
+  for (auto& c : clients) c.join();
+  const long rss_late = server.rss_kib();
+  MESSAGE("sent " << counts.sent.load() << ", ok " << counts.ok.load() << ", refused " << counts.refused.load() << ", 400 "
+               << counts.bad_json.load() << ", 413 " << counts.too_large.load() << ", unanswered " << counts.unanswered.load()
+               << ", wrong " << counts.wrong.load() << "; RSS " << rss_early << " -> " << rss_late << " KiB");
+  CHECK(counts.wrong == 0);
+  CHECK(counts.unanswered == 0);  // every request got exactly one answer (a second would have been read as the next's)
+  CHECK(counts.ok > 0);
+  CHECK(counts.bad_json > 0);
+  CHECK(counts.too_large > 0);
+  CHECK(counts.ok + counts.refused + counts.bad_json + counts.too_large == counts.sent);
+  CHECK(rss_late < rss_early + rss_early / 2 + 65536);  // no growth with the requests served
+
+  // The server counted each request once (413s for the body's size too, answered before the body is read).
+  const std::string metrics = http_request(server.port(), "GET", "/metrics").body;
+  long counted = 0;
+  std::smatch m;
+  for (auto it = metrics.cbegin(); std::regex_search(it, metrics.cend(), m, std::regex("bertkit_requests_total\\{route=\"(/embed|/rerank)\",status=\"\\d+\"\\} (\\d+)")); it = m.suffix().first)
+    counted += std::stol(m[2]);
+  CHECK(counted == counts.sent.load());
+
+  // SIGTERM under load: requests in flight are answered; after it, connections are closed or refused.
+  counts.sent = counts.ok = counts.unanswered = counts.wrong = 0;
+  clients = run_clients(std::chrono::steady_clock::now() + std::chrono::seconds(4));
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  server.signal(SIGTERM);
+  for (auto& c : clients) c.join();
+  CHECK(server.wait_exit(std::chrono::seconds(30)) == 0);
+  CHECK(counts.wrong == 0);
+  CHECK(counts.ok > 0);
+}
