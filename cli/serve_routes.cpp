@@ -98,7 +98,8 @@ HttpResponse json_response(std::string body) {
   return r;
 }
 
-HttpResponse error_response(int status, const std::string& field, const std::string& message, bool openai) {
+HttpResponse error_response(int status, const std::string& field, const std::string& message, bool openai,
+                            const std::string& type = {}) {
   HttpResponse r;
   r.status = status;
   JsonLine j;
@@ -112,9 +113,11 @@ HttpResponse error_response(int status, const std::string& field, const std::str
     else j.field("param", field);
     j.key("code").null().end_object().end_object();
   } else {
-    const char* type = status == 429 ? "Overloaded" : status == 413 ? "Validation" : status >= 500 ? "Backend"
-                       : status == 400 ? "Empty" : "Validation";
-    j.begin_object().field("error", message).field("error_type", type).end_object();
+    // TEI's error types: Overloaded (429, and 503: a full or stopping queue), Backend (the model failed),
+    // Empty (no inputs), else Validation.
+    const std::string tei = !type.empty() ? type : status == 429 || status == 503 ? "Overloaded" : status >= 500 ? "Backend"
+                                                                                                 : "Validation";
+    j.begin_object().field("error", message).field("error_type", tei).end_object();
   }
   r.body = std::string(j.line());
   if (!r.body.empty() && r.body.back() == '\n') r.body.pop_back();
@@ -205,7 +208,7 @@ HttpResponse ServeApp::handle(const HttpRequest& request) {
       throw RequestError(401, "", "a valid API key is needed: Authorization: Bearer KEY");
     response = route(request, request.path);
   } catch (const RequestError& e) {
-    response = error_response(e.status(), e.field(), e.what(), openai);
+    response = error_response(e.status(), e.field(), e.what(), openai, e.type());
   } catch (const Error& e) {
     response = error_response(e.kind() == ErrorKind::Runtime ? 500 : 422, "", e.what(), openai);
   } catch (const std::exception& e) {
@@ -255,7 +258,8 @@ HttpResponse ServeApp::route(const HttpRequest& request, const std::string& path
     require(get);
     ServedModel& m = model(model_query, false);
     nlohmann::ordered_json info;
-    info["model_id"] = m.name;
+    info["model_id"] = m.source;
+    info["served_model_name"] = m.name;
     info["model_sha"] = nullptr;
     info["model_dtype"] = m.model.transformer ? m.model.transformer->dtype : std::string("float32");
     if (m.cross_encoder() || m.classifies()) {

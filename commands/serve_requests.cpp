@@ -75,7 +75,7 @@ std::optional<std::int64_t> whole(const json& body, const char* name, std::int64
 }
 
 void check_count(std::size_t n, const std::string& field, const RequestLimits& limits) {
-  if (n == 0) throw RequestError(422, field, fmt::format("field \"{}\" is an empty list", field));
+  if (n == 0) throw RequestError(400, field, fmt::format("field \"{}\" is an empty list", field), "Empty");
   if (n > limits.max_inputs)
     throw RequestError(413, field, fmt::format("field \"{}\" holds {} items; this server takes at most {} a request "
                                                "(--max-client-batch-size)", field, n, limits.max_inputs));

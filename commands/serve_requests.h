@@ -2,7 +2,8 @@
 // The JSON bodies `bertkit serve` accepts, read into typed requests: OpenAI's embeddings, the
 // text-embeddings-inference routes, the Cohere/Jina rerank, and bertkit's own routes for the tasks TEI
 // has not (ner, zero-shot, qa). Anything else is a RequestError naming the field: malformed JSON is a
-// 400, a member of the wrong type or value a 422, more inputs than the server takes a 413. The same
+// 400, as is an empty list of inputs; a member of the wrong type or value a 422, more inputs than the
+// server takes a 413. The same
 // code reads every request, so the fuzz target (tests/fuzz/fuzz_serve_requests.cpp) covers it all.
 #include <cstddef>
 #include <cstdint>
@@ -17,14 +18,17 @@ namespace bertkit::cmd {
 
 class RequestError : public std::runtime_error {
  public:
-  RequestError(int status, std::string field, const std::string& message)
-      : std::runtime_error(message), status_(status), field_(std::move(field)) {}
+  // `type`: TEI's error_type where the status does not tell it (an empty batch: "Empty").
+  RequestError(int status, std::string field, const std::string& message, std::string type = {})
+      : std::runtime_error(message), status_(status), field_(std::move(field)), type_(std::move(type)) {}
   int status() const { return status_; }
   const std::string& field() const { return field_; }  // empty: the body as a whole
+  const std::string& type() const { return type_; }
 
  private:
   int status_;
   std::string field_;
+  std::string type_;
 };
 
 struct RequestLimits {

@@ -24,6 +24,8 @@ packages=(build-essential cmake ninja-build pkg-config libdnnl-dev libcli11-dev 
           parallel rsync
           # tests/cli/slurm_cli_test.cpp: README's Slurm recipe on a one-node cluster the test starts
           slurm-wlm munge)
+# tests/cli/serve_clients_cli_test.cpp: real clients of bertkit serve, the OpenAI Node SDK and ajv (npm, below)
+command -v npm >/dev/null || packages+=(nodejs npm)
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 # The arm64 packages above come from the same mirror once dpkg knows the architecture.
@@ -42,4 +44,9 @@ done
 if ((${#missing[@]})); then
   $sudo apt-get update
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+# The Node clients' packages, at the versions tests/node/package-lock.json pins.
+node_dir=$(cd "$(dirname "$0")/node" && pwd)
+if ! cmp -s "$node_dir/package-lock.json" "$node_dir/node_modules/.bertkit-lock" 2>/dev/null; then
+  (cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.bertkit-lock)
 fi

@@ -302,8 +302,9 @@ TEST_CASE("serve: bad requests get a status and a message naming what is wrong, 
   CHECK(json::parse(r.body)["error"].get<std::string>().find("at most 4") != std::string::npos);
   r = post("/embed", json({{"inputs", std::string(5000, 'a')}}).dump());
   CHECK(r.status == 413);
-  r = post("/embed", json({{"inputs", {}}}).dump());
-  CHECK(r.status == 422);
+  r = post("/embed", json({{"inputs", json::array()}}).dump());
+  CHECK(r.status == 400);
+  CHECK(json::parse(r.body)["error_type"] == "Empty");
   r = post("/v1/embeddings", json({{"input", "a"}, {"model", "nope"}}).dump());
   CHECK(r.status == 404);
   CHECK(json::parse(r.body)["error"]["param"] == "model");
