@@ -4,6 +4,11 @@
 
 #include <doctest/doctest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -305,6 +310,39 @@ TEST_CASE("bertkit-qa(1): every example runs as printed") {
       for (const auto& record : records) CHECK(record["answers"].size() == 3);
     }
   });
+}
+
+// The page's first example starts the server: the test starts it as printed, in the background, on a
+// free port where the page says 8080, and stops it with SIGTERM after the others, its clients, ran.
+TEST_CASE("bertkit-serve(1): every example runs as printed") {
+  ExampleFolder folder;
+  const auto all = examples("bertkit-serve.1");
+  REQUIRE(all.size() >= 6);
+  REQUIRE(has(all[0], "bertkit serve"));
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof address;
+  REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  REQUIRE(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &size) == 0);
+  ::close(listener);
+  const std::string port = std::to_string(ntohs(address.sin_port));
+  auto on_port = [&](const std::string& example) { return std::regex_replace(example, std::regex("8080"), port); };
+  REQUIRE_MESSAGE(folder.run(on_port(all[0]) + " > server.out 2> server.err & echo $! > server.pid\n"
+                             "for i in $(seq 300); do curl -sf localhost:" + port + "/health && exit 0; sleep 0.1; done; exit 1"),
+                  bktest::read_file(folder / "server.err"));
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    CAPTURE(all[i]);
+    CHECK_MESSAGE(folder.run(on_port(all[i])), folder.err());
+    CHECK(!folder.out().empty());
+    if (has(all[i], "/v1/embeddings")) CHECK(bktest::json_lines(folder.out()).at(0)["data"].size() == 2);
+    if (has(all[i], "top_n")) CHECK(bktest::json_lines(folder.out()).at(0)["results"].size() == 1);
+    if (has(all[i], "/metrics")) CHECK(has(folder.out(), "bertkit_batches_total "));
+  }
+  CHECK(folder.run("kill -TERM $(cat server.pid); for i in $(seq 300); do kill -0 $(cat server.pid) 2> /dev/null || exit 0; "
+                   "sleep 0.1; done; exit 1"));
+  CHECK(has(bktest::read_file(folder / "server.err"), "bertkit serve: stopped"));
 }
 
 TEST_CASE("bertkit-rerank(1): every example runs as printed") {
