@@ -66,76 +66,30 @@ class EmbedLane : public PipelineLane {
   std::unique_ptr<cmd::EmbedTask> task_;
 };
 
-class RerankLane : public PipelineLane {
+// A command's task over a head of its own (a cross-encoder, a classifier, a token classifier, a question
+// answerer): the head is made from the model and `head_args`, the task by `make_task(head, limits)`.
+template <typename Head, typename Task>
+class HeadLane : public PipelineLane {
  public:
-  RerankLane(const TaskModel& model, core::ScoreFunction function, records::PipelineOptions options)
+  template <typename MakeTask, typename... HeadArgs>
+  HeadLane(const TaskModel& model, records::PipelineOptions options, MakeTask&& make_task, HeadArgs&&... head_args)
       : PipelineLane(*model.tokenizer, options),
-        scorer_(model.loaded.config, model.weights, function),
-        task_(scorer_, options.limits, cmd::RerankSettings{}) {}
+        head_(model.loaded.config, model.weights, std::forward<HeadArgs>(head_args)...),
+        task_(make_task(head_, options.limits)) {}
 
  private:
   records::RecordTask& task() override { return task_; }
 
-  cmd::CrossEncoder scorer_;
-  cmd::RerankListTask task_;
+  Head head_;
+  Task task_;
 };
 
-class ClassifyLane : public PipelineLane {
- public:
-  ClassifyLane(const TaskModel& model, core::ScoreFunction function, records::PipelineOptions options)
-      : PipelineLane(*model.tokenizer, options),
-        classifier_(model.loaded.config, model.weights),
-        task_(classifier_, function, SIZE_MAX, options.limits) {}
-
- private:
-  records::RecordTask& task() override { return task_; }
-
-  cmd::Classifier classifier_;
-  cmd::ClassifyTask task_;
-};
-
-class ZeroShotLane : public PipelineLane {
- public:
-  ZeroShotLane(const TaskModel& model, cmd::ZeroShotSettings settings, records::PipelineOptions options)
-      : PipelineLane(*model.tokenizer, options),
-        classifier_(model.loaded.config, model.weights),
-        task_(classifier_, options.limits, std::move(settings)) {}
-
- private:
-  records::RecordTask& task() override { return task_; }
-
-  cmd::Classifier classifier_;
-  cmd::ZeroShotTask task_;
-};
-
-class NerLane : public PipelineLane {
- public:
-  NerLane(const TaskModel& model, cmd::NerSettings settings, records::PipelineOptions options)
-      : PipelineLane(*model.tokenizer, options),
-        classifier_(model.loaded.config, model.weights),
-        task_(classifier_, *model.tokenizer, std::move(settings), cmd::NerOutput{}, options.limits) {}
-
- private:
-  records::RecordTask& task() override { return task_; }
-
-  cmd::TokenClassifier classifier_;
-  cmd::NerTask task_;
-};
-
-class QaLane : public PipelineLane {
- public:
-  QaLane(const TaskModel& model, cmd::QaSettings settings, records::PipelineOptions options)
-      : PipelineLane(*model.tokenizer, options),
-        qa_(model.loaded.config, model.weights),
-        settings_(settings),
-        task_(qa_, *model.tokenizer, settings_, std::nullopt, options.limits) {}
-
- private:
-  records::RecordTask& task() override { return task_; }
-
-  cmd::QuestionAnswerer qa_;
-  cmd::QaSettings settings_;  // the task reads it from here
-  cmd::QaTask task_;
+// qa's head with the settings its task reads by reference.
+struct Answerer {
+  Answerer(const core::ModelConfig& config, std::shared_ptr<const core::Weights> weights, cmd::QaSettings s)
+      : qa(config, std::move(weights)), settings(s) {}
+  cmd::QuestionAnswerer qa;
+  cmd::QaSettings settings;
 };
 
 const TaskModel& transformer(const ServedModel& m, const char* what) {
@@ -196,7 +150,14 @@ cmd::BatchLane& ServedModel::rerank_lane(bool raw_scores, bool truncate_left) {
     bad_input("{} is not a reranker: rerank needs a cross-encoder (a sequence-classification head with one label)", name);
   const core::ScoreFunction function = raw_scores ? core::ScoreFunction::None : cmd::cross_encoder_function(t.loaded.config);
   return lane(fmt::format("rerank {} {}", raw_scores, truncate_left),
-              [&] { return std::make_unique<RerankLane>(t, function, options(truncate_left)); });
+              [&] {
+                return std::make_unique<HeadLane<cmd::CrossEncoder, cmd::RerankListTask>>(
+                    t, options(truncate_left),
+                    [](cmd::CrossEncoder& scorer, const core::BatchLimits& limits) {
+                      return cmd::RerankListTask(scorer, limits, cmd::RerankSettings{});
+                    },
+                    function);
+              });
 }
 
 cmd::BatchLane& ServedModel::classify_lane(bool raw_scores, bool truncate_left) {
@@ -205,7 +166,12 @@ cmd::BatchLane& ServedModel::classify_lane(bool raw_scores, bool truncate_left) 
   const core::ScoreFunction function =
       raw_scores ? core::ScoreFunction::None : parse_score_function("auto", t.loaded.config);
   return lane(fmt::format("classify {} {}", raw_scores, truncate_left),
-              [&] { return std::make_unique<ClassifyLane>(t, function, options(truncate_left)); });
+              [&] {
+                return std::make_unique<HeadLane<cmd::Classifier, cmd::ClassifyTask>>(
+                    t, options(truncate_left), [&](cmd::Classifier& classifier, const core::BatchLimits& limits) {
+                      return cmd::ClassifyTask(classifier, function, SIZE_MAX, limits);  // every label
+                    });
+              });
 }
 
 cmd::BatchLane& ServedModel::zero_shot_lane(const std::optional<std::string>& hypothesis_template, bool multi_label) {
@@ -216,7 +182,12 @@ cmd::BatchLane& ServedModel::zero_shot_lane(const std::optional<std::string>& hy
   if (hypothesis_template) settings.hypothesis_template = *hypothesis_template;
   settings.multi_label = multi_label;
   return lane(fmt::format("zero-shot {} {}", hypothesis_template ? "t:" + *hypothesis_template : "-", multi_label),
-              [&] { return std::make_unique<ZeroShotLane>(t, std::move(settings), options(false)); });
+              [&] {
+                return std::make_unique<HeadLane<cmd::Classifier, cmd::ZeroShotTask>>(
+                    t, options(false), [&](cmd::Classifier& classifier, const core::BatchLimits& limits) {
+                      return cmd::ZeroShotTask(classifier, limits, std::move(settings));
+                    });
+              });
 }
 
 cmd::BatchLane& ServedModel::ner_lane(const std::string& aggregation) {
@@ -224,7 +195,12 @@ cmd::BatchLane& ServedModel::ner_lane(const std::string& aggregation) {
   if (!tags_tokens()) bad_input("{} has no token-classification head (ner)", name);
   cmd::NerSettings settings;
   settings.aggregation = parse_aggregation(aggregation);
-  return lane("ner " + aggregation, [&] { return std::make_unique<NerLane>(t, std::move(settings), options(false)); });
+  return lane("ner " + aggregation, [&] {
+    return std::make_unique<HeadLane<cmd::TokenClassifier, cmd::NerTask>>(
+        t, options(false), [&](cmd::TokenClassifier& classifier, const core::BatchLimits& limits) {
+          return cmd::NerTask(classifier, *t.tokenizer, std::move(settings), cmd::NerOutput{}, limits);
+        });
+  });
 }
 
 cmd::BatchLane& ServedModel::qa_lane(std::size_t top_k) {
@@ -236,7 +212,12 @@ cmd::BatchLane& ServedModel::qa_lane(std::size_t top_k) {
   return lane(fmt::format("qa {}", top_k), [&] {
     records::PipelineOptions o = options(false);
     o.mark_truncated = false;  // a long context is read in windows: nothing is lost
-    return std::make_unique<QaLane>(t, settings, std::move(o));
+    return std::make_unique<HeadLane<Answerer, cmd::QaTask>>(
+        t, std::move(o),
+        [&](Answerer& a, const core::BatchLimits& limits) {
+          return cmd::QaTask(a.qa, *t.tokenizer, a.settings, std::nullopt, limits);
+        },
+        settings);
   });
 }
 

@@ -5,6 +5,7 @@
 // (/embed, /embed_sparse, /embed_all, /rerank, /predict, /tokenize, /decode, /info, /health),
 // Cohere/Jina (/v1/rerank), and bertkit's own (/zero-shot), with /metrics for Prometheus. Numbers are
 // copied from the lines the CLI writes, so they are the CLI's to the byte.
+#include "cli/serve_answers.h"
 #include "cli/serve_lanes.h"
 #include "commands/http_server.h"
 #include "commands/serve_batcher.h"
@@ -36,9 +37,33 @@ class ServeApp {
   void stop() { batcher_.stop(); }
 
  private:
-  struct Route;
-  cmd::HttpResponse route(const cmd::HttpRequest& request, const std::string& path);
-  ServedModel& model(const std::string& name, bool openai);
+  // A request as a route sees it.
+  struct Call {
+    const cmd::HttpRequest& request;
+    std::string model_query;               // ?model= of the URL
+    cmd::Batcher::Arrival* arrival;        // POST: a batch forming now waits for this request
+  };
+  cmd::HttpResponse route(const cmd::HttpRequest& request);
+  // The model a request names (none: the first); 404 naming the field otherwise.
+  ServedModel& model(const std::string& name);
+  // The batched part of a route: the records through `lane`, each answered line checked (an input's
+  // error is a 422, an input cut short without `truncate` a 413, naming `field`[i]).
+  std::vector<OutputLine> compute(const ServedModel& m, const char* field, const Call& call, cmd::BatchLane& lane,
+                                  std::vector<records::Record> records, std::int64_t tokens, bool truncate);
+
+  // The routes (cli/serve_routes.cpp, serve_embed_routes.cpp, serve_task_routes.cpp, serve_token_routes.cpp).
+  cmd::HttpResponse health(const Call& call);
+  cmd::HttpResponse metrics(const Call& call);
+  cmd::HttpResponse models(const Call& call);
+  cmd::HttpResponse info(const Call& call);
+  cmd::HttpResponse embeddings(const Call& call);  // /v1/embeddings, /embed, /embed_sparse, /embed_all
+  cmd::HttpResponse rerank(const Call& call);      // /rerank, /v1/rerank
+  cmd::HttpResponse predict(const Call& call);
+  cmd::HttpResponse zero_shot(const Call& call);
+  cmd::HttpResponse ner(const Call& call);
+  cmd::HttpResponse qa(const Call& call);
+  cmd::HttpResponse tokenize(const Call& call);
+  cmd::HttpResponse decode(const Call& call);
 
   std::vector<std::unique_ptr<ServedModel>> models_;
   ServeConfig config_;

@@ -43,6 +43,9 @@ std::string_view flag_of(Setting setting) {
     case Setting::TopK: return "--top-k";
     case Setting::Truncate: return "--truncate";
     case Setting::TruncateDim: return "--truncate-dim";
+    case Setting::Host: return "--host";
+    case Setting::MaxBodyBytes: return "--max-body-bytes";
+    case Setting::MaxClientBatchSize: return "--max-client-batch-size";
     case Setting::Tsv: return "--tsv";
     case Setting::TsvEscapes: return "--tsv-escapes";
     case Setting::Workloads: return "--workloads";

@@ -1,7 +1,9 @@
 #include "commands/http_server.h"
 
 #include "core/error.h"
+#include "core/setting.h"
 
+#include <fmt/format.h>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
@@ -76,7 +78,7 @@ HttpServer::HttpServer(HttpOptions options, HttpHandler handler)
     : options_(std::move(options)), handler_(std::move(handler)), listener_(std::make_unique<Listener>()) {
   beast::error_code ec;
   const auto address = asio::ip::make_address(options_.host, ec);
-  if (ec) usage_error("--host {}: not an IP address ({})", options_.host, ec.message());
+  if (ec) usage_error("{} {}: not an IP address ({})", Setting::Host, options_.host, ec.message());
   const tcp::endpoint endpoint(address, options_.port);
   tcp::acceptor& a = listener_->acceptor;
   a.open(endpoint.protocol(), ec);
@@ -151,6 +153,8 @@ void HttpServer::serve_connection(Connection& connection) {
     parser.header_limit(kHeaderLimit);
     parser.body_limit(options_.max_body_bytes);
     http::read_header(socket, buffer, parser, ec);
+    const std::string body_limit_message =
+        fmt::format("request body larger than the server's limit of {} bytes ({})", options_.max_body_bytes, Setting::MaxBodyBytes);
     auto refuse = [&](int status, const char* message) {
       if (options_.answered_here) {
         const auto target = parser.get().target();  // read with the request line, before the limits' checks
@@ -160,7 +164,7 @@ void HttpServer::serve_connection(Connection& connection) {
       answer_and_close(socket, plain_error(status, message));
     };
     if (ec == http::error::body_limit) {
-      refuse(413, "request body larger than the server's limit (--max-body-bytes)");
+      refuse(413, body_limit_message.c_str());
       break;
     }
     if (ec == http::error::header_limit) {
@@ -178,7 +182,7 @@ void HttpServer::serve_connection(Connection& connection) {
     }
     http::read(socket, buffer, parser, ec);
     if (ec == http::error::body_limit) {
-      refuse(413, "request body larger than the server's limit (--max-body-bytes)");
+      refuse(413, body_limit_message.c_str());
       break;
     }
     if (ec) {

@@ -1,6 +1,7 @@
 #include "commands/serve_requests.h"
 
 #include "core/json.h"
+#include "core/setting.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -78,7 +79,7 @@ void check_count(std::size_t n, const std::string& field, const RequestLimits& l
   if (n == 0) throw RequestError(400, field, fmt::format("field \"{}\" is an empty list", field), "Empty");
   if (n > limits.max_inputs)
     throw RequestError(413, field, fmt::format("field \"{}\" holds {} items; this server takes at most {} a request "
-                                               "(--max-client-batch-size)", field, n, limits.max_inputs));
+                                               "({})", field, n, limits.max_inputs, Setting::MaxClientBatchSize));
 }
 
 // A string or a list of strings.

@@ -13,8 +13,8 @@ namespace bertkit {
 // checks every value's spelling in that range).
 enum class Setting : unsigned char {
   Aggregation, Attention, Calibration, Column, Compat, Context, ContextFile, Csv, Delimiter, DocStride,
-  DocumentsField, Field, Format, Function, HypothesisTemplate, Jsonl, LabelsField, MaxAnswerLength,
-  MaxLineBytes, MaxSeqLength, Normalize, NoNormalize, Offline, OutputPrefix, PairColumn, PairField, Pairs,
+  DocumentsField, Field, Format, Function, Host, HypothesisTemplate, Jsonl, LabelsField, MaxAnswerLength,
+  MaxBodyBytes, MaxClientBatchSize, MaxLineBytes, MaxSeqLength, Normalize, NoNormalize, Offline, OutputPrefix, PairColumn, PairField, Pairs,
   Pooling, Precision, Prefix, Prompt, Resume, Strict, Stride, Targets, Threads, TopK, Truncate, TruncateDim,
   Tsv, TsvEscapes, Workloads,
 };

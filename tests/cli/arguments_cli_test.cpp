@@ -135,7 +135,7 @@ TEST_CASE("arguments: an unknown command is named, with the nearest command when
            {{"fillmask"}, "unknown command 'fillmask'; did you mean 'fill-mask'?"},
            {{"-q", "clasify", "x"}, "unknown command 'clasify'; did you mean 'classify'?"},
            {{"help", "simlarity"}, "unknown command 'simlarity'; did you mean 'similarity'?"},
-           {{"serve"}, "unknown command 'serve' (the commands are tokenize, embed,"},
+           {{"launch"}, "unknown command 'launch' (the commands are tokenize, embed,"},
            {{}, "give a command: tokenize, embed,"}}) {
     CAPTURE(c.expected);
     auto r = run_bertkit(c.args);
