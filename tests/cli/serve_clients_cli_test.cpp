@@ -48,7 +48,9 @@ TEST_CASE("serve: the OpenAI Node SDK gets embed's vectors, and TEI's routes ans
   CHECK(out["sdk_error"]["name"] == "NotFoundError");
   CHECK(out["sdk_error"]["param"] == "model");
   REQUIRE(out["validation"].size() == 15);
-  for (const auto& [route, errors] : out["validation"].items()) {
+  for (const auto& item : out["validation"].items()) {
+    const std::string route = item.key();
+    const json errors = item.value();
     INFO(route << ": " << errors.dump());
     CHECK(errors.empty());
   }
