@@ -87,6 +87,7 @@ HttpServer::HttpServer(HttpOptions options, HttpHandler handler)
   if (!ec) a.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) runtime_error("cannot listen on {}:{}: {}", options_.host, options_.port, ec.message());
   port_ = a.local_endpoint().port();
+  listen_fd_ = a.native_handle();
 }
 
 HttpServer::~HttpServer() = default;
@@ -123,8 +124,7 @@ void HttpServer::run() {
     busy.headers.emplace_back("Retry-After", "1");
     answer_and_close(socket, busy);
   }
-  beast::error_code ignored;
-  acceptor.close(ignored);
+  // The acceptor stays open until the destructor: stop() may still be shutting its descriptor.
   std::unique_lock lock(mutex_);
   ended_.wait(lock, [&] { return open_.empty(); });
 }
@@ -132,7 +132,7 @@ void HttpServer::run() {
 void HttpServer::stop() {
   stopping_ = true;
   // Wakes the blocked accept(); the connections' blocked reads end, their answers still go out.
-  ::shutdown(listener_->acceptor.native_handle(), SHUT_RDWR);
+  ::shutdown(listen_fd_, SHUT_RDWR);
   std::lock_guard lock(mutex_);
   for (int fd : open_) ::shutdown(fd, SHUT_RD);
 }
@@ -206,7 +206,9 @@ void HttpServer::serve_connection(Connection& connection) {
       response = plain_error(500, "internal error");
     }
     const bool keep_alive = request.keep_alive() && !stopping_;
-    http::write(socket, to_beast(response, request.version(), keep_alive), ec);
+    auto out = to_beast(response, request.version(), keep_alive);
+    if (request.method() == http::verb::head) out.body().clear();  // the headers of GET's answer, Content-Length included
+    http::write(socket, out, ec);
     if (ec || !keep_alive) break;
   }
 }

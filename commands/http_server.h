@@ -76,6 +76,7 @@ class HttpServer {
   struct Listener;
   std::unique_ptr<Listener> listener_;
   std::uint16_t port_ = 0;
+  int listen_fd_ = -1;  // the acceptor's descriptor, which stop() shuts from another thread
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;
   std::condition_variable ended_;

@@ -24,7 +24,9 @@ packages=(build-essential cmake ninja-build pkg-config libdnnl-dev libcli11-dev 
           parallel rsync
           # tests/cli/slurm_cli_test.cpp: README's Slurm recipe on a one-node cluster the test starts
           slurm-wlm munge)
-# tests/cli/serve_clients_cli_test.cpp: real clients of bertkit serve, the OpenAI Node SDK and ajv (npm, below)
+# tests/cli/serve_clients_cli_test.cpp: real clients of bertkit serve, curl, the OpenAI Node SDK and ajv (npm,
+# below; a machine with Node.js already, from elsewhere than Debian, keeps it)
+packages+=(curl)
 command -v npm >/dev/null || packages+=(nodejs npm)
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"

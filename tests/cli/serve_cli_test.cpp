@@ -8,9 +8,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <future>
+#include <functional>
 #include <regex>
 
 using bktest::http_request;
@@ -369,6 +371,19 @@ std::string serve_heavy_body() {
   return json({{"inputs", inputs}, {"truncate", true}}).dump();
 }
 
+// Waits (up to 120 s) until /metrics counts at least `n` requests waiting or computing, or `done()`.
+void serve_wait_depth(int port, int n, const std::function<bool()>& done = {}) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  std::smatch m;
+  for (;;) {
+    const std::string metrics = http_request(port, "GET", "/metrics").body;
+    if (std::regex_search(metrics, m, std::regex("bertkit_queue_depth (\\d+)")) && std::stoi(m[1]) >= n) return;
+    if (done && done()) return;
+    REQUIRE(std::chrono::steady_clock::now() < until);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("serve: a full queue answers 429 with Retry-After, a request waiting past its timeout 503") {
@@ -377,7 +392,7 @@ TEST_CASE("serve: a full queue answers 429 with Retry-After, a request waiting p
     ServeChild server({"-m", bktest::minilm(), "--max-concurrent-requests", "1", "--max-client-batch-size", "4096"});
     REQUIRE(http_request(server.port(), "POST", "/embed", heavy).status == 200);  // the lane made, warm
     auto first = std::async(std::launch::async, [&] { return http_request(server.port(), "POST", "/embed", heavy); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(60));  // the first is computing
+    serve_wait_depth(server.port(), 1);  // the first is computing
     const HttpReply second = http_request(server.port(), "POST", "/embed", json({{"inputs", "two"}}).dump());
     CHECK(second.status == 429);
     CHECK(second.retry_after == "1");
@@ -388,7 +403,7 @@ TEST_CASE("serve: a full queue answers 429 with Retry-After, a request waiting p
   ServeChild server({"-m", bktest::minilm(), "--request-timeout", "0.05", "--max-client-batch-size", "4096"});
   REQUIRE(http_request(server.port(), "POST", "/embed", heavy).status == 200);  // computing is never cut short
   auto first = std::async(std::launch::async, [&] { return http_request(server.port(), "POST", "/embed", heavy); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  serve_wait_depth(server.port(), 1);
   const HttpReply r = http_request(server.port(), "POST", "/v1/embeddings", json({{"input", "late"}}).dump());
   CHECK(r.status == 503);
   CHECK(r.retry_after == "1");
@@ -402,12 +417,16 @@ TEST_CASE("serve: SIGTERM stops taking connections, answers the requests in flig
   REQUIRE(http_request(server.port(), "POST", "/embed", heavy).status == 200);
   std::vector<std::future<HttpReply>> replies;
   replies.push_back(std::async(std::launch::async, [&] { return http_request(server.port(), "POST", "/embed", heavy); }));
-  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  serve_wait_depth(server.port(), 1);
   for (int i = 0; i < 8; ++i)
     replies.push_back(std::async(std::launch::async, [&, i] {
       return http_request(server.port(), "POST", "/embed", json({{"inputs", "in flight " + std::to_string(i)}}).dump());
     }));
-  std::this_thread::sleep_for(std::chrono::milliseconds(60));  // the first computing, the others waiting
+  // The first computing, the others waiting (unless a slow moment let the first finish before).
+  serve_wait_depth(server.port(), 9, [&] {
+    return std::all_of(replies.begin(), replies.end(),
+                       [](auto& f) { return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready; });
+  });
   server.signal(SIGTERM);
   for (auto& f : replies) CHECK(f.get().status == 200);
   CHECK(server.wait_exit(std::chrono::seconds(30)) == 0);

@@ -55,3 +55,56 @@ TEST_CASE("serve: the OpenAI Node SDK gets embed's vectors, and TEI's routes ans
     CHECK(errors.empty());
   }
 }
+
+// curl, as a shell user calls each route: the status and the answer's first bytes.
+TEST_CASE("serve: curl reaches every route") {
+  const std::string mini = bktest::minilm();
+  const std::string cross = bktest::fixture_path("bert-chinese-cross");
+  const std::string cls = bktest::fixture_path("distilbert-uncased-cls");
+  const std::string splade = bktest::shared("fixtures/models3/splade-bert").string();
+  const std::string nli = bktest::shared("fixtures/models3/deberta-v3-nli").string();
+  const std::string ner = bktest::shared("fixtures/models2/bert-cased-ner").string();
+  const std::string qa = bktest::fixture_path("bert-uncased-qa");
+  bktest::ServeChild server({"-m", mini, "-m", cross, "-m", cls, "-m", splade, "-m", nli, "-m", ner, "-m", qa, "--served-name",
+                             "mini", "--served-name", "cross", "--served-name", "cls", "--served-name", "splade",
+                             "--served-name", "nli", "--served-name", "ner", "--served-name", "qa"});
+  struct Call {
+    std::string method, target, body;
+    int status;
+    std::string starts;  // the answer's first bytes
+  };
+  const std::vector<Call> calls = {
+      {"POST", "/v1/embeddings", R"({"model": "mini", "input": "hello"})", 200, R"({"object":"list","data":[{)"},
+      {"POST", "/embed", R"({"inputs": ["hello", "world"]})", 200, "[["},
+      {"POST", "/embed_sparse?model=splade", R"({"inputs": "hello"})", 200, R"([[{"index":)"},
+      {"POST", "/embed_all", R"({"inputs": "hello"})", 200, "[[["},
+      {"POST", "/rerank?model=cross", R"({"query": "q", "texts": ["a", "b"]})", 200, R"([{"index":)"},
+      {"POST", "/v1/rerank", R"({"model": "cross", "query": "q", "documents": ["a", "b"]})", 200, R"({"model":"cross","results":[{"index":)"},
+      {"POST", "/predict?model=cls", R"({"inputs": "great film"})", 200, R"([{"label":)"},
+      {"POST", "/zero-shot?model=nli", R"({"inputs": "a goal in the last minute", "labels": ["sports", "cooking"]})", 200, R"({"labels":[)"},
+      {"POST", "/ner?model=ner", R"({"inputs": "John lives in Paris"})", 200, "["},
+      {"POST", "/qa?model=qa", R"({"inputs": {"question": "Where?", "context": "In Paris."}})", 200, R"([{"answer":)"},
+      {"POST", "/tokenize", R"({"inputs": "hello"})", 200, R"([[{"id":101,)"},
+      {"POST", "/decode", R"({"ids": [101, 7592, 102]})", 200, R"(["hello"])"},
+      {"GET", "/info?model=cls", "", 200, R"({"model_id":)"},
+      {"GET", "/v1/models", "", 200, R"({"object":"list","data":[{"id":"mini")"},
+      {"GET", "/health", "", 200, ""},
+      {"HEAD", "/health", "", 200, ""},
+      {"GET", "/metrics", "", 200, "# HELP bertkit_requests_total"},
+      {"POST", "/embed", "not json", 400, R"({"error":"the body is not valid JSON)"},
+      {"GET", "/embed", "", 405, R"({"error":)"},
+  };
+  bktest::TempDir tmp;
+  for (const Call& c : calls) {
+    CAPTURE(c.method + " " + c.target);
+    bktest::write_file(tmp / "body", c.body);
+    const std::string command = "curl -s -o '" + (tmp / "out").string() + "' -w '%{http_code}' -X " + c.method +
+                                (c.method == "HEAD" ? " -I" : "") + " -H 'Content-Type: application/json'" +
+                                (c.body.empty() ? "" : " --data-binary @'" + (tmp / "body").string() + "'") +
+                                " 'http://127.0.0.1:" + std::to_string(server.port()) + c.target + "' > '" +
+                                (tmp / "status").string() + "'";
+    REQUIRE(std::system(command.c_str()) == 0);
+    CHECK(bktest::read_file(tmp / "status") == std::to_string(c.status));
+    if (c.method != "HEAD") CHECK(bktest::read_file(tmp / "out").rfind(c.starts, 0) == 0);
+  }
+}
