@@ -1,4 +1,5 @@
-// `bertkit serve`: the embedding routes, OpenAI's and TEI's, over embed's task.
+// `bertkit serve`: the embedding routes, OpenAI's and TEI's, over embed's task, and TEI's /similarity over
+// similarity's.
 #include "cli/serve_routes.h"
 
 #include "core/error.h"
@@ -71,6 +72,24 @@ HttpResponse ServeApp::embeddings(const Call& call) {
   }
   j.end_array();
   return json_response(line_text(j));
+}
+
+HttpResponse ServeApp::similarity(const Call& call) {
+  cmd::SimilarityRequest req = cmd::parse_similarity_request(call.request.body, config_.limits);
+  ServedModel& m = model(call.model_query);
+  cmd::BatchLane* lane = nullptr;
+  try {
+    lane = &m.similarity_lane(req.prompt_name, req.truncate_left);
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::Runtime) throw;
+    throw RequestError(422, req.prompt_name ? "parameters.prompt_name" : "", e.what());
+  }
+  // Each sentence paired with the source, as `bertkit similarity --pairs` reads source<TAB>sentence.
+  RequestRecords in;
+  for (std::string& sentence : req.sentences) in.add(m, req.source, std::move(sentence));
+  const std::vector<OutputLine> lines = compute(m, "inputs.sentences", call, *lane, std::move(in.records), in.tokens,
+                                                req.truncate || config_.auto_truncate);
+  return json_response(answers(lines, true, [](JsonLine& j, const OutputLine& line) { j.raw().append(line.value("score")); }));
 }
 
 }  // namespace bertkit::cli

@@ -1,6 +1,7 @@
 #include "cli/serve_lanes.h"
 
 #include "cli/choice_flags.h"
+#include "cli/score_modes.h"
 #include "commands/classify.h"
 #include "commands/ner.h"
 #include "commands/qa.h"
@@ -64,6 +65,28 @@ class EmbedLane : public PipelineLane {
   cmd::EmbedPlan plan_;
   Embedders embedders_;
   std::unique_ptr<cmd::EmbedTask> task_;
+};
+
+// similarity's pairs with a bi-encoder: each text embedded, the pair scored by the model's similarity.
+class SimilarityLane : public PipelineLane {
+ public:
+  SimilarityLane(const EmbeddingModel& model, const std::optional<std::string>& prompt, records::PipelineOptions options)
+      : PipelineLane(model.tokenizer(), options), task_(scorer_) {
+    std::string metric_from;
+    plan_score_modes({}, model, scorer_, metric_from);
+    cmd::EmbedOptions embed;
+    embed.vectors = scorer_.plan->vectors;
+    embed.prompt = prompt;
+    scorer_.plan = model.plan(embed);
+    attach_embedder(model, scorer_);
+    scorer_.limits = options.limits;
+  }
+
+ private:
+  records::RecordTask& task() override { return task_; }
+
+  cmd::Scorer scorer_;
+  cmd::PairTask task_;
 };
 
 // A command's task over a head of its own (a cross-encoder, a classifier, a token classifier, a question
@@ -158,6 +181,12 @@ cmd::BatchLane& ServedModel::rerank_lane(bool raw_scores, bool truncate_left) {
                     },
                     function);
               });
+}
+
+cmd::BatchLane& ServedModel::similarity_lane(const std::optional<std::string>& prompt_name, bool truncate_left) {
+  if (cross_encoder()) bad_input("{} is a cross-encoder: /similarity compares embeddings; rank with /rerank", name);
+  return lane(fmt::format("similarity {} {}", prompt_name ? "p:" + *prompt_name : "-", truncate_left),
+              [&] { return std::make_unique<SimilarityLane>(model, prompt_name, options(truncate_left)); });
 }
 
 cmd::BatchLane& ServedModel::classify_lane(bool raw_scores, bool truncate_left) {

@@ -40,6 +40,7 @@ struct ServedModel {
   // The lanes, made on first use (a Usage or BadInput Error when the options do not fit the model).
   cmd::BatchLane& embed_lane(const EmbedLaneOptions& options);
   cmd::BatchLane& rerank_lane(bool raw_scores, bool truncate_left);
+  cmd::BatchLane& similarity_lane(const std::optional<std::string>& prompt_name, bool truncate_left);
   cmd::BatchLane& classify_lane(bool raw_scores, bool truncate_left);
   cmd::BatchLane& ner_lane(const std::string& aggregation);
   cmd::BatchLane& qa_lane(std::size_t top_k);

@@ -94,7 +94,8 @@ HttpResponse ServeApp::route(const HttpRequest& request) {
       {"/v1/embeddings", true, &ServeApp::embeddings}, {"/embed", true, &ServeApp::embeddings},
       {"/embed_sparse", true, &ServeApp::embeddings}, {"/embed_all", true, &ServeApp::embeddings},
       {"/rerank", true, &ServeApp::rerank},           {"/v1/rerank", true, &ServeApp::rerank},
-      {"/predict", true, &ServeApp::predict},         {"/zero-shot", true, &ServeApp::zero_shot},
+      {"/similarity", true, &ServeApp::similarity},   {"/predict", true, &ServeApp::predict},
+      {"/zero-shot", true, &ServeApp::zero_shot},
       {"/ner", true, &ServeApp::ner},                 {"/qa", true, &ServeApp::qa},
       {"/tokenize", true, &ServeApp::tokenize},       {"/decode", true, &ServeApp::decode},
   };

@@ -2,7 +2,7 @@
 // The routes of `bertkit serve`: each reads its request (commands/serve_requests.h), turns it into
 // records, has the batcher compute them in the lane of the model and options asked for, and answers in
 // the shape of the API it belongs to: OpenAI (/v1/embeddings, /v1/models), text-embeddings-inference
-// (/embed, /embed_sparse, /embed_all, /rerank, /predict, /tokenize, /decode, /info, /health),
+// (/embed, /embed_sparse, /embed_all, /rerank, /similarity, /predict, /tokenize, /decode, /info, /health),
 // Cohere/Jina (/v1/rerank), and bertkit's own (/zero-shot), with /metrics for Prometheus. Numbers are
 // copied from the lines the CLI writes, so they are the CLI's to the byte.
 #include "cli/serve_answers.h"
@@ -58,6 +58,7 @@ class ServeApp {
   cmd::HttpResponse info(const Call& call);
   cmd::HttpResponse embeddings(const Call& call);  // /v1/embeddings, /embed, /embed_sparse, /embed_all
   cmd::HttpResponse rerank(const Call& call);      // /rerank, /v1/rerank
+  cmd::HttpResponse similarity(const Call& call);
   cmd::HttpResponse predict(const Call& call);
   cmd::HttpResponse zero_shot(const Call& call);
   cmd::HttpResponse ner(const Call& call);

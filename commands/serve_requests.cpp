@@ -176,6 +176,24 @@ RerankRequest parse_cohere_rerank_request(std::string_view body, const RequestLi
   return r;
 }
 
+SimilarityRequest parse_similarity_request(std::string_view body, const RequestLimits& limits) {
+  const json j = parse_body(body);
+  SimilarityRequest r;
+  const json& inputs = required(j, "inputs");
+  if (!inputs.is_object()) wrong("inputs", fmt::format("expected {{\"source_sentence\", \"sentences\"}}, got {}", inputs.type_name()));
+  r.source = required_text(inputs, "source_sentence");
+  bool listed = false;
+  r.sentences = texts(inputs, "sentences", limits, listed);
+  const json* parameters = member(j, "parameters");
+  if (parameters && !parameters->is_object()) wrong("parameters", fmt::format("expected an object, got {}", parameters->type_name()));
+  if (parameters) {
+    r.prompt_name = text(*parameters, "prompt_name");
+    r.truncate = flag(*parameters, "truncate", false);
+    r.truncate_left = left_truncation(*parameters);
+  }
+  return r;
+}
+
 PredictRequest parse_predict_request(std::string_view body, const RequestLimits& limits) {
   const json j = parse_body(body);
   PredictRequest r;

@@ -61,6 +61,15 @@ struct RerankRequest {
   std::string model;
 };
 
+// /similarity (TEI): a sentence against others, by the model's similarity (cosine unless it names another).
+struct SimilarityRequest {
+  std::string source;
+  std::vector<std::string> sentences;
+  std::optional<std::string> prompt_name;
+  bool truncate = false;
+  bool truncate_left = false;
+};
+
 // /predict (TEI): a text, a pair, or a list of either.
 struct PredictRequest {
   std::vector<std::pair<std::string, std::optional<std::string>>> inputs;
@@ -114,6 +123,7 @@ EmbedRequest parse_embed_request(std::string_view body, const RequestLimits& lim
 EmbedRequest parse_openai_embeddings_request(std::string_view body, const RequestLimits& limits);
 RerankRequest parse_rerank_request(std::string_view body, const RequestLimits& limits);
 RerankRequest parse_cohere_rerank_request(std::string_view body, const RequestLimits& limits);
+SimilarityRequest parse_similarity_request(std::string_view body, const RequestLimits& limits);
 PredictRequest parse_predict_request(std::string_view body, const RequestLimits& limits);
 TokenizeRequest parse_tokenize_request(std::string_view body, const RequestLimits& limits);
 DecodeRequest parse_decode_request(std::string_view body, const RequestLimits& limits);

@@ -579,3 +579,25 @@ TEST_CASE("serve: 64 clients of mixed requests for 30 s: each answered once, the
   CHECK(counts.wrong == 0);
   CHECK(counts.ok > 0);
 }
+
+TEST_CASE("serve: TEI's /similarity gives similarity's scores of the source against each sentence") {
+  ServeChild server({"-m", bktest::minilm(), "-m", kServeCross, "--served-name", "mini", "--served-name", "cross"});
+  const std::string source = kServeTexts[1];
+  const std::vector<std::string> sentences = {kServeTexts[0], kServeTexts[2], kServeTexts[5]};
+  const HttpReply r = http_request(server.port(), "POST", "/similarity",
+                                   json({{"inputs", {{"source_sentence", source}, {"sentences", sentences}}}}).dump());
+  REQUIRE(r.status == 200);
+  std::string pairs;
+  for (const auto& s : sentences) pairs += source + "\t" + s + "\n";
+  const bktest::RunResult cli = run_bertkit({"similarity", "-m", bktest::minilm(), "--pairs"}, pairs);
+  REQUIRE(cli.exit_code == 0);
+  std::string want = "[";
+  for (const std::string& score : serve_values(cli.out, "score")) want += (want.size() > 1 ? "," : "") + score;
+  CHECK(r.body == want + "]");
+  // A cross-encoder ranks with /rerank; a bad shape names the field.
+  CHECK(http_request(server.port(), "POST", "/similarity?model=cross",
+                     json({{"inputs", {{"source_sentence", "a"}, {"sentences", {"b"}}}}}).dump()).status == 422);
+  const HttpReply bad = http_request(server.port(), "POST", "/similarity", json({{"inputs", "a"}}).dump());
+  CHECK(bad.status == 422);
+  CHECK(json::parse(bad.body)["error"].get<std::string>().find("\"inputs\"") != std::string::npos);
+}

@@ -47,7 +47,7 @@ TEST_CASE("serve: the OpenAI Node SDK gets embed's vectors, and TEI's routes ans
   CHECK(out["sdk_error"]["status"] == 404);
   CHECK(out["sdk_error"]["name"] == "NotFoundError");
   CHECK(out["sdk_error"]["param"] == "model");
-  REQUIRE(out["validation"].size() == 15);
+  REQUIRE(out["validation"].size() == 16);
   for (const auto& item : out["validation"].items()) {
     const std::string route = item.key();
     const json errors = item.value();
@@ -81,6 +81,7 @@ TEST_CASE("serve: curl reaches every route") {
       {"POST", "/rerank?model=cross", R"({"query": "q", "texts": ["a", "b"]})", 200, R"([{"index":)"},
       {"POST", "/v1/rerank", R"({"model": "cross", "query": "q", "documents": ["a", "b"]})", 200, R"({"model":"cross","results":[{"index":)"},
       {"POST", "/predict?model=cls", R"({"inputs": "great film"})", 200, R"([{"label":)"},
+      {"POST", "/similarity", R"({"inputs": {"source_sentence": "a", "sentences": ["b", "c"]}})", 200, "["},
       {"POST", "/zero-shot?model=nli", R"({"inputs": "a goal in the last minute", "labels": ["sports", "cooking"]})", 200, R"({"labels":[)"},
       {"POST", "/ner?model=ner", R"({"inputs": "John lives in Paris"})", 200, "["},
       {"POST", "/qa?model=qa", R"({"inputs": {"question": "Where?", "context": "In Paris."}})", 200, R"([{"answer":)"},

@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
   const RequestLimits limits{.max_inputs = 8};
   try {
-    switch (data[0] % 10) {
+    switch (data[0] % 11) {
       case 0: { auto r = parse_embed_request(body, limits); check_count(r, r.inputs.size(), limits); break; }
       case 1: { auto r = parse_openai_embeddings_request(body, limits); check_count(r, r.inputs.size(), limits); break; }
       case 2: { auto r = parse_rerank_request(body, limits); check_count(r, r.texts.size(), limits); break; }
@@ -33,7 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case 6: { auto r = parse_decode_request(body, limits); check_count(r, r.ids.size(), limits); break; }
       case 7: { auto r = parse_ner_request(body, limits); check_count(r, r.inputs.size(), limits); break; }
       case 8: { auto r = parse_zero_shot_request(body, limits); check_count(r, r.labels.size(), limits); break; }
-      default: { auto r = parse_qa_request(body, limits); check_count(r, r.inputs.size(), limits); break; }
+      case 9: { auto r = parse_qa_request(body, limits); check_count(r, r.inputs.size(), limits); break; }
+      default: { auto r = parse_similarity_request(body, limits); check_count(r, r.sentences.size(), limits); break; }
     }
   } catch (const RequestError& e) {
     if (e.status() != 400 && e.status() != 413 && e.status() != 422) std::abort();

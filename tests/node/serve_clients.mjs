@@ -44,6 +44,8 @@ await check("embed", "POST", `/embed?model=${embedModel}`, { inputs: texts }, "e
 await check("embed one", "POST", `/embed?model=${embedModel}`, { inputs: texts[0], normalize: false }, "embed");
 await check("embed_all", "POST", `/embed_all?model=${embedModel}`, { inputs: texts }, "embed_all");
 await check("rerank", "POST", `/rerank?model=${crossModel}`, { query: texts[0], texts, return_text: true }, "rerank");
+await check("similarity", "POST", `/similarity?model=${embedModel}`,
+            { inputs: { source_sentence: texts[0], sentences: texts } }, "similarity");
 await check("predict one", "POST", `/predict?model=${classifierModel}`, { inputs: texts[0] }, "predict");
 await check("predict batch", "POST", `/predict?model=${classifierModel}`, { inputs: texts.map((t) => [t]) }, "predict");
 await check("tokenize", "POST", `/tokenize?model=${embedModel}`, { inputs: texts }, "tokenize");
