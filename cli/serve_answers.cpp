@@ -146,11 +146,4 @@ std::int64_t count_tokens(const ServedModel& m, std::string_view a, std::optiona
   return static_cast<std::int64_t>(std::min(n, m.max_length()));
 }
 
-std::string route_label(const std::string& path) {
-  static const std::vector<std::string> known = {"/v1/embeddings", "/v1/rerank", "/v1/models", "/embed", "/embed_sparse",
-                                                 "/embed_all", "/rerank", "/similarity", "/predict", "/tokenize", "/decode",
-                                                 "/zero-shot", "/ner", "/qa", "/info", "/health", "/metrics"};
-  return std::find(known.begin(), known.end(), path) != known.end() ? path : "other";
-}
-
 }  // namespace bertkit::cli

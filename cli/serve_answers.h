@@ -3,6 +3,8 @@
 // never printed again), the records a request becomes, and the answers' JSON, errors included.
 #include "cli/serve_lanes.h"
 #include "commands/http_server.h"
+#include "commands/serve_requests.h"
+#include "core/error.h"
 #include "records/json_line.h"
 #include "records/record.h"
 
@@ -61,7 +63,16 @@ std::string answers(const std::vector<OutputLine>& lines, bool listed,
 void copy_members(records::JsonLine& j, const OutputLine& line, std::initializer_list<const char*> names);
 // Tokens the model reads of a text (or pair), up to its limit: a request's share of a batch's budget.
 std::int64_t count_tokens(const ServedModel& m, std::string_view a, std::optional<std::string_view> b = std::nullopt);
-// The route a path is counted under in /metrics: its own, or "other" (so no client can grow the metrics).
-std::string route_label(const std::string& path);
+// What `make()` returns; a Usage or BadInput Error from it (options that do not fit the model: an unknown
+// prompt name, a dimension past the model's) becomes a 422 naming `field`.
+template <typename Make>
+decltype(auto) naming_field(const char* field, Make&& make) {
+  try {
+    return make();
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::Runtime) throw;
+    throw cmd::RequestError(422, field, e.what());
+  }
+}
 
 }  // namespace bertkit::cli

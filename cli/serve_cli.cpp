@@ -90,7 +90,9 @@ int run_serve(const ServeOptions& o) {
   http.port = static_cast<std::uint16_t>(o.port);
   http.max_body_bytes = o.max_body_bytes;
   http.max_connections = o.max_connections;
-  http.answered_here = [&](const std::string& path, int status) { app.answered_by_transport(path, status); };
+  http.refusal = [&](const std::string& path, int status, const std::string& message) {
+    return app.refusal(path, status, message);
+  };
   cmd::HttpServer server(http, [&](const cmd::HttpRequest& r) { return app.handle(r); });
   const std::string host = o.host.find(':') != std::string::npos ? "[" + o.host + "]" : o.host;
   fmt::print(stderr, "bertkit serve: listening on http://{}:{} ({}{})\n", host, server.port(), fmt::join(names, ", "),

@@ -29,19 +29,13 @@ HttpResponse ServeApp::embeddings(const Call& call) {
   // TEI normalises unless told not to; OpenAI's shortened embeddings are unit length again.
   if (path == "/embed") o.embed.normalize = req.normalize.value_or(true);
   if (oa && req.dimensions) o.embed.normalize = true;
-  cmd::BatchLane* lane = nullptr;
-  try {
-    lane = &m.embed_lane(o);
-  } catch (const Error& e) {
-    if (e.kind() == ErrorKind::Runtime) throw;
-    const char* field = req.dimensions ? "dimensions" : req.prompt_name ? "prompt_name" : "";
-    throw RequestError(422, field, e.what());
-  }
+  cmd::BatchLane& lane = naming_field(req.dimensions ? "dimensions" : req.prompt_name ? "prompt_name" : "",
+                                      [&]() -> cmd::BatchLane& { return m.embed_lane(o); });
   RequestRecords in;
   for (std::string& text : req.inputs) in.add(m, std::move(text));
   const std::int64_t tokens = in.tokens;
   const bool truncate = req.truncate || config_.auto_truncate;
-  std::vector<OutputLine> lines = compute(m, oa ? "input" : "inputs", call, *lane, std::move(in.records), tokens, truncate);
+  std::vector<OutputLine> lines = compute(m, oa ? "input" : "inputs", call, lane, std::move(in.records), tokens, truncate);
   JsonLine j;
   if (oa) {
     j.begin_object().field("object", "list").key("data").begin_array();
@@ -77,17 +71,13 @@ HttpResponse ServeApp::embeddings(const Call& call) {
 HttpResponse ServeApp::similarity(const Call& call) {
   cmd::SimilarityRequest req = cmd::parse_similarity_request(call.request.body, config_.limits);
   ServedModel& m = model(call.model_query);
-  cmd::BatchLane* lane = nullptr;
-  try {
-    lane = &m.similarity_lane(req.prompt_name, req.truncate_left);
-  } catch (const Error& e) {
-    if (e.kind() == ErrorKind::Runtime) throw;
-    throw RequestError(422, req.prompt_name ? "parameters.prompt_name" : "", e.what());
-  }
+  cmd::BatchLane& lane = naming_field(req.prompt_name ? "parameters.prompt_name" : "", [&]() -> cmd::BatchLane& {
+    return m.similarity_lane(req.prompt_name, req.truncate_left);
+  });
   // Each sentence paired with the source, as `bertkit similarity --pairs` reads source<TAB>sentence.
   RequestRecords in;
   for (std::string& sentence : req.sentences) in.add(m, req.source, std::move(sentence));
-  const std::vector<OutputLine> lines = compute(m, "inputs.sentences", call, *lane, std::move(in.records), in.tokens,
+  const std::vector<OutputLine> lines = compute(m, "inputs.sentences", call, lane, std::move(in.records), in.tokens,
                                                 req.truncate || config_.auto_truncate);
   return json_response(answers(lines, true, [](JsonLine& j, const OutputLine& line) { j.raw().append(line.value("score")); }));
 }

@@ -79,16 +79,19 @@ HttpResponse ServeApp::handle(const HttpRequest& request) {
   return response;
 }
 
-void ServeApp::answered_by_transport(const std::string& path, int status) { metrics_.request(route_label(path), status, 0); }
+HttpResponse ServeApp::refusal(const std::string& path, int status, const std::string& message) {
+  metrics_.request(route_label(path), status, 0);
+  return error_response(status, "", message, path.rfind("/v1/", 0) == 0);
+}
 
-HttpResponse ServeApp::route(const HttpRequest& request) {
-  using Handler = HttpResponse (ServeApp::*)(const Call&);
-  struct Entry {
-    const char* path;
-    bool post;
-    Handler handler;
-  };
-  static constexpr Entry kRoutes[] = {
+struct ServeApp::Route {
+  const char* path;
+  bool post;
+  HttpResponse (ServeApp::*handler)(const Call&);
+};
+
+const ServeApp::Route* ServeApp::find_route(const std::string& path) {
+  static constexpr Route kRoutes[] = {
       {"/health", false, &ServeApp::health},          {"/metrics", false, &ServeApp::metrics},
       {"/v1/models", false, &ServeApp::models},       {"/info", false, &ServeApp::info},
       {"/v1/embeddings", true, &ServeApp::embeddings}, {"/embed", true, &ServeApp::embeddings},
@@ -99,8 +102,15 @@ HttpResponse ServeApp::route(const HttpRequest& request) {
       {"/ner", true, &ServeApp::ner},                 {"/qa", true, &ServeApp::qa},
       {"/tokenize", true, &ServeApp::tokenize},       {"/decode", true, &ServeApp::decode},
   };
-  const auto* entry = std::find_if(std::begin(kRoutes), std::end(kRoutes), [&](const Entry& e) { return request.path == e.path; });
-  if (entry == std::end(kRoutes)) throw RequestError(404, "", fmt::format("no route {} {}", request.method, request.path));
+  const auto* entry = std::find_if(std::begin(kRoutes), std::end(kRoutes), [&](const Route& r) { return path == r.path; });
+  return entry == std::end(kRoutes) ? nullptr : entry;
+}
+
+std::string ServeApp::route_label(const std::string& path) { return find_route(path) ? path : "other"; }
+
+HttpResponse ServeApp::route(const HttpRequest& request) {
+  const Route* entry = find_route(request.path);
+  if (!entry) throw RequestError(404, "", fmt::format("no route {} {}", request.method, request.path));
   const bool get = request.method == "GET" || request.method == "HEAD";
   if (entry->post ? request.method != "POST" : !get)
     throw RequestError(405, "", fmt::format("{} takes {}", request.path, entry->post ? "POST" : "GET"));

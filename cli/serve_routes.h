@@ -31,8 +31,9 @@ class ServeApp {
  public:
   ServeApp(std::vector<std::unique_ptr<ServedModel>> models, ServeConfig config);
   cmd::HttpResponse handle(const cmd::HttpRequest& request);
-  // A request the transport answered itself (a body past the limit), counted as handled ones are.
-  void answered_by_transport(const std::string& path, int status);
+  // The answer to a request the transport refuses itself (a body past the limit, too many
+  // connections: cmd::HttpOptions::refusal), shaped and counted as the routes' refusals are.
+  cmd::HttpResponse refusal(const std::string& path, int status, const std::string& message);
   // Finishes the requests taken; later ones are answered 503.
   void stop() { batcher_.stop(); }
 
@@ -43,6 +44,11 @@ class ServeApp {
     std::string model_query;               // ?model= of the URL
     cmd::Batcher::Arrival* arrival;        // POST: a batch forming now waits for this request
   };
+  struct Route;
+  // The route of `path`, or null (the table is in cli/serve_routes.cpp).
+  static const Route* find_route(const std::string& path);
+  // What /metrics counts a request under: its route's path, or "other" (so no client can grow the metrics).
+  static std::string route_label(const std::string& path);
   cmd::HttpResponse route(const cmd::HttpRequest& request);
   // The model a request names (none: the first); 404 naming the field otherwise.
   ServedModel& model(const std::string& name);

@@ -19,11 +19,7 @@ HttpResponse ServeApp::tokenize(const Call& call) {
   if (req.prompt_name) {
     cmd::EmbedOptions e;
     e.prompt = req.prompt_name;
-    try {
-      prefix = m.model.plan(e).prefix;
-    } catch (const Error& e) {
-      throw RequestError(422, "prompt_name", e.what());
-    }
+    prefix = naming_field("prompt_name", [&] { return m.model.plan(e).prefix; });
   }
   tok::EncodeOptions options;
   options.add_special_tokens = req.add_special_tokens;

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/setting.h"
+#include "records/json_line.h"
 
 #include <fmt/format.h>
 #include <boost/asio/ip/tcp.hpp>
@@ -42,11 +43,15 @@ http::response<http::string_body> to_beast(const HttpResponse& r, unsigned versi
   return out;
 }
 
-HttpResponse plain_error(int status, std::string message) {
+// A refusal when no HttpOptions::refusal shapes it: TEI's error shape.
+HttpResponse plain_error(int status, const std::string& message) {
   HttpResponse r;
   r.status = status;
-  r.content_type = "application/json";
-  r.body = "{\"error\":\"" + message + "\",\"error_type\":\"Validation\"}";
+  records::JsonLine j;
+  j.begin_object().field("error", message).field("error_type", status == 503 ? "Overloaded" : "Validation").end_object();
+  r.body = std::string(j.line());
+  if (r.body.back() == '\n') r.body.pop_back();
+  if (status == 503) r.headers.emplace_back("Retry-After", "1");
   return r;
 }
 
@@ -120,9 +125,8 @@ void HttpServer::run() {
         continue;
       }
     }
-    HttpResponse busy = plain_error(503, "too many connections");
-    busy.headers.emplace_back("Retry-After", "1");
-    answer_and_close(socket, busy);
+    const std::string message = fmt::format("too many connections (at most {})", options_.max_connections);
+    answer_and_close(socket, options_.refusal ? options_.refusal("", 503, message) : plain_error(503, message));
   }
   // The acceptor stays open until the destructor: stop() may still be shutting its descriptor.
   std::unique_lock lock(mutex_);
@@ -155,16 +159,14 @@ void HttpServer::serve_connection(Connection& connection) {
     http::read_header(socket, buffer, parser, ec);
     const std::string body_limit_message =
         fmt::format("request body larger than the server's limit of {} bytes ({})", options_.max_body_bytes, Setting::MaxBodyBytes);
-    auto refuse = [&](int status, const char* message) {
-      if (options_.answered_here) {
-        const auto target = parser.get().target();  // read with the request line, before the limits' checks
-        const std::string_view t(target.data(), target.size());
-        options_.answered_here(std::string(t.substr(0, t.find('?'))), status);
-      }
-      answer_and_close(socket, plain_error(status, message));
+    auto refuse = [&](int status, const std::string& message) {
+      if (!options_.refusal) return answer_and_close(socket, plain_error(status, message));
+      const auto target = parser.get().target();  // read with the request line, before the limits' checks
+      const std::string_view t(target.data(), target.size());
+      answer_and_close(socket, options_.refusal(std::string(t.substr(0, t.find('?'))), status, message));
     };
     if (ec == http::error::body_limit) {
-      refuse(413, body_limit_message.c_str());
+      refuse(413, body_limit_message);
       break;
     }
     if (ec == http::error::header_limit) {
@@ -182,7 +184,7 @@ void HttpServer::serve_connection(Connection& connection) {
     }
     http::read(socket, buffer, parser, ec);
     if (ec == http::error::body_limit) {
-      refuse(413, body_limit_message.c_str());
+      refuse(413, body_limit_message);
       break;
     }
     if (ec) {

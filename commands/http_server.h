@@ -46,9 +46,10 @@ struct HttpOptions {
   std::size_t max_body_bytes = std::size_t{2} << 20;
   std::size_t max_connections = 512;
   int read_timeout_s = 60;  // a connection silent this long (idle keep-alive, a stalled body) is closed
-  // Told of each request the transport answers itself (413 for a body past the limit, 400 for a
-  // malformed request, 431): its path (empty when unread) and status, for the metrics.
-  std::function<void(const std::string& path, int status)> answered_here;
+  // Builds the answer to each request the transport refuses itself (413 for a body past the limit, 400
+  // for a malformed request, 431, 503 past max_connections) from its path (empty when unread), status and
+  // message, so the application shapes and counts it as its own refusals; unset: {"error", "error_type"}.
+  std::function<HttpResponse(const std::string& path, int status, const std::string& message)> refusal;
 };
 
 class HttpServer {

@@ -10,9 +10,7 @@ using namespace bertkit::cmd;
 
 namespace {
 
-template <typename Request>
-void check_count(const Request& r, std::size_t n, const RequestLimits& limits) {
-  (void)r;
+void check_count(std::size_t n, const RequestLimits& limits) {
   if (n == 0 || n > limits.max_inputs) std::abort();
 }
 
@@ -24,17 +22,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const RequestLimits limits{.max_inputs = 8};
   try {
     switch (data[0] % 11) {
-      case 0: { auto r = parse_embed_request(body, limits); check_count(r, r.inputs.size(), limits); break; }
-      case 1: { auto r = parse_openai_embeddings_request(body, limits); check_count(r, r.inputs.size(), limits); break; }
-      case 2: { auto r = parse_rerank_request(body, limits); check_count(r, r.texts.size(), limits); break; }
-      case 3: { auto r = parse_cohere_rerank_request(body, limits); check_count(r, r.texts.size(), limits); break; }
-      case 4: { auto r = parse_predict_request(body, limits); check_count(r, r.inputs.size(), limits); break; }
-      case 5: { auto r = parse_tokenize_request(body, limits); check_count(r, r.inputs.size(), limits); break; }
-      case 6: { auto r = parse_decode_request(body, limits); check_count(r, r.ids.size(), limits); break; }
-      case 7: { auto r = parse_ner_request(body, limits); check_count(r, r.inputs.size(), limits); break; }
-      case 8: { auto r = parse_zero_shot_request(body, limits); check_count(r, r.labels.size(), limits); break; }
-      case 9: { auto r = parse_qa_request(body, limits); check_count(r, r.inputs.size(), limits); break; }
-      default: { auto r = parse_similarity_request(body, limits); check_count(r, r.sentences.size(), limits); break; }
+      case 0: { auto r = parse_embed_request(body, limits); check_count(r.inputs.size(), limits); break; }
+      case 1: { auto r = parse_openai_embeddings_request(body, limits); check_count(r.inputs.size(), limits); break; }
+      case 2: { auto r = parse_rerank_request(body, limits); check_count(r.texts.size(), limits); break; }
+      case 3: { auto r = parse_cohere_rerank_request(body, limits); check_count(r.texts.size(), limits); break; }
+      case 4: { auto r = parse_predict_request(body, limits); check_count(r.inputs.size(), limits); break; }
+      case 5: { auto r = parse_tokenize_request(body, limits); check_count(r.inputs.size(), limits); break; }
+      case 6: { auto r = parse_decode_request(body, limits); check_count(r.ids.size(), limits); break; }
+      case 7: { auto r = parse_ner_request(body, limits); check_count(r.inputs.size(), limits); break; }
+      case 8: { auto r = parse_zero_shot_request(body, limits); check_count(r.labels.size(), limits); break; }
+      case 9: { auto r = parse_qa_request(body, limits); check_count(r.inputs.size(), limits); break; }
+      default: { auto r = parse_similarity_request(body, limits); check_count(r.sentences.size(), limits); break; }
     }
   } catch (const RequestError& e) {
     if (e.status() != 400 && e.status() != 413 && e.status() != 422) std::abort();
