@@ -31,12 +31,19 @@ void append_sum_and_activation(const MatmulKind& kind, dnnl::post_ops& ops) {
   }
 }
 
-dnnl::primitive_attr attributes(const MatmulKind& kind) {
+// The multiplier of a kind with `multiply`, the last post-op.
+void append_multiplier(const MatmulKind& kind, std::int64_t m, dnnl::post_ops& ops) {
+  if (kind.multiply) ops.append_binary(dnnl::algorithm::binary_mul, dnnl::memory::desc({m, kind.n}, dt::f32, tag::ab));
+}
+
+dnnl::primitive_attr attributes(const MatmulKind& kind, std::int64_t m) {
   dnnl::post_ops ops;
-  if (int8(kind))
+  if (int8(kind)) {
     ops.append_binary(dnnl::algorithm::binary_mul, dnnl::memory::desc({1, kind.n}, dt::f32, tag::ab));  // the rest is the epilogue's
-  else
+  } else {
     append_sum_and_activation(kind, ops);
+    append_multiplier(kind, m, ops);
+  }
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
   return attr;
@@ -49,7 +56,7 @@ dnnl::matmul::primitive_desc make_desc(const MatmulKind& kind, std::int64_t m, c
   dnnl::memory::desc src({m, kind.k}, source_type, tag::ab);
   dnnl::memory::desc dst({m, kind.n}, kind.output, dnnl::memory::dims{ldc, 1});
   const dnnl::memory::desc bias({1, kind.n}, dt::f32, tag::ab);
-  return dnnl_compat::matmul_desc(src, weights, kind.bias && !int8(kind) ? &bias : nullptr, dst, attributes(kind));
+  return dnnl_compat::matmul_desc(src, weights, kind.bias && !int8(kind) ? &bias : nullptr, dst, attributes(kind, m));
 }
 
 // oneDNN 2.6's matmul cannot take per-row scales as a fast post-op (a [m, 1] binary one sends it to its
@@ -58,6 +65,7 @@ dnnl::binary::primitive_desc epilogue_desc(const MatmulKind& kind, std::int64_t 
   dnnl::post_ops ops;
   if (kind.bias) ops.append_binary(dnnl::algorithm::binary_add, dnnl::memory::desc({1, kind.n}, dt::f32, tag::ab));
   append_sum_and_activation(kind, ops);
+  append_multiplier(kind, m, ops);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
   attr.set_scratchpad_mode(scratchpad);
@@ -81,10 +89,12 @@ Cache& cache() {
   return instance;
 }
 
-// The weights' layout does not depend on y's type: the f32 output's is asked for, whatever kind.output.
+// The weights' layout does not depend on y's type or on a multiplier: the plain f32 output's is asked
+// for, whatever kind.output and kind.multiply.
 dnnl::memory::desc layout_locked(Cache& c, const MatmulKind& kind) {
   MatmulKind f32_output = kind;
   f32_output.output = dt::f32;
+  f32_output.multiply = false;
   auto it = c.layouts.find(f32_output);
   if (it == c.layouts.end()) {
     dnnl::memory::desc any({kind.k, kind.n}, kind.weights, tag::any);
@@ -108,6 +118,13 @@ dnnl::memory::desc packed_weights_desc(const MatmulKind& kind) {
   Cache& c = cache();
   std::lock_guard lock(c.mutex);
   return layout_locked(c, kind);
+}
+
+int multiplier_arg(const MatmulKind& kind) {
+  // The post-ops before it: int8's epilogue adds the bias as one; the residual sum and the activation.
+  const int before = (int8(kind) && kind.bias ? 1 : 0) + (kind.accumulate ? 1 : 0) +
+                     (kind.eltwise != dnnl::algorithm::undef ? 1 : 0);
+  return DNNL_ARG_ATTR_MULTIPLE_POST_OP(before) | DNNL_ARG_SRC_1;
 }
 
 dnnl::matmul matmul_primitive(const MatmulKind& kind, std::int64_t m) {
@@ -146,7 +163,7 @@ dnnl::binary int8_epilogue(const MatmulKind& kind, std::int64_t m) {
 
 Int8Arguments int8_arguments(const MatmulKind& kind, std::int64_t m, const std::int8_t* q, const float* scales,
                              const dnnl::memory& weights, const dnnl::memory& column_scales, const dnnl::memory& bias,
-                             float* product, float* y) {
+                             float* product, float* y, const float* multiplier) {
   const auto& engine = dnnl_context().engine;
   auto rows = [&](std::int64_t columns, dt type, const void* data) {
     return dnnl::memory({{m, columns}, type, tag::ab}, engine, const_cast<void*>(data));
@@ -159,6 +176,7 @@ Int8Arguments int8_arguments(const MatmulKind& kind, std::int64_t m, const std::
                    {DNNL_ARG_SRC_1, rows(1, dt::f32, scales)},
                    {DNNL_ARG_DST, rows(kind.n, dt::f32, y)}}};
   if (kind.bias) a.epilogue.emplace(kInt8BiasArg, bias);
+  if (kind.multiply) a.epilogue.emplace(multiplier_arg(kind), rows(kind.n, dt::f32, multiplier));
   return a;
 }
 

@@ -26,6 +26,9 @@ struct MatmulKind {
   // y's type: f32, or bf16 (an Overwrite bf16 layer's, for a next layer that reads bf16: rounded to
   // nearest even, as round_to_bf16 rounds).
   dnnl::memory::data_type output = dnnl::memory::data_type::f32;
+  // y = result ⊙ m, element by element, m [M, n] f32 given at run time (multiplier_arg): a gated
+  // feed-forward's product, computed as the matmul (int8: its epilogue) writes y, after all else.
+  bool multiply = false;
 
   auto operator<=>(const MatmulKind&) const = default;
 };
@@ -36,6 +39,10 @@ dnnl::memory::desc packed_weights_desc(const MatmulKind& kind);
 // The execute() argument ids of the s8 matmul's column scales and of its epilogue's bias.
 constexpr int kInt8ColumnScalesArg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1;
 constexpr int kInt8BiasArg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1;
+
+// The execute() argument id of the multiplier of a kind with `multiply`: its matmul's (f32, bf16) or its
+// epilogue's (s8) last post-op.
+int multiplier_arg(const MatmulKind& kind);
 
 // The primitive for `m` rows, created once per (kind, m, omp_get_max_threads()) and reused.
 dnnl::matmul matmul_primitive(const MatmulKind& kind, std::int64_t m);
@@ -63,13 +70,14 @@ dnnl::binary int8_epilogue(const MatmulKind& kind, std::int64_t m);
 // The arguments of an s8 layer's matmul and epilogue over m rows, the same for a whole layer and for a
 // tile of its rows: q [m, k] the rows quantised, `scales` [m] their scales, `product` [m, n] what the
 // matmul writes (scaled by the columns' scales) and the epilogue reads, y [m, n] what the epilogue writes
-// (`product` itself when overwriting); bias [1, n], used when kind.bias. A caller adds a scratchpad.
+// (`product` itself when overwriting); bias [1, n], used when kind.bias; multiplier [m, n], used when
+// kind.multiply. A caller adds a scratchpad.
 struct Int8Arguments {
   std::unordered_map<int, dnnl::memory> matmul, epilogue;
 };
 Int8Arguments int8_arguments(const MatmulKind& kind, std::int64_t m, const std::int8_t* q, const float* scales,
                              const dnnl::memory& weights, const dnnl::memory& column_scales, const dnnl::memory& bias,
-                             float* product, float* y);
+                             float* product, float* y, const float* multiplier);
 
 // The same epilogue for one tile of a layer computed in tiles on several threads at once: each brings
 // its own scratchpad (of this size; none when it is zero).

@@ -2,7 +2,10 @@
 
 #include "core/error.h"
 #include "core/ops/op_profile.h"
+#include "core/ops/reduced_activations.h"
 #include "core/tensor.h"
+
+#include <algorithm>
 
 namespace bertkit::core {
 namespace {
@@ -37,21 +40,34 @@ GatedFeedForward::GatedFeedForward(const GatedFeedForwardSpec& spec, const Linea
   out_ = Linear(out_weight, out_bias, h, i, Eltwise::Identity, spec.output);
 }
 
+std::int64_t GatedFeedForward::scratch_floats(std::int64_t rows) const {
+  const std::int64_t m = std::min(rows, kRowsAtOnce);
+  // bf16: the input rounded once for both halves, two to a float.
+  return 2 * m * intermediate_ + (activated_.reads_bf16() ? (m * out_.out_features() + 1) / 2 : 0);
+}
+
 void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, float* scratch) const {
   const std::int64_t hidden = out_.out_features();
   for (std::int64_t r0 = 0; r0 < rows; r0 += kRowsAtOnce) {
     const std::int64_t m = std::min(kRowsAtOnce, rows - r0);
-    float* gated = scratch;                      // [m, I]: act(a), then act(a) · b
-    float* other = scratch + m * intermediate_;  // [m, I]: b
-    activated_.forward(x + r0 * hidden, m, gated);
-    other_.forward(x + r0 * hidden, m, other);
-    const std::int64_t n = m * intermediate_;
-    {
-      ProfiledOp op("gate product");
-#pragma omp parallel for simd schedule(static) if (n >= (std::int64_t{1} << 18))
-      for (std::int64_t j = 0; j < n; ++j) gated[j] *= other[j];
+    float* activated = scratch;                    // [m, I]: act(a)
+    float* product = scratch + m * intermediate_;  // [m, I]: act(a) · b, in bf16 where the layers compute in it
+    const float* chunk = x + r0 * hidden;
+    if (activated_.reads_bf16()) {
+      auto* rounded = reinterpret_cast<std::uint16_t*>(scratch + 2 * m * intermediate_);
+      {
+        ProfiledOp op("round inputs to bf16");
+        round_to_bf16(chunk, static_cast<std::size_t>(m * hidden), rounded);
+      }
+      auto* product_bf16 = reinterpret_cast<std::uint16_t*>(product);
+      activated_.forward(rounded, m, activated);
+      other_.forward_multiplied(rounded, m, activated, product_bf16);
+      out_.forward(product_bf16, m, y + r0 * hidden);
+    } else {
+      activated_.forward(chunk, m, activated);
+      other_.forward_multiplied(chunk, m, activated, product);
+      out_.forward(product, m, y + r0 * hidden);
     }
-    out_.forward(gated, m, y + r0 * hidden);
   }
 }
 

@@ -7,7 +7,6 @@
 #include "core/ops/eltwise.h"
 #include "core/ops/linear.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <span>
 
@@ -37,9 +36,11 @@ class GatedFeedForward {
 
   // x: [rows, hidden] → y: [rows, hidden] (overwritten or added to); scratch: scratch_floats(rows).
   // Rows go kRowsAtOnce at a time: an 8,192-token input's two [rows, I] halves would otherwise hold
-  // 75 MB (ModernBERT-base) where 2,048 rows already keep the matmuls large.
+  // 75 MB (ModernBERT-base) where 2,048 rows already keep the matmuls large. The gate's product is
+  // the second half's matmul's epilogue (Linear::forward_multiplied), and in bf16 the input is rounded
+  // once for both halves and the product handed to the output projection rounded.
   void forward(const float* x, std::int64_t rows, float* y, float* scratch) const;
-  std::int64_t scratch_floats(std::int64_t rows) const { return 2 * std::min(rows, kRowsAtOnce) * intermediate_; }
+  std::int64_t scratch_floats(std::int64_t rows) const;
   static constexpr std::int64_t kRowsAtOnce = 2048;
 
  private:

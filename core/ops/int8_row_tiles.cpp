@@ -49,7 +49,7 @@ bool int8_row_tiles_pay(std::int64_t rows, int threads) {
 }
 
 void int8_row_tiled(const MatmulKind& kind, const float* x, std::int64_t rows, const dnnl::memory& weights,
-                    const dnnl::memory& column_scales, const dnnl::memory& bias, float* y) {
+                    const dnnl::memory& column_scales, const dnnl::memory& bias, float* y, const float* multiplier) {
   // Tiles of equal height, as many as a multiple of the threads: 3 tiles on 2 threads left one idle a
   // third of the time (1x384 on 2 cores: 20% slower than the whole layer).
   const std::int64_t threads = omp_get_max_threads();
@@ -77,7 +77,8 @@ void int8_row_tiled(const MatmulKind& kind, const float* x, std::int64_t rows, c
       const std::size_t pad_bytes = std::max(p.matmul.scratchpad.get_size(), p.epilogue.scratchpad.get_size());
       std::byte* pad = tile_scratchpad.reserve(pad_bytes + 1);
       auto& engine = dnnl_context().engine;
-      Int8Arguments args = int8_arguments(kind, m, q, scales, weights, column_scales, bias, product, out);
+      Int8Arguments args = int8_arguments(kind, m, q, scales, weights, column_scales, bias, product, out,
+                                          multiplier ? multiplier + r0 * kind.n : nullptr);
       args.matmul.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(p.matmul.scratchpad, engine, pad));
       args.epilogue.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(p.epilogue.scratchpad, engine, pad));
       p.matmul.matmul.execute(thread_stream(), args.matmul);

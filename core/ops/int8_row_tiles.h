@@ -21,8 +21,9 @@ bool int8_row_tiles_pay(std::int64_t rows, int threads);
 
 // y[rows, kind.n] (=, or += with kind.accumulate) act(x_r quantised · W · column scales · row scale + bias),
 // as Linear::forward computes an int8 layer. weights: the packed s8 matrix; column_scales: [1, n];
-// bias: [1, n], or a null memory when kind.bias is false.
+// bias: [1, n], or a null memory when kind.bias is false; multiplier: [rows, n] with kind.multiply, else
+// nullptr.
 void int8_row_tiled(const MatmulKind& kind, const float* x, std::int64_t rows, const dnnl::memory& weights,
-                    const dnnl::memory& column_scales, const dnnl::memory& bias, float* y);
+                    const dnnl::memory& column_scales, const dnnl::memory& bias, float* y, const float* multiplier);
 
 }  // namespace bertkit::core

@@ -65,6 +65,13 @@ dnnl::memory row_memory(std::span<const float> values) {
   return row;
 }
 
+// y ⊙= m over n values: forward_multiplied where the matmul cannot take the multiplier.
+void multiply_in_place(float* y, const float* m, std::int64_t n) {
+  ProfiledOp op("multiply outputs");
+#pragma omp parallel for simd schedule(static) if (n >= (std::int64_t{1} << 18))
+  for (std::int64_t j = 0; j < n; ++j) y[j] *= m[j];
+}
+
 }  // namespace
 
 void Linear::init(std::span<const float> bias, std::int64_t out, std::int64_t in, Eltwise activation,
@@ -159,25 +166,41 @@ void Linear::forward(const std::uint16_t* x, std::int64_t rows, std::uint16_t* y
   run(x, dt::bf16, rows, y, dt::bf16);
 }
 
-void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data, dt y_type) const {
+void Linear::forward_multiplied(const float* x, std::int64_t rows, const float* m, float* y) const {
+  run(x, dt::f32, rows, y, dt::f32, m);
+}
+void Linear::forward_multiplied(const std::uint16_t* x, std::int64_t rows, const float* m, std::uint16_t* y) const {
+  run(x, dt::bf16, rows, y, dt::bf16, m);
+}
+
+void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data, dt y_type, const float* multiplier) const {
   if ((x_type == dt::bf16 || y_type == dt::bf16) && !reads_bf16())
     runtime_error("a linear layer computing in {} given bf16 activations", type_label(kind_.weights));
   if (y_type == dt::bf16 && kind_.accumulate) runtime_error("a residual linear layer cannot write bf16");
+  if (multiplier && (kind_.accumulate || kind_.eltwise != dnnl::algorithm::undef))
+    runtime_error("only an overwriting linear layer without activation multiplies its output");
   if (rows <= 0) return;
   // f32 activations: as forward(const float*, ..., float*) has them.
   const auto* x = static_cast<const float*>(x_data);
   auto* y = static_cast<float*>(y_data);
   if (row_blocks_) {
-    ProfiledOp op("matmul (row blocks)", kind_.k, kind_.n, type_label(kind_.weights));
-    row_blocked_matmul(kind_, x, rows, static_cast<const float*>(weights_.get_data_handle()), weights_.get_desc(),
-                       kind_.bias ? static_cast<const float*>(bias_.get_data_handle()) : nullptr, y);
+    {
+      ProfiledOp op("matmul (row blocks)", kind_.k, kind_.n, type_label(kind_.weights));
+      row_blocked_matmul(kind_, x, rows, static_cast<const float*>(weights_.get_data_handle()), weights_.get_desc(),
+                         kind_.bias ? static_cast<const float*>(bias_.get_data_handle()) : nullptr, y);
+    }
+    // The blocks' primitives have no multiplier: its own pass, the same product.
+    if (multiplier) multiply_in_place(y, multiplier, rows * kind_.n);
     return;
   }
+  MatmulKind kind = kind_;
+  kind.output = y_type;
+  kind.multiply = multiplier != nullptr;
   auto& ctx = dnnl_context();
   SerialScope serial(rows * kind_.k * kind_.n < kMinParallelWork);
   if (kind_.weights == dt::s8 && int8_row_tiles_pay(rows, omp_get_max_threads())) {
     ProfiledOp op("int8 matmul in row tiles", kind_.k, kind_.n);
-    int8_row_tiled(kind_, x, rows, weights_, column_scales_, bias_, y);
+    int8_row_tiled(kind, x, rows, weights_, column_scales_, bias_, y, multiplier);
     return;
   }
   const auto elements = static_cast<std::size_t>(rows * kind_.k);
@@ -197,24 +220,24 @@ void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data,
     }
     // A residual layer's product goes to scratch, to be added to y; any other's is scaled in place.
     float* product = kind_.accumulate ? int8_product.reserve(static_cast<std::size_t>(rows * kind_.n)) : y;
-    const Int8Arguments args = int8_arguments(kind_, rows, q, scales, weights_, column_scales_, bias_, product, y);
+    const Int8Arguments args = int8_arguments(kind, rows, q, scales, weights_, column_scales_, bias_, product, y, multiplier);
     {
       ProfiledOp op("matmul", kind_.k, kind_.n, "int8");
-      matmul_primitive(kind_, rows).execute(ctx.stream, args.matmul);
+      matmul_primitive(kind, rows).execute(ctx.stream, args.matmul);
       ctx.stream.wait();
     }
     ProfiledOp op("int8 row scales and bias");
-    int8_epilogue(kind_, rows).execute(ctx.stream, args.epilogue);
+    int8_epilogue(kind, rows).execute(ctx.stream, args.epilogue);
     ctx.stream.wait();
     return;
   }
-  MatmulKind kind = kind_;
-  kind.output = y_type;
   std::unordered_map<int, dnnl::memory> args{
       {DNNL_ARG_SRC, dnnl::memory({{rows, kind_.k}, kind_.weights, tag::ab}, ctx.engine, input)},
       {DNNL_ARG_WEIGHTS, weights_},
       {DNNL_ARG_DST, dnnl::memory({{rows, kind_.n}, y_type, tag::ab}, ctx.engine, y_data)}};
   if (kind_.bias) args.emplace(DNNL_ARG_BIAS, bias_);
+  if (multiplier)
+    args.emplace(multiplier_arg(kind), dnnl::memory({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, const_cast<float*>(multiplier)));
   ProfiledOp op("matmul", kind_.k, kind_.n, type_label(kind_.weights));
   matmul_primitive(kind, rows).execute(ctx.stream, args);
   ctx.stream.wait();

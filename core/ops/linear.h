@@ -68,6 +68,11 @@ class Linear {
   void forward(const std::uint16_t* x, std::int64_t rows, float* y) const;
   void forward(const float* x, std::int64_t rows, std::uint16_t* y) const;
   void forward(const std::uint16_t* x, std::int64_t rows, std::uint16_t* y) const;
+  // y = (x·Wᵀ + b) ⊙ m for an Overwrite layer without activation, m [rows, out] f32, multiplied element
+  // by element as the matmul (int8: its epilogue) writes y: a gated feed-forward's product, without a
+  // pass over memory of its own. bf16 in and out: for a layer that reads_bf16().
+  void forward_multiplied(const float* x, std::int64_t rows, const float* m, float* y) const;
+  void forward_multiplied(const std::uint16_t* x, std::int64_t rows, const float* m, std::uint16_t* y) const;
 
   std::int64_t in_features() const { return kind_.k; }
   std::int64_t out_features() const { return kind_.n; }
@@ -81,9 +86,10 @@ class Linear {
   void init(std::span<const float> bias, std::int64_t out, std::int64_t in, Eltwise activation, LinearOutput output,
             dnnl::memory::data_type weights_type);
 
-  // y = x·Wᵀ as forward() computes it, x and y given in these types (bf16 only where reads_bf16()).
-  void run(const void* x, dnnl::memory::data_type x_type, std::int64_t rows, void* y,
-           dnnl::memory::data_type y_type) const;
+  // y = x·Wᵀ as forward() computes it, x and y given in these types (bf16 only where reads_bf16()), then
+  // times `multiplier` where it is not null (forward_multiplied).
+  void run(const void* x, dnnl::memory::data_type x_type, std::int64_t rows, void* y, dnnl::memory::data_type y_type,
+           const float* multiplier = nullptr) const;
 
   MatmulKind kind_;
   dnnl::memory weights_;

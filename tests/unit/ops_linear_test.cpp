@@ -266,3 +266,43 @@ TEST_CASE("linear: a bf16 layer takes its input rounded already and hands its ou
   CHECK_FALSE(f32_layer.reads_bf16());
   CHECK_THROWS(f32_layer.forward(x_bf16.data(), rows, from_f32.data()));
 }
+
+TEST_CASE("linear: a multiplied output is the plain output times the multiplier, byte for byte, in every type and path" *
+          doctest::test_suite("threads")) {
+  using bertkit::core::DType;
+  const std::int64_t in = 64, out = 80;
+  auto w = bktest::random_floats(in * out, 71);
+  auto b = bktest::random_floats(out, 72);
+  auto int8 = bertkit::core::quantize_int8_rows(w, out, in);
+  auto bf16 = bertkit::core::to_bf16(w);
+  const int threads = omp_get_max_threads();
+  // 300 rows on 2 threads: int8 in tiles of rows; 7 rows: every type's whole layer.
+  for (std::int64_t rows : {7, 300}) {
+    auto x = bktest::random_floats(rows * in, 73, -2.0f, 2.0f);
+    auto m = bktest::random_floats(rows * out, 74, -3.0f, 3.0f);
+    for (const bertkit::core::LinearWeight& weight : {bertkit::core::LinearWeight{DType::F32, w.data(), {}},
+                                                      bertkit::core::LinearWeight{DType::BF16, bf16.data(), {}},
+                                                      bertkit::core::LinearWeight{DType::I8, int8.values.data(), int8.scales}}) {
+      CAPTURE(rows);
+      CAPTURE(bertkit::core::dtype_name(weight.dtype));
+      Linear linear(weight, b, out, in);
+      omp_set_num_threads(2);
+      std::vector<float> plain(rows * out), multiplied(rows * out);
+      linear.forward(x.data(), rows, plain.data());
+      for (std::size_t i = 0; i < plain.size(); ++i) plain[i] *= m[i];
+      linear.forward_multiplied(x.data(), rows, m.data(), multiplied.data());
+      CHECK(std::memcmp(plain.data(), multiplied.data(), plain.size() * sizeof(float)) == 0);
+      if (linear.reads_bf16()) {  // bf16 in and out: the product rounded as round_to_bf16 rounds it
+        std::vector<std::uint16_t> x_bf16(x.size()), rounded(plain.size()), written(plain.size());
+        bertkit::core::round_to_bf16(x.data(), x.size(), x_bf16.data());
+        bertkit::core::round_to_bf16(plain.data(), plain.size(), rounded.data());
+        linear.forward_multiplied(x_bf16.data(), rows, m.data(), written.data());
+        CHECK(written == rounded);
+      }
+      omp_set_num_threads(threads);
+    }
+  }
+  Linear activated(w, b, out, in, Eltwise::Gelu);
+  std::vector<float> x(in), m(out), y(out);
+  CHECK_THROWS(activated.forward_multiplied(x.data(), 1, m.data(), y.data()));
+}
