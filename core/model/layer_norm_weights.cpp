@@ -21,4 +21,8 @@ void LayerNormWeights::apply(const float* x, float* y, std::int64_t rows, std::u
   layer_norm(x, y, rows, width(), gamma_.data(), beta_.empty() ? nullptr : beta_.data(), eps_, y_bf16);
 }
 
+LayerNormParams LayerNormWeights::params(std::uint16_t* y_bf16) const {
+  return {gamma_.data(), beta_.empty() ? nullptr : beta_.data(), eps_, y_bf16};
+}
+
 }  // namespace bertkit::core

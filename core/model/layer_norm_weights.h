@@ -2,6 +2,7 @@
 // A LayerNorm module of a checkpoint: its gain and bias if any (copied: they are small) and eps.
 #include "core/checkpoint/weights.h"
 #include "core/model/tensor_decls.h"
+#include "core/ops/layer_norm.h"
 
 #include <cstdint>
 #include <string>
@@ -19,6 +20,8 @@ class LayerNormWeights {
   void apply(float* x, std::int64_t rows) const;
   // x normalised into y, both [rows, width]; y_bf16 (when not null) also gets y rounded to bf16.
   void apply(const float* x, float* y, std::int64_t rows, std::uint16_t* y_bf16 = nullptr) const;
+  // The same norm for an op that applies it to the rows it writes (Linear::forward_normed).
+  LayerNormParams params(std::uint16_t* y_bf16 = nullptr) const;
   std::int64_t width() const { return static_cast<std::int64_t>(gamma_.size()); }
 
  private:

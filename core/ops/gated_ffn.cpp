@@ -46,13 +46,21 @@ std::int64_t GatedFeedForward::scratch_floats(std::int64_t rows) const {
   return 2 * m * intermediate_ + (activated_.reads_bf16() ? (m * out_.out_features() + 1) / 2 : 0);
 }
 
-void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, float* scratch) const {
+void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, float* scratch,
+                               const LayerNormParams* norm) const {
   const std::int64_t hidden = out_.out_features();
   for (std::int64_t r0 = 0; r0 < rows; r0 += kRowsAtOnce) {
     const std::int64_t m = std::min(kRowsAtOnce, rows - r0);
     float* activated = scratch;                    // [m, I]: act(a)
     float* product = scratch + m * intermediate_;  // [m, I]: act(a) · b, in bf16 where the layers compute in it
     const float* chunk = x + r0 * hidden;
+    // The output projection of rows r0 .. r0 + m, normalised with those rows of the norm's bf16 copy.
+    const auto project = [&](const auto* in, std::int64_t rows_now, std::int64_t first) {
+      if (!norm) return out_.forward(in, rows_now, y + first * hidden);
+      LayerNormParams rows_norm = *norm;
+      if (rows_norm.y_bf16) rows_norm.y_bf16 += first * hidden;
+      out_.forward_normed(in, rows_now, y + first * hidden, rows_norm);
+    };
     if (activated_.reads_bf16()) {
       auto* rounded = reinterpret_cast<std::uint16_t*>(scratch + 2 * m * intermediate_);
       {
@@ -62,11 +70,11 @@ void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, floa
       auto* product_bf16 = reinterpret_cast<std::uint16_t*>(product);
       activated_.forward(rounded, m, activated);
       other_.forward_multiplied(rounded, m, activated, product_bf16);
-      out_.forward(product_bf16, m, y + r0 * hidden);
+      project(product_bf16, m, r0);
     } else {
       activated_.forward(chunk, m, activated);
       other_.forward_multiplied(chunk, m, activated, product);
-      out_.forward(product, m, y + r0 * hidden);
+      project(product, m, r0);
     }
   }
 }

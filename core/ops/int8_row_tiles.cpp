@@ -3,6 +3,7 @@
 #include "core/dnnl/context.h"
 #include "core/error.h"
 #include "core/ops/buffer.h"
+#include "core/ops/int8_epilogue.h"
 #include "core/ops/reduced_activations.h"
 #include "core/ops/threading.h"
 
@@ -39,7 +40,8 @@ struct TilePrimitives {
 };
 
 TilePrimitives tile_primitives(const MatmulKind& kind, std::int64_t m, const dnnl::memory::desc& weights) {
-  return {matmul_block_primitive(kind, m, kind.n, weights), int8_block_epilogue(kind, m)};
+  return {matmul_block_primitive(kind, m, kind.n, weights),
+          int8_epilogue_is_ours(kind) ? BlockEpilogue{} : int8_block_epilogue(kind, m)};
 }
 
 }  // namespace
@@ -49,7 +51,8 @@ bool int8_row_tiles_pay(std::int64_t rows, int threads) {
 }
 
 void int8_row_tiled(const MatmulKind& kind, const float* x, std::int64_t rows, const dnnl::memory& weights,
-                    const dnnl::memory& column_scales, const dnnl::memory& bias, float* y, const float* multiplier) {
+                    const dnnl::memory& column_scales, const dnnl::memory& bias, float* y, const float* multiplier,
+                    const LayerNormParams* norm) {
   // Tiles of equal height, as many as a multiple of the threads: 3 tiles on 2 threads left one idle a
   // third of the time (1x384 on 2 cores: 20% slower than the whole layer).
   const std::int64_t threads = omp_get_max_threads();
@@ -60,6 +63,7 @@ void int8_row_tiled(const MatmulKind& kind, const float* x, std::int64_t rows, c
   // Fetched here, before the tiles: two heights at most, and the tiles take no lock.
   const TilePrimitives full = tile_primitives(kind, tile_rows, weights.get_desc());
   const TilePrimitives last = tile_primitives(kind, last_rows, weights.get_desc());
+  const float* bias_values = kind.bias ? static_cast<const float*>(bias.get_data_handle()) : nullptr;
   std::atomic<bool> failed{false};
 #pragma omp parallel for schedule(dynamic)
   for (std::int64_t t = 0; t < tiles; ++t) {
@@ -77,11 +81,18 @@ void int8_row_tiled(const MatmulKind& kind, const float* x, std::int64_t rows, c
       const std::size_t pad_bytes = std::max(p.matmul.scratchpad.get_size(), p.epilogue.scratchpad.get_size());
       std::byte* pad = tile_scratchpad.reserve(pad_bytes + 1);
       auto& engine = dnnl_context().engine;
-      Int8Arguments args = int8_arguments(kind, m, q, scales, weights, column_scales, bias, product, out,
-                                          multiplier ? multiplier + r0 * kind.n : nullptr);
+      const float* tile_multiplier = multiplier ? multiplier + r0 * kind.n : nullptr;
+      Int8Arguments args = int8_arguments(kind, m, q, scales, weights, column_scales, bias, product, out, tile_multiplier);
       args.matmul.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(p.matmul.scratchpad, engine, pad));
-      args.epilogue.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(p.epilogue.scratchpad, engine, pad));
       p.matmul.matmul.execute(thread_stream(), args.matmul);
+      if (int8_epilogue_is_ours(kind)) {
+        thread_stream().wait();
+        LayerNormParams tile_norm = norm ? *norm : LayerNormParams{};
+        if (tile_norm.y_bf16) tile_norm.y_bf16 += r0 * kind.n;
+        int8_epilogue_rows(kind, m, product, scales, bias_values, tile_multiplier, out, norm ? &tile_norm : nullptr);
+        continue;
+      }
+      args.epilogue.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(p.epilogue.scratchpad, engine, pad));
       p.epilogue.binary.execute(thread_stream(), args.epilogue);
       thread_stream().wait();
     } catch (...) {  // nothing may leave an OpenMP region

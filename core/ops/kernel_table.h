@@ -18,6 +18,7 @@ struct KernelTable {
   decltype(max_abs_variants.portable) max_abs = nullptr;
   decltype(quantize_s8_variants.portable) quantize_s8 = nullptr;
   decltype(round_to_bf16_variants.portable) round_to_bf16 = nullptr;
+  decltype(int8_epilogue_row_variants.portable) int8_epilogue_row = nullptr;
   // Null where the path has none: f32 attention then runs on oneDNN's sgemm, bf16 products as f32.
   const AttentionKernel* attention_f32 = nullptr;
   const AttentionKernel* attention_bf16 = nullptr;

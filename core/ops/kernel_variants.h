@@ -1,6 +1,6 @@
 #pragma once
 // Every compiled variant of bertkit's own CPU kernels, defined beside their code (softmax.cpp,
-// layer_norm.cpp, rms_norm.cpp, rotary.cpp, reduced_activations.cpp, attention_avx512.cpp,
+// layer_norm.cpp, rms_norm.cpp, rotary.cpp, reduced_activations.cpp, int8_epilogue.cpp, attention_avx512.cpp,
 // attention_bf16.cpp). Which one runs is decided in one place only: the kernel table
 // (core/ops/kernel_table.h).
 #include "core/ops/simd.h"
@@ -30,6 +30,11 @@ extern const VectorVariants<float(const float* x, std::size_t n)> max_abs_varian
 extern const VectorVariants<void(const float* x, std::size_t n, float inverse_scale, std::int8_t* q)>
     quantize_s8_variants;
 extern const VectorVariants<void(const float* x, std::size_t n, std::uint16_t* out)> round_to_bf16_variants;
+// One row of int8's epilogue: y = p·s + b, y += p·s + b or y = (p·s + b) ⊙ m, by `output` (int8_epilogue.cpp;
+// b and m may be null where not used).
+extern const VectorVariants<void(const float* p, float s, const float* b, const float* m, float* y, std::int64_t n,
+                                 int output)>
+    int8_epilogue_row_variants;
 
 struct HeadScores;
 

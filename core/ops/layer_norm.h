@@ -6,6 +6,14 @@
 
 namespace bertkit::core {
 
+// A LayerNorm for an op that normalises the rows it writes as it finishes them (Linear's forward_normed).
+struct LayerNormParams {
+  const float* gamma = nullptr;  // [n]
+  const float* beta = nullptr;   // [n], or null: no bias
+  float eps = 0;
+  std::uint16_t* y_bf16 = nullptr;  // when not null, also gets the normalised rows rounded to bf16
+};
+
 // x: [rows, n]; gamma: [n]; beta: [n] or null. Rows are spread over the OpenMP threads.
 void layer_norm(float* x, std::int64_t rows, std::int64_t n, const float* gamma, const float* beta, float eps);
 // The same into y (a pre-norm block normalises a copy and keeps x as the residual): one pass, not a

@@ -6,7 +6,9 @@
 #include "core/error.h"
 #include "core/ops/buffer.h"
 #include "core/ops/cpu_features.h"
+#include "core/ops/int8_epilogue.h"
 #include "core/ops/int8_row_tiles.h"
+#include "core/ops/layer_norm.h"
 #include "core/ops/linear_row_blocks.h"
 #include "core/ops/op_profile.h"
 #include "core/ops/reduced_activations.h"
@@ -159,30 +161,41 @@ std::span<const std::byte> Linear::packed_bytes() const {
   return {static_cast<const std::byte*>(weights_.get_data_handle()), weights_.get_desc().get_size()};
 }
 
-void Linear::forward(const float* x, std::int64_t rows, float* y) const { run(x, dt::f32, rows, y, dt::f32); }
-void Linear::forward(const std::uint16_t* x, std::int64_t rows, float* y) const { run(x, dt::bf16, rows, y, dt::f32); }
-void Linear::forward(const float* x, std::int64_t rows, std::uint16_t* y) const { run(x, dt::f32, rows, y, dt::bf16); }
+void Linear::forward(const float* x, std::int64_t rows, float* y) const { run(x, dt::f32, rows, y, dt::f32, {}); }
+void Linear::forward(const std::uint16_t* x, std::int64_t rows, float* y) const { run(x, dt::bf16, rows, y, dt::f32, {}); }
+void Linear::forward(const float* x, std::int64_t rows, std::uint16_t* y) const { run(x, dt::f32, rows, y, dt::bf16, {}); }
 void Linear::forward(const std::uint16_t* x, std::int64_t rows, std::uint16_t* y) const {
-  run(x, dt::bf16, rows, y, dt::bf16);
+  run(x, dt::bf16, rows, y, dt::bf16, {});
 }
 
 void Linear::forward_multiplied(const float* x, std::int64_t rows, const float* m, float* y) const {
-  run(x, dt::f32, rows, y, dt::f32, m);
+  run(x, dt::f32, rows, y, dt::f32, {.multiplier = m});
 }
 void Linear::forward_multiplied(const std::uint16_t* x, std::int64_t rows, const float* m, std::uint16_t* y) const {
-  run(x, dt::bf16, rows, y, dt::bf16, m);
+  run(x, dt::bf16, rows, y, dt::bf16, {.multiplier = m});
 }
 
-void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data, dt y_type, const float* multiplier) const {
+void Linear::forward_normed(const float* x, std::int64_t rows, float* y, const LayerNormParams& norm) const {
+  run(x, dt::f32, rows, y, dt::f32, {.norm = &norm});
+}
+void Linear::forward_normed(const std::uint16_t* x, std::int64_t rows, float* y, const LayerNormParams& norm) const {
+  run(x, dt::bf16, rows, y, dt::f32, {.norm = &norm});
+}
+
+void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data, dt y_type, Then then) const {
   if ((x_type == dt::bf16 || y_type == dt::bf16) && !reads_bf16())
     runtime_error("a linear layer computing in {} given bf16 activations", type_label(kind_.weights));
   if (y_type == dt::bf16 && kind_.accumulate) runtime_error("a residual linear layer cannot write bf16");
-  if (multiplier && (kind_.accumulate || kind_.eltwise != dnnl::algorithm::undef))
+  if (then.multiplier && (kind_.accumulate || kind_.eltwise != dnnl::algorithm::undef))
     runtime_error("only an overwriting linear layer without activation multiplies its output");
+  if (then.norm && !kind_.accumulate) runtime_error("only a residual linear layer normalises its output");
   if (rows <= 0) return;
   // f32 activations: as forward(const float*, ..., float*) has them.
   const auto* x = static_cast<const float*>(x_data);
   auto* y = static_cast<float*>(y_data);
+  MatmulKind kind = kind_;
+  kind.output = y_type;
+  kind.multiply = then.multiplier != nullptr;
   if (row_blocks_) {
     {
       ProfiledOp op("matmul (row blocks)", kind_.k, kind_.n, type_label(kind_.weights));
@@ -190,56 +203,72 @@ void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data,
                          kind_.bias ? static_cast<const float*>(bias_.get_data_handle()) : nullptr, y);
     }
     // The blocks' primitives have no multiplier: its own pass, the same product.
-    if (multiplier) multiply_in_place(y, multiplier, rows * kind_.n);
-    return;
+    if (then.multiplier) multiply_in_place(y, then.multiplier, rows * kind_.n);
+  } else if (kind_.weights == dt::s8) {
+    run_int8(kind, x, rows, y, then);
+    return;  // normalised with the epilogue
+  } else {
+    run_matmul(kind, x_data, x_type, rows, y_data, then.multiplier);
   }
-  MatmulKind kind = kind_;
-  kind.output = y_type;
-  kind.multiply = multiplier != nullptr;
+  if (then.norm) {
+    ProfiledOp op("layer norm");
+    layer_norm(y, y, rows, kind_.n, then.norm->gamma, then.norm->beta, then.norm->eps, then.norm->y_bf16);
+  }
+}
+
+void Linear::run_matmul(const MatmulKind& kind, const void* x_data, dt x_type, std::int64_t rows, void* y_data,
+                        const float* multiplier) const {
   auto& ctx = dnnl_context();
   SerialScope serial(rows * kind_.k * kind_.n < kMinParallelWork);
-  if (kind_.weights == dt::s8 && int8_row_tiles_pay(rows, omp_get_max_threads())) {
-    ProfiledOp op("int8 matmul in row tiles", kind_.k, kind_.n);
-    int8_row_tiled(kind, x, rows, weights_, column_scales_, bias_, y, multiplier);
-    return;
-  }
-  const auto elements = static_cast<std::size_t>(rows * kind_.k);
   void* input = const_cast<void*>(x_data);
-  if (kind_.weights != dt::f32 && x_type == dt::f32)
-    input = reduced_input.reserve(elements / 2 + 1);  // bf16 or s8: at most 2 bytes each
   if (kind_.weights == dt::bf16 && x_type == dt::f32) {
+    const auto elements = static_cast<std::size_t>(rows * kind_.k);
+    input = reduced_input.reserve(elements / 2 + 1);
     ProfiledOp op("round inputs to bf16");
-    round_to_bf16(x, elements, static_cast<std::uint16_t*>(input));
-  }
-  if (kind_.weights == dt::s8) {
-    auto* q = static_cast<std::int8_t*>(input);
-    float* scales = row_scales.reserve(static_cast<std::size_t>(rows));
-    {
-      ProfiledOp op("quantise inputs to int8");
-      quantize_s8_rows(x, static_cast<std::size_t>(rows), static_cast<std::size_t>(kind_.k), q, scales);
-    }
-    // A residual layer's product goes to scratch, to be added to y; any other's is scaled in place.
-    float* product = kind_.accumulate ? int8_product.reserve(static_cast<std::size_t>(rows * kind_.n)) : y;
-    const Int8Arguments args = int8_arguments(kind, rows, q, scales, weights_, column_scales_, bias_, product, y, multiplier);
-    {
-      ProfiledOp op("matmul", kind_.k, kind_.n, "int8");
-      matmul_primitive(kind, rows).execute(ctx.stream, args.matmul);
-      ctx.stream.wait();
-    }
-    ProfiledOp op("int8 row scales and bias");
-    int8_epilogue(kind, rows).execute(ctx.stream, args.epilogue);
-    ctx.stream.wait();
-    return;
+    round_to_bf16(static_cast<const float*>(x_data), elements, static_cast<std::uint16_t*>(input));
   }
   std::unordered_map<int, dnnl::memory> args{
       {DNNL_ARG_SRC, dnnl::memory({{rows, kind_.k}, kind_.weights, tag::ab}, ctx.engine, input)},
       {DNNL_ARG_WEIGHTS, weights_},
-      {DNNL_ARG_DST, dnnl::memory({{rows, kind_.n}, y_type, tag::ab}, ctx.engine, y_data)}};
+      {DNNL_ARG_DST, dnnl::memory({{rows, kind_.n}, kind.output, tag::ab}, ctx.engine, y_data)}};
   if (kind_.bias) args.emplace(DNNL_ARG_BIAS, bias_);
   if (multiplier)
     args.emplace(multiplier_arg(kind), dnnl::memory({{rows, kind_.n}, dt::f32, tag::ab}, ctx.engine, const_cast<float*>(multiplier)));
   ProfiledOp op("matmul", kind_.k, kind_.n, type_label(kind_.weights));
   matmul_primitive(kind, rows).execute(ctx.stream, args);
+  ctx.stream.wait();
+}
+
+void Linear::run_int8(const MatmulKind& kind, const float* x, std::int64_t rows, float* y, Then then) const {
+  auto& ctx = dnnl_context();
+  SerialScope serial(rows * kind_.k * kind_.n < kMinParallelWork);
+  const float* bias = kind_.bias ? static_cast<const float*>(bias_.get_data_handle()) : nullptr;
+  if (int8_row_tiles_pay(rows, omp_get_max_threads())) {
+    ProfiledOp op("int8 matmul in row tiles", kind_.k, kind_.n);
+    int8_row_tiled(kind, x, rows, weights_, column_scales_, bias_, y, then.multiplier, then.norm);
+    return;
+  }
+  auto* q = reinterpret_cast<std::int8_t*>(reduced_input.reserve(static_cast<std::size_t>(rows * kind_.k) / 4 + 1));
+  float* scales = row_scales.reserve(static_cast<std::size_t>(rows));
+  {
+    ProfiledOp op("quantise inputs to int8");
+    quantize_s8_rows(x, static_cast<std::size_t>(rows), static_cast<std::size_t>(kind_.k), q, scales);
+  }
+  // A residual layer's product goes to scratch, to be added to y; any other's is scaled in place.
+  float* product = kind_.accumulate ? int8_product.reserve(static_cast<std::size_t>(rows * kind_.n)) : y;
+  const Int8Arguments args =
+      int8_arguments(kind, rows, q, scales, weights_, column_scales_, bias_, product, y, then.multiplier);
+  {
+    ProfiledOp op("matmul", kind_.k, kind_.n, "int8");
+    matmul_primitive(kind, rows).execute(ctx.stream, args.matmul);
+    ctx.stream.wait();
+  }
+  ProfiledOp op(then.norm ? "int8 row scales and bias, layer norm" : "int8 row scales and bias");
+  if (int8_epilogue_is_ours(kind)) {
+    int8_epilogue_rows(kind, rows, product, scales, bias, then.multiplier, y, then.norm);
+    return;
+  }
+  int8_epilogue(kind, rows).execute(ctx.stream, args.epilogue);
   ctx.stream.wait();
 }
 

@@ -12,6 +12,7 @@
 // that row alone). x and y are f32 in every case.
 #include "core/dnnl/matmul_cache.h"
 #include "core/ops/eltwise.h"
+#include "core/ops/layer_norm.h"
 #include "core/tensor.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -73,6 +74,11 @@ class Linear {
   // pass over memory of its own. bf16 in and out: for a layer that reads_bf16().
   void forward_multiplied(const float* x, std::int64_t rows, const float* m, float* y) const;
   void forward_multiplied(const std::uint16_t* x, std::int64_t rows, const float* m, std::uint16_t* y) const;
+  // y += x·Wᵀ + b, then every row of y normalised in place by `norm`, for a residual (Accumulate) layer
+  // followed by its LayerNorm (a post-norm block's): an int8 layer adds and normalises each row in one
+  // pass while it is in cache, the others normalise after their matmul.
+  void forward_normed(const float* x, std::int64_t rows, float* y, const LayerNormParams& norm) const;
+  void forward_normed(const std::uint16_t* x, std::int64_t rows, float* y, const LayerNormParams& norm) const;
 
   std::int64_t in_features() const { return kind_.k; }
   std::int64_t out_features() const { return kind_.n; }
@@ -86,10 +92,21 @@ class Linear {
   void init(std::span<const float> bias, std::int64_t out, std::int64_t in, Eltwise activation, LinearOutput output,
             dnnl::memory::data_type weights_type);
 
+  // What a call does after the layer's own epilogue: multiply (forward_multiplied) or normalise
+  // (forward_normed) its output.
+  struct Then {
+    const float* multiplier = nullptr;
+    const LayerNormParams* norm = nullptr;
+  };
   // y = x·Wᵀ as forward() computes it, x and y given in these types (bf16 only where reads_bf16()), then
-  // times `multiplier` where it is not null (forward_multiplied).
+  // `then`.
   void run(const void* x, dnnl::memory::data_type x_type, std::int64_t rows, void* y, dnnl::memory::data_type y_type,
-           const float* multiplier = nullptr) const;
+           Then then) const;
+  // The f32 and bf16 layers' matmul (kind: kind_ with the call's output type and multiplier).
+  void run_matmul(const MatmulKind& kind, const void* x, dnnl::memory::data_type x_type, std::int64_t rows, void* y,
+                  const float* multiplier) const;
+  // An int8 layer's quantisation, matmul and epilogue, `then` included.
+  void run_int8(const MatmulKind& kind, const float* x, std::int64_t rows, float* y, Then then) const;
 
   MatmulKind kind_;
   dnnl::memory weights_;

@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 using namespace bertkit::core;
@@ -121,4 +122,25 @@ TEST_CASE("gated feed-forward: inputs longer than the rows it takes at once, wit
   GatedFeedForward ffn({8, 12}, {DType::F32, w_in.data(), {}}, {}, {DType::F32, w_out.data(), {}}, {});
   CHECK(ffn.scratch_floats(rows) == 2 * GatedFeedForward::kRowsAtOnce * 12);
   CHECK(ffn.scratch_floats(3) == 2 * 3 * 12);
+}
+
+TEST_CASE("gated feed-forward: a norm given is applied to the rows it adds to, over several chunks of rows") {
+  const std::int64_t rows = GatedFeedForward::kRowsAtOnce + 9, h = 8, i = 12;
+  const auto x = bktest::random_floats(rows * h, 91, -2.0f, 2.0f);
+  const auto w_in = bktest::random_floats(2 * i * h, 92, -0.5f, 0.5f);
+  const auto w_out = bktest::random_floats(h * i, 93, -0.5f, 0.5f);
+  const auto gamma = bktest::random_floats(h, 94, 0.5f, 1.5f);
+  const auto beta = bktest::random_floats(h, 95);
+  GatedFeedForward ffn({h, i, Eltwise::Gelu, GatedHalves::ActivateFirst, LinearOutput::Accumulate},
+                       {DType::F32, w_in.data(), {}}, {}, {DType::F32, w_out.data(), {}}, {});
+  std::vector<float> scratch(ffn.scratch_floats(rows));
+  auto separate = bktest::random_floats(rows * h, 96);
+  auto normed = separate;
+  std::vector<std::uint16_t> separate_bf16(separate.size()), normed_bf16(separate.size());
+  ffn.forward(x.data(), rows, separate.data(), scratch.data());
+  layer_norm(separate.data(), separate.data(), rows, h, gamma.data(), beta.data(), 1e-5f, separate_bf16.data());
+  const LayerNormParams norm{gamma.data(), beta.data(), 1e-5f, normed_bf16.data()};
+  ffn.forward(x.data(), rows, normed.data(), scratch.data(), &norm);
+  CHECK(std::memcmp(separate.data(), normed.data(), separate.size() * sizeof(float)) == 0);
+  CHECK(separate_bf16 == normed_bf16);
 }

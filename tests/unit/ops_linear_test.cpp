@@ -2,6 +2,7 @@
 #include "core/dnnl/layout_names.h"
 #include "core/ops/cpu_features.h"
 #include "core/ops/int8_row_tiles.h"
+#include "core/ops/layer_norm.h"
 #include "core/ops/linear.h"
 #include "core/ops/reduced_activations.h"
 #include "unit/reference_math.h"
@@ -305,4 +306,45 @@ TEST_CASE("linear: a multiplied output is the plain output times the multiplier,
   Linear activated(w, b, out, in, Eltwise::Gelu);
   std::vector<float> x(in), m(out), y(out);
   CHECK_THROWS(activated.forward_multiplied(x.data(), 1, m.data(), y.data()));
+}
+
+TEST_CASE("linear: a normalised residual layer writes the bytes of the layer and then its LayerNorm, in every type and path" *
+          doctest::test_suite("threads")) {
+  using bertkit::core::DType;
+  const std::int64_t in = 64, out = 80;
+  auto w = bktest::random_floats(in * out, 75);
+  auto b = bktest::random_floats(out, 76);
+  auto gamma = bktest::random_floats(out, 77, 0.5f, 1.5f);
+  auto beta = bktest::random_floats(out, 78);
+  auto int8 = bertkit::core::quantize_int8_rows(w, out, in);
+  auto bf16 = bertkit::core::to_bf16(w);
+  const int threads = omp_get_max_threads();
+  for (std::int64_t rows : {7, 300}) {  // int8: the whole layer, then tiles of rows (on 2 threads)
+    auto x = bktest::random_floats(rows * in, 79, -2.0f, 2.0f);
+    auto residual = bktest::random_floats(rows * out, 80);
+    for (const bertkit::core::LinearWeight& weight : {bertkit::core::LinearWeight{DType::F32, w.data(), {}},
+                                                      bertkit::core::LinearWeight{DType::BF16, bf16.data(), {}},
+                                                      bertkit::core::LinearWeight{DType::I8, int8.values.data(), int8.scales}}) {
+      for (bool with_beta : {true, false}) {
+        CAPTURE(rows);
+        CAPTURE(bertkit::core::dtype_name(weight.dtype));
+        CAPTURE(with_beta);
+        Linear linear(weight, b, out, in, Eltwise::Identity, LinearOutput::Accumulate);
+        omp_set_num_threads(2);
+        std::vector<float> separate = residual, normed = residual;
+        std::vector<std::uint16_t> separate_bf16(separate.size()), normed_bf16(separate.size());
+        linear.forward(x.data(), rows, separate.data());
+        bertkit::core::layer_norm(separate.data(), separate.data(), rows, out, gamma.data(), with_beta ? beta.data() : nullptr,
+                                  1e-5f, separate_bf16.data());
+        const bertkit::core::LayerNormParams norm{gamma.data(), with_beta ? beta.data() : nullptr, 1e-5f, normed_bf16.data()};
+        linear.forward_normed(x.data(), rows, normed.data(), norm);
+        omp_set_num_threads(threads);
+        CHECK(std::memcmp(separate.data(), normed.data(), separate.size() * sizeof(float)) == 0);
+        CHECK(separate_bf16 == normed_bf16);
+      }
+    }
+  }
+  Linear overwriting(w, b, out, in);
+  std::vector<float> x(in), y(out);
+  CHECK_THROWS(overwriting.forward_normed(x.data(), 1, y.data(), {gamma.data(), beta.data(), 1e-5f, nullptr}));
 }

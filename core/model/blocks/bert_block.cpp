@@ -146,21 +146,20 @@ void BertBlock::forward(float* hidden, std::span<const std::int64_t> offsets, La
   qkv_.forward(hidden, tokens, qkv);
   const ScoreModifier modifier = score_modifier(qkv, offsets, s, context);
   s.attention.forward(qkv, offsets, heads_, h / heads_, attended, attention_products_, modifier);
-  attention_out_.forward(attended, tokens, hidden);  // hidden += context·Wᵀ + b
+  // The residual layers normalise what they add to (int8: in their epilogue's pass).
   if (ffn_in_.reads_bf16() && ffn_out_.reads_bf16()) {
     // The norm and the first feed-forward layer hand on their outputs rounded to bf16, as the next layer
     // would round them.
     std::uint16_t* normed = grown(s.normed_bf16, tokens * h);
     std::uint16_t* activated = grown(s.intermediate_bf16, tokens * intermediate_size_);
-    attention_norm_.apply(hidden, hidden, tokens, normed);
+    attention_out_.forward_normed(attended, tokens, hidden, attention_norm_.params(normed));  // hidden += context·Wᵀ + b
     ffn_in_.forward(normed, tokens, activated);
-    ffn_out_.forward(activated, tokens, hidden);  // hidden += act(...)·Wᵀ + b
+    ffn_out_.forward_normed(activated, tokens, hidden, output_norm_.params());  // hidden += act(...)·Wᵀ + b
   } else {
-    attention_norm_.apply(hidden, tokens);
+    attention_out_.forward_normed(attended, tokens, hidden, attention_norm_.params());
     ffn_in_.forward(hidden, tokens, grown(s.intermediate, tokens * intermediate_size_));
-    ffn_out_.forward(s.intermediate.data(), tokens, hidden);  // hidden += act(...)·Wᵀ + b
+    ffn_out_.forward_normed(s.intermediate.data(), tokens, hidden, output_norm_.params());
   }
-  output_norm_.apply(hidden, tokens);
 }
 
 }  // namespace bertkit::core

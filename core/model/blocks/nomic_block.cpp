@@ -91,10 +91,11 @@ void NomicBlock::forward(float* hidden, std::span<const std::int64_t> offsets, L
   float* mlp_scratch = grown(s.intermediate, mlp_.scratch_floats(tokens));
   ScoreModifier modifier;
   modifier.attended_keys = context.attended_keys;
-  attention_.forward(hidden, hidden, offsets, s, modifier);  // hidden += out_proj·attention
-  attention_norm_.apply(hidden, tokens);
-  mlp_.forward(hidden, tokens, hidden, mlp_scratch);  // hidden += fc2(fc11(x)·act(fc12(x))), x read a chunk ahead
-  mlp_norm_.apply(hidden, tokens);
+  // Post-norm: the residual layers normalise what they add to (int8: in their epilogue's pass).
+  const LayerNormParams attention_norm = attention_norm_.params(), mlp_norm = mlp_norm_.params();
+  attention_.forward(hidden, hidden, offsets, s, modifier, &attention_norm);  // hidden += out_proj·attention
+  // hidden += fc2(fc11(x)·act(fc12(x))), x read a chunk ahead
+  mlp_.forward(hidden, tokens, hidden, mlp_scratch, &mlp_norm);
 }
 
 }  // namespace bertkit::core

@@ -18,10 +18,11 @@ class RotaryAttention {
   RotaryAttention(const Weights& weights, const LinearDecl& qkv, const LinearDecl& out, int heads,
                   const RotarySpec& rotary);
 
-  // hidden += out(attention(rotary(qkv(in)))). `in` may be scratch.context: it is read before the
-  // attention writes its output there.
+  // hidden += out(attention(rotary(qkv(in)))), then normalised by `norm` when given (a post-norm block's;
+  // Linear::forward_normed). `in` may be scratch.context: it is read before the attention writes its
+  // output there.
   void forward(const float* in, float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch,
-               const ScoreModifier& modifier) const;
+               const ScoreModifier& modifier, const LayerNormParams* norm = nullptr) const;
 
  private:
   int heads_;
