@@ -22,7 +22,11 @@ constexpr std::size_t kMaxPrimitives = 4096;
 
 bool int8(const MatmulKind& kind) { return kind.weights == dt::s8; }
 
-// The residual sum and the activation, the last post-ops of the f32/bf16 matmul or of int8's epilogue.
+// The kind a primitive is made and cached for: an s8 matmul's epilogue is not oneDNN's, so its layers
+// differ only by shape.
+MatmulKind primitive_kind(const MatmulKind& kind) { return int8(kind) ? MatmulKind{kind.k, kind.n, false, dt::s8} : kind; }
+
+// The residual sum and the activation, the last post-ops of the f32/bf16 matmul.
 void append_sum_and_activation(const MatmulKind& kind, dnnl::post_ops& ops) {
   if (kind.accumulate) ops.append_sum(1.0f);
   if (kind.eltwise != dnnl::algorithm::undef) {
@@ -59,27 +63,10 @@ dnnl::matmul::primitive_desc make_desc(const MatmulKind& kind, std::int64_t m, c
   return dnnl_compat::matmul_desc(src, weights, kind.bias && !int8(kind) ? &bias : nullptr, dst, attributes(kind, m));
 }
 
-// oneDNN 2.6's matmul cannot take per-row scales as a fast post-op (a [m, 1] binary one sends it to its
-// reference kernel; posed in 3D, it repacks the weights at every call), but its binary primitive can.
-dnnl::binary::primitive_desc epilogue_desc(const MatmulKind& kind, std::int64_t m, dnnl::scratchpad_mode scratchpad) {
-  dnnl::post_ops ops;
-  if (kind.bias) ops.append_binary(dnnl::algorithm::binary_add, dnnl::memory::desc({1, kind.n}, dt::f32, tag::ab));
-  append_sum_and_activation(kind, ops);
-  append_multiplier(kind, m, ops);
-  dnnl::primitive_attr attr;
-  attr.set_post_ops(ops);
-  attr.set_scratchpad_mode(scratchpad);
-  dnnl::memory::desc rows({m, kind.n}, dt::f32, tag::ab);
-  return dnnl_compat::binary_desc(dnnl::algorithm::binary_mul, rows, dnnl::memory::desc({m, 1}, dt::f32, tag::ab), rows,
-                                  attr);
-}
-
 struct Cache {
   std::mutex mutex;
   std::map<MatmulKind, dnnl::memory::desc> layouts;
   std::map<std::tuple<MatmulKind, std::int64_t, int>, dnnl::matmul> primitives;
-  std::map<std::tuple<MatmulKind, std::int64_t, int>, dnnl::binary> epilogues;
-  std::map<std::tuple<MatmulKind, std::int64_t>, BlockEpilogue> block_epilogues;
   // Keyed by (kind, m, ldc, the weights' two strides).
   std::map<std::tuple<MatmulKind, std::int64_t, std::int64_t, std::int64_t, std::int64_t>, BlockPrimitive> blocks;
 };
@@ -121,13 +108,13 @@ dnnl::memory::desc packed_weights_desc(const MatmulKind& kind) {
 }
 
 int multiplier_arg(const MatmulKind& kind) {
-  // The post-ops before it: int8's epilogue adds the bias as one; the residual sum and the activation.
-  const int before = (int8(kind) && kind.bias ? 1 : 0) + (kind.accumulate ? 1 : 0) +
-                     (kind.eltwise != dnnl::algorithm::undef ? 1 : 0);
+  // The post-ops before it: the residual sum and the activation.
+  const int before = (kind.accumulate ? 1 : 0) + (kind.eltwise != dnnl::algorithm::undef ? 1 : 0);
   return DNNL_ARG_ATTR_MULTIPLE_POST_OP(before) | DNNL_ARG_SRC_1;
 }
 
-dnnl::matmul matmul_primitive(const MatmulKind& kind, std::int64_t m) {
+dnnl::matmul matmul_primitive(const MatmulKind& given, std::int64_t m) {
+  const MatmulKind kind = primitive_kind(given);
   Cache& c = cache();
   std::lock_guard lock(c.mutex);
   // The weights are already packed: ask for exactly that layout. Should an implementation for this M
@@ -135,8 +122,9 @@ dnnl::matmul matmul_primitive(const MatmulKind& kind, std::int64_t m) {
   return cached_locked(c.primitives, kind, m, [&] { return dnnl::matmul(make_desc(kind, m, layout_locked(c, kind), kind.n)); });
 }
 
-BlockPrimitive matmul_block_primitive(const MatmulKind& kind, std::int64_t m, std::int64_t ldc,
+BlockPrimitive matmul_block_primitive(const MatmulKind& given, std::int64_t m, std::int64_t ldc,
                                       const dnnl::memory::desc& weights) {
+  const MatmulKind kind = primitive_kind(given);
   Cache& c = cache();
   std::lock_guard lock(c.mutex);
   const auto strides = dnnl_compat::matrix_strides(weights);
@@ -154,39 +142,14 @@ BlockPrimitive matmul_block_primitive(const MatmulKind& kind, std::int64_t m, st
   return c.blocks.emplace(key, BlockPrimitive{dnnl::matmul(user), user.scratchpad_desc()}).first->second;
 }
 
-dnnl::binary int8_epilogue(const MatmulKind& kind, std::int64_t m) {
-  Cache& c = cache();
-  std::lock_guard lock(c.mutex);
-  return cached_locked(c.epilogues, kind, m,
-                       [&] { return dnnl::binary(epilogue_desc(kind, m, dnnl::scratchpad_mode::library)); });
-}
-
-Int8Arguments int8_arguments(const MatmulKind& kind, std::int64_t m, const std::int8_t* q, const float* scales,
-                             const dnnl::memory& weights, const dnnl::memory& column_scales, const dnnl::memory& bias,
-                             float* product, float* y, const float* multiplier) {
+std::unordered_map<int, dnnl::memory> int8_matmul_arguments(std::int64_t m, const MatmulKind& kind, const std::int8_t* q,
+                                                            const dnnl::memory& weights,
+                                                            const dnnl::memory& column_scales, float* product) {
   const auto& engine = dnnl_context().engine;
-  auto rows = [&](std::int64_t columns, dt type, const void* data) {
-    return dnnl::memory({{m, columns}, type, tag::ab}, engine, const_cast<void*>(data));
-  };
-  Int8Arguments a{{{DNNL_ARG_SRC, rows(kind.k, dt::s8, q)},
-                   {DNNL_ARG_WEIGHTS, weights},
-                   {DNNL_ARG_DST, rows(kind.n, dt::f32, product)},
-                   {kInt8ColumnScalesArg, column_scales}},
-                  {{DNNL_ARG_SRC_0, rows(kind.n, dt::f32, product)},
-                   {DNNL_ARG_SRC_1, rows(1, dt::f32, scales)},
-                   {DNNL_ARG_DST, rows(kind.n, dt::f32, y)}}};
-  if (kind.bias) a.epilogue.emplace(kInt8BiasArg, bias);
-  if (kind.multiply) a.epilogue.emplace(multiplier_arg(kind), rows(kind.n, dt::f32, multiplier));
-  return a;
-}
-
-BlockEpilogue int8_block_epilogue(const MatmulKind& kind, std::int64_t m) {
-  Cache& c = cache();
-  std::lock_guard lock(c.mutex);
-  auto key = std::make_tuple(kind, m);
-  if (auto it = c.block_epilogues.find(key); it != c.block_epilogues.end()) return it->second;
-  const auto desc = epilogue_desc(kind, m, dnnl::scratchpad_mode::user);
-  return c.block_epilogues.emplace(key, BlockEpilogue{dnnl::binary(desc), desc.scratchpad_desc()}).first->second;
+  return {{DNNL_ARG_SRC, dnnl::memory({{m, kind.k}, dt::s8, tag::ab}, engine, const_cast<std::int8_t*>(q))},
+          {DNNL_ARG_WEIGHTS, weights},
+          {DNNL_ARG_DST, dnnl::memory({{m, kind.n}, dt::f32, tag::ab}, engine, product)},
+          {kInt8ColumnScalesArg, column_scales}};
 }
 
 }  // namespace bertkit::core

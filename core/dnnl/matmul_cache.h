@@ -15,7 +15,8 @@ namespace bertkit::core {
 //
 // Weights f32: x is f32. bf16: x is bf16 (rounded by the caller). s8: x is s8, quantised symmetrically
 // per row, and the result is the s32 sum times the weight column's scale (a binary post-op taking the
-// [1, n] scales at run time); int8_epilogue then scales each row, adds the bias and applies the rest.
+// [1, n] scales at run time); int8's epilogue (core/ops/int8_epilogue.h) then scales each row, adds the
+// bias and applies the rest.
 struct MatmulKind {
   std::int64_t k = 0;
   std::int64_t n = 0;
@@ -36,12 +37,11 @@ struct MatmulKind {
 // The packed layout oneDNN picks for this kind's weights (format_tag::any).
 dnnl::memory::desc packed_weights_desc(const MatmulKind& kind);
 
-// The execute() argument ids of the s8 matmul's column scales and of its epilogue's bias.
+// The execute() argument id of the s8 matmul's column scales.
 constexpr int kInt8ColumnScalesArg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1;
-constexpr int kInt8BiasArg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1;
 
-// The execute() argument id of the multiplier of a kind with `multiply`: its matmul's (f32, bf16) or its
-// epilogue's (s8) last post-op.
+// The execute() argument id of the multiplier of an f32 or bf16 kind with `multiply`: its matmul's last
+// post-op.
 int multiplier_arg(const MatmulKind& kind);
 
 // The primitive for `m` rows, created once per (kind, m, omp_get_max_threads()) and reused.
@@ -62,29 +62,11 @@ struct BlockPrimitive {
 BlockPrimitive matmul_block_primitive(const MatmulKind& kind, std::int64_t m, std::int64_t ldc,
                                       const dnnl::memory::desc& weights);
 
-// The s8 kind's epilogue for `m` rows, cached as the matmuls are: y = act(x_r · scale_r + bias), or
-// y += x_r · scale_r + bias, with x, y [m, n] (the same memory when overwriting), the row scales
-// [m, 1] as SRC_1 and the bias [1, n] as kInt8BiasArg.
-dnnl::binary int8_epilogue(const MatmulKind& kind, std::int64_t m);
-
-// The arguments of an s8 layer's matmul and epilogue over m rows, the same for a whole layer and for a
-// tile of its rows: q [m, k] the rows quantised, `scales` [m] their scales, `product` [m, n] what the
-// matmul writes (scaled by the columns' scales) and the epilogue reads, y [m, n] what the epilogue writes
-// (`product` itself when overwriting); bias [1, n], used when kind.bias; multiplier [m, n], used when
-// kind.multiply. A caller adds a scratchpad.
-struct Int8Arguments {
-  std::unordered_map<int, dnnl::memory> matmul, epilogue;
-};
-Int8Arguments int8_arguments(const MatmulKind& kind, std::int64_t m, const std::int8_t* q, const float* scales,
-                             const dnnl::memory& weights, const dnnl::memory& column_scales, const dnnl::memory& bias,
-                             float* product, float* y, const float* multiplier);
-
-// The same epilogue for one tile of a layer computed in tiles on several threads at once: each brings
-// its own scratchpad (of this size; none when it is zero).
-struct BlockEpilogue {
-  dnnl::binary binary;
-  dnnl::memory::desc scratchpad;
-};
-BlockEpilogue int8_block_epilogue(const MatmulKind& kind, std::int64_t m);
+// The arguments of an s8 layer's matmul over m rows, the same for a whole layer and for a tile of its
+// rows: q [m, k] the rows quantised, `product` [m, n] what the matmul writes (the s32 sums scaled by the
+// columns' scales). A caller adds a scratchpad.
+std::unordered_map<int, dnnl::memory> int8_matmul_arguments(std::int64_t m, const MatmulKind& kind, const std::int8_t* q,
+                                                            const dnnl::memory& weights,
+                                                            const dnnl::memory& column_scales, float* product);
 
 }  // namespace bertkit::core

@@ -52,10 +52,11 @@ void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, floa
   for (std::int64_t r0 = 0; r0 < rows; r0 += kRowsAtOnce) {
     const std::int64_t m = std::min(kRowsAtOnce, rows - r0);
     float* activated = scratch;                    // [m, I]: act(a)
-    float* product = scratch + m * intermediate_;  // [m, I]: act(a) · b, in bf16 where the layers compute in it
+    // [m, I]: act(a) · b, in bf16 or quantised to s8 (its scales after it) where the layers compute in them
+    float* product = scratch + m * intermediate_;
     const float* chunk = x + r0 * hidden;
     // The output projection of rows r0 .. r0 + m, normalised with those rows of the norm's bf16 copy.
-    const auto project = [&](const auto* in, std::int64_t rows_now, std::int64_t first) {
+    const auto project = [&](const auto& in, std::int64_t rows_now, std::int64_t first) {
       if (!norm) return out_.forward(in, rows_now, y + first * hidden);
       LayerNormParams rows_norm = *norm;
       if (rows_norm.y_bf16) rows_norm.y_bf16 += first * hidden;
@@ -71,6 +72,12 @@ void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, floa
       activated_.forward(rounded, m, activated);
       other_.forward_multiplied(rounded, m, activated, product_bf16);
       project(product_bf16, m, r0);
+    } else if (other_.reads_s8() && out_.reads_s8()) {
+      auto* values = reinterpret_cast<std::int8_t*>(product);
+      const QuantizedRows product_s8{values, product + (m * intermediate_ + 3) / 4};
+      activated_.forward(chunk, m, activated);
+      other_.forward_multiplied(chunk, m, activated, product_s8);
+      project(product_s8, m, r0);
     } else {
       activated_.forward(chunk, m, activated);
       other_.forward_multiplied(chunk, m, activated, product);

@@ -38,7 +38,7 @@ class GatedFeedForward {
   // Rows go kRowsAtOnce at a time: an 8,192-token input's two [rows, I] halves would otherwise hold
   // 75 MB (ModernBERT-base) where 2,048 rows already keep the matmuls large. The gate's product is
   // the second half's matmul's epilogue (Linear::forward_multiplied), and in bf16 the input is rounded
-  // once for both halves and the product handed to the output projection rounded.
+  // once for both halves and the product handed to the output projection rounded (int8: quantised).
   // With `norm` (an Accumulate layer's), y's rows are then normalised (Linear::forward_normed).
   void forward(const float* x, std::int64_t rows, float* y, float* scratch, const LayerNormParams* norm = nullptr) const;
   std::int64_t scratch_floats(std::int64_t rows) const;

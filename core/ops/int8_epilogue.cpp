@@ -1,5 +1,6 @@
 #include "core/ops/int8_epilogue.h"
 
+#include "core/ops/eltwise.h"
 #include "core/ops/kernel_table.h"
 #include "core/ops/simd.h"
 
@@ -39,28 +40,55 @@ BK_VECTOR_BODY void int8_epilogue_row_body(const float* p, float s, const float*
 // Below this many values one thread does the rows: a team costs more than it saves.
 constexpr std::int64_t kMinParallelValues = 16384;
 
+Eltwise activation_of(dnnl::algorithm algorithm) {
+  switch (algorithm) {
+    case dnnl::algorithm::eltwise_gelu_erf: return Eltwise::Gelu;
+    case dnnl::algorithm::eltwise_gelu_tanh: return Eltwise::GeluTanh;
+    case dnnl::algorithm::eltwise_relu: return Eltwise::Relu;
+    case dnnl::algorithm::eltwise_swish: return Eltwise::Silu;
+    case dnnl::algorithm::eltwise_tanh: return Eltwise::Tanh;
+    default: return Eltwise::Identity;
+  }
+}
+
 }  // namespace
 
 constinit const VectorVariants<void(const float*, float, const float*, const float*, float*, std::int64_t, int)>
     int8_epilogue_row_variants = VectorClones<int8_epilogue_row_body>::variants;
 
-bool int8_epilogue_is_ours(const MatmulKind& kind) { return kind.eltwise == dnnl::algorithm::undef; }
+Int8Operands Int8Operands::from_row(std::int64_t r, std::int64_t k, std::int64_t n) const {
+  Int8Operands rest = *this;
+  if (x) rest.x += r * k;
+  if (x_q.values) rest.x_q = {x_q.values + r * k, x_q.scales + r};
+  if (y) rest.y += r * n;
+  if (y_q.values) rest.y_q = {y_q.values + r * n, y_q.scales + r};
+  if (multiplier) rest.multiplier += r * n;
+  if (norm.y_bf16) rest.norm.y_bf16 += r * n;
+  return rest;
+}
 
-void int8_epilogue_rows(const MatmulKind& kind, std::int64_t rows, const float* product, const float* row_scales,
-                        const float* bias, const float* multiplier, float* y, const LayerNormParams* norm) {
+void int8_epilogue_rows(const MatmulKind& kind, std::int64_t rows, float* product, const float* row_scales,
+                        const float* bias, const Int8Operands& io) {
   const KernelTable& table = kernels();
   const auto row = table.int8_epilogue_row;
   const auto normalise = table.layer_norm_row;
   const auto round = table.round_to_bf16;
+  const auto activate = table.activation_row;
+  const auto activation = static_cast<int>(activation_of(kind.eltwise));
   const RowOutput output = kind.accumulate ? RowOutput::Accumulate : kind.multiply ? RowOutput::Multiply : RowOutput::Overwrite;
   const std::int64_t n = kind.n;
+  const LayerNormParams& norm = io.norm;
 #pragma omp parallel for schedule(static) if (rows * n >= kMinParallelValues)
   for (std::int64_t r = 0; r < rows; ++r) {
-    float* out = y + r * n;
-    row(product + r * n, row_scales[r], bias, multiplier ? multiplier + r * n : nullptr, out, n, static_cast<int>(output));
-    if (!norm) continue;
-    normalise(out, out, n, norm->gamma, norm->beta, norm->eps);
-    if (norm->y_bf16) round(out, static_cast<std::size_t>(n), norm->y_bf16 + r * n);
+    float* out = io.y ? io.y + r * n : product + r * n;
+    row(product + r * n, row_scales[r], bias, io.multiplier ? io.multiplier + r * n : nullptr, out, n,
+        static_cast<int>(output));
+    if (activation != static_cast<int>(Eltwise::Identity)) activate(out, n, activation);
+    if (norm.gamma) {
+      normalise(out, out, n, norm.gamma, norm.beta, norm.eps);
+      if (norm.y_bf16) round(out, static_cast<std::size_t>(n), norm.y_bf16 + r * n);
+    }
+    if (io.y_q.values) quantize_s8_row(out, static_cast<std::size_t>(n), io.y_q.values + r * n, io.y_q.scales + r);
   }
 }
 

@@ -33,16 +33,6 @@ thread_local FloatBuffer tile_scales;
 thread_local FloatBuffer tile_product;
 thread_local AlignedBuffer<std::byte> tile_scratchpad;
 
-// The tile primitives for `m` rows.
-struct TilePrimitives {
-  BlockPrimitive matmul;
-  BlockEpilogue epilogue;
-};
-
-TilePrimitives tile_primitives(const MatmulKind& kind, std::int64_t m, const dnnl::memory::desc& weights) {
-  return {matmul_block_primitive(kind, m, kind.n, weights),
-          int8_epilogue_is_ours(kind) ? BlockEpilogue{} : int8_block_epilogue(kind, m)};
-}
 
 }  // namespace
 
@@ -50,9 +40,8 @@ bool int8_row_tiles_pay(std::int64_t rows, int threads) {
   return threads > 1 && threads <= kMaxTileThreads && rows >= kMinTileRows * threads;
 }
 
-void int8_row_tiled(const MatmulKind& kind, const float* x, std::int64_t rows, const dnnl::memory& weights,
-                    const dnnl::memory& column_scales, const dnnl::memory& bias, float* y, const float* multiplier,
-                    const LayerNormParams* norm) {
+void int8_row_tiled(const MatmulKind& kind, std::int64_t rows, const dnnl::memory& weights,
+                    const dnnl::memory& column_scales, const float* bias, const Int8Operands& io) {
   // Tiles of equal height, as many as a multiple of the threads: 3 tiles on 2 threads left one idle a
   // third of the time (1x384 on 2 cores: 20% slower than the whole layer).
   const std::int64_t threads = omp_get_max_threads();
@@ -61,40 +50,33 @@ void int8_row_tiled(const MatmulKind& kind, const float* x, std::int64_t rows, c
   const std::int64_t tiles = (rows + tile_rows - 1) / tile_rows;
   const std::int64_t last_rows = rows - (tiles - 1) * tile_rows;
   // Fetched here, before the tiles: two heights at most, and the tiles take no lock.
-  const TilePrimitives full = tile_primitives(kind, tile_rows, weights.get_desc());
-  const TilePrimitives last = tile_primitives(kind, last_rows, weights.get_desc());
-  const float* bias_values = kind.bias ? static_cast<const float*>(bias.get_data_handle()) : nullptr;
+  const BlockPrimitive full = matmul_block_primitive(kind, tile_rows, kind.n, weights.get_desc());
+  const BlockPrimitive last = matmul_block_primitive(kind, last_rows, kind.n, weights.get_desc());
   std::atomic<bool> failed{false};
 #pragma omp parallel for schedule(dynamic)
   for (std::int64_t t = 0; t < tiles; ++t) {
     const ThreadLimit one(1);  // the primitives run on this thread alone
     const std::int64_t r0 = t * tile_rows, m = t + 1 == tiles ? last_rows : tile_rows;
-    const TilePrimitives& p = t + 1 == tiles ? last : full;
+    const BlockPrimitive& p = t + 1 == tiles ? last : full;
     try {
-      std::int8_t* q = tile_input.reserve(static_cast<std::size_t>(m * kind.k));
-      float* scales = tile_scales.reserve(static_cast<std::size_t>(m));
-      quantize_s8_rows(x + r0 * kind.k, static_cast<std::size_t>(m), static_cast<std::size_t>(kind.k), q, scales);
-      float* out = y + r0 * kind.n;
-      // A residual layer's product goes to the thread's buffer, to be added to y; any other's is scaled
-      // in place.
-      float* product = kind.accumulate ? tile_product.reserve(static_cast<std::size_t>(m * kind.n)) : out;
-      const std::size_t pad_bytes = std::max(p.matmul.scratchpad.get_size(), p.epilogue.scratchpad.get_size());
-      std::byte* pad = tile_scratchpad.reserve(pad_bytes + 1);
-      auto& engine = dnnl_context().engine;
-      const float* tile_multiplier = multiplier ? multiplier + r0 * kind.n : nullptr;
-      Int8Arguments args = int8_arguments(kind, m, q, scales, weights, column_scales, bias, product, out, tile_multiplier);
-      args.matmul.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(p.matmul.scratchpad, engine, pad));
-      p.matmul.matmul.execute(thread_stream(), args.matmul);
-      if (int8_epilogue_is_ours(kind)) {
-        thread_stream().wait();
-        LayerNormParams tile_norm = norm ? *norm : LayerNormParams{};
-        if (tile_norm.y_bf16) tile_norm.y_bf16 += r0 * kind.n;
-        int8_epilogue_rows(kind, m, product, scales, bias_values, tile_multiplier, out, norm ? &tile_norm : nullptr);
-        continue;
+      const Int8Operands tile = io.from_row(r0, kind.k, kind.n);
+      const std::int8_t* q = tile.x_q.values;
+      const float* scales = tile.x_q.scales;
+      if (!q) {
+        std::int8_t* quantised = tile_input.reserve(static_cast<std::size_t>(m * kind.k));
+        float* quantised_scales = tile_scales.reserve(static_cast<std::size_t>(m));
+        quantize_s8_rows(tile.x, static_cast<std::size_t>(m), static_cast<std::size_t>(kind.k), quantised, quantised_scales);
+        q = quantised, scales = quantised_scales;
       }
-      args.epilogue.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(p.epilogue.scratchpad, engine, pad));
-      p.epilogue.binary.execute(thread_stream(), args.epilogue);
+      // The product is scaled in place when it overwrites y in f32; else it goes to the thread's buffer,
+      // to be added to y or quantised.
+      float* product = tile.y && !kind.accumulate ? tile.y : tile_product.reserve(static_cast<std::size_t>(m * kind.n));
+      std::byte* pad = tile_scratchpad.reserve(p.scratchpad.get_size() + 1);
+      auto args = int8_matmul_arguments(m, kind, q, weights, column_scales, product);
+      args.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(p.scratchpad, dnnl_context().engine, pad));
+      p.matmul.execute(thread_stream(), args);
       thread_stream().wait();
+      int8_epilogue_rows(kind, m, product, scales, bias, tile);
     } catch (...) {  // nothing may leave an OpenMP region
       failed = true;
     }

@@ -7,7 +7,7 @@
 // much: int8_row_tiles_pay). The products are exact (s8·s8 summed in s32) and every other step works
 // per element or per row, so the tiles write the same bytes as the whole layer does.
 #include "core/dnnl/matmul_cache.h"
-#include "core/ops/layer_norm.h"
+#include "core/ops/int8_epilogue.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -20,13 +20,10 @@ namespace bertkit::core {
 // threads be few enough for those reads (up to 8: measured faster at 2 and 4, not at 16).
 bool int8_row_tiles_pay(std::int64_t rows, int threads);
 
-// y[rows, kind.n] (=, or += with kind.accumulate) act(x_r quantised · W · column scales · row scale + bias),
-// as Linear::forward computes an int8 layer. weights: the packed s8 matrix; column_scales: [1, n];
-// bias: [1, n], or a null memory when kind.bias is false; multiplier: [rows, n] with kind.multiply, else
-// nullptr; norm: a LayerNorm each tile applies to its rows of y after its epilogue (Linear::forward_normed),
-// or nullptr.
-void int8_row_tiled(const MatmulKind& kind, const float* x, std::int64_t rows, const dnnl::memory& weights,
-                    const dnnl::memory& column_scales, const dnnl::memory& bias, float* y, const float* multiplier,
-                    const LayerNormParams* norm);
+// The layer over `rows` rows of io (core/ops/int8_epilogue.h): y (=, or += with kind.accumulate)
+// act(x_r quantised · W · column scales · row scale + bias), as Linear::forward computes an int8 layer.
+// weights: the packed s8 matrix; column_scales: [1, n]; bias: [n] or null.
+void int8_row_tiled(const MatmulKind& kind, std::int64_t rows, const dnnl::memory& weights,
+                    const dnnl::memory& column_scales, const float* bias, const Int8Operands& io);
 
 }  // namespace bertkit::core

@@ -1,8 +1,8 @@
 #pragma once
 // Every compiled variant of bertkit's own CPU kernels, defined beside their code (softmax.cpp,
-// layer_norm.cpp, rms_norm.cpp, rotary.cpp, reduced_activations.cpp, int8_epilogue.cpp, attention_avx512.cpp,
-// attention_bf16.cpp). Which one runs is decided in one place only: the kernel table
-// (core/ops/kernel_table.h).
+// layer_norm.cpp, rms_norm.cpp, rotary.cpp, reduced_activations.cpp, int8_epilogue.cpp, activations.cpp,
+// attention_avx512.cpp, attention_bf16.cpp). Which one runs is decided in one place only: the kernel
+// table (core/ops/kernel_table.h).
 #include "core/ops/simd.h"
 
 #include <cstddef>
@@ -35,6 +35,8 @@ extern const VectorVariants<void(const float* x, std::size_t n, std::uint16_t* o
 extern const VectorVariants<void(const float* p, float s, const float* b, const float* m, float* y, std::int64_t n,
                                  int output)>
     int8_epilogue_row_variants;
+// An activation (an Eltwise, as int) over a row in place (activations.h).
+extern const VectorVariants<void(float* x, std::int64_t n, int f)> activation_row_variants;
 
 struct HeadScores;
 

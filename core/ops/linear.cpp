@@ -175,6 +175,17 @@ void Linear::forward_multiplied(const std::uint16_t* x, std::int64_t rows, const
   run(x, dt::bf16, rows, y, dt::bf16, {.multiplier = m});
 }
 
+void Linear::forward(const float* x, std::int64_t rows, QuantizedRows y) const {
+  run(x, dt::f32, rows, nullptr, dt::s8, {.y_q = y});
+}
+void Linear::forward(QuantizedRows x, std::int64_t rows, float* y) const { run(nullptr, dt::s8, rows, y, dt::f32, {.x_q = x}); }
+void Linear::forward_multiplied(const float* x, std::int64_t rows, const float* m, QuantizedRows y) const {
+  run(x, dt::f32, rows, nullptr, dt::s8, {.multiplier = m, .y_q = y});
+}
+void Linear::forward_normed(QuantizedRows x, std::int64_t rows, float* y, const LayerNormParams& norm) const {
+  run(nullptr, dt::s8, rows, y, dt::f32, {.norm = &norm, .x_q = x});
+}
+
 void Linear::forward_normed(const float* x, std::int64_t rows, float* y, const LayerNormParams& norm) const {
   run(x, dt::f32, rows, y, dt::f32, {.norm = &norm});
 }
@@ -185,7 +196,9 @@ void Linear::forward_normed(const std::uint16_t* x, std::int64_t rows, float* y,
 void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data, dt y_type, Then then) const {
   if ((x_type == dt::bf16 || y_type == dt::bf16) && !reads_bf16())
     runtime_error("a linear layer computing in {} given bf16 activations", type_label(kind_.weights));
-  if (y_type == dt::bf16 && kind_.accumulate) runtime_error("a residual linear layer cannot write bf16");
+  if ((x_type == dt::s8 || y_type == dt::s8) && !reads_s8())
+    runtime_error("a linear layer computing in {} given int8 activations", type_label(kind_.weights));
+  if (y_type != dt::f32 && kind_.accumulate) runtime_error("a residual linear layer cannot write {}", type_label(y_type));
   if (then.multiplier && (kind_.accumulate || kind_.eltwise != dnnl::algorithm::undef))
     runtime_error("only an overwriting linear layer without activation multiplies its output");
   if (then.norm && !kind_.accumulate) runtime_error("only a residual linear layer normalises its output");
@@ -243,33 +256,32 @@ void Linear::run_int8(const MatmulKind& kind, const float* x, std::int64_t rows,
   auto& ctx = dnnl_context();
   SerialScope serial(rows * kind_.k * kind_.n < kMinParallelWork);
   const float* bias = kind_.bias ? static_cast<const float*>(bias_.get_data_handle()) : nullptr;
+  const Int8Operands io{x, then.x_q, then.y_q.values ? nullptr : y, then.y_q, then.multiplier,
+                        then.norm ? *then.norm : LayerNormParams{}};
   if (int8_row_tiles_pay(rows, omp_get_max_threads())) {
     ProfiledOp op("int8 matmul in row tiles", kind_.k, kind_.n);
-    int8_row_tiled(kind, x, rows, weights_, column_scales_, bias_, y, then.multiplier, then.norm);
+    int8_row_tiled(kind, rows, weights_, column_scales_, bias, io);
     return;
   }
-  auto* q = reinterpret_cast<std::int8_t*>(reduced_input.reserve(static_cast<std::size_t>(rows * kind_.k) / 4 + 1));
-  float* scales = row_scales.reserve(static_cast<std::size_t>(rows));
-  {
+  const std::int8_t* q = then.x_q.values;
+  const float* scales = then.x_q.scales;
+  if (!q) {
+    auto* quantised = reinterpret_cast<std::int8_t*>(reduced_input.reserve(static_cast<std::size_t>(rows * kind_.k) / 4 + 1));
+    float* quantised_scales = row_scales.reserve(static_cast<std::size_t>(rows));
     ProfiledOp op("quantise inputs to int8");
-    quantize_s8_rows(x, static_cast<std::size_t>(rows), static_cast<std::size_t>(kind_.k), q, scales);
+    quantize_s8_rows(x, static_cast<std::size_t>(rows), static_cast<std::size_t>(kind_.k), quantised, quantised_scales);
+    q = quantised, scales = quantised_scales;
   }
-  // A residual layer's product goes to scratch, to be added to y; any other's is scaled in place.
-  float* product = kind_.accumulate ? int8_product.reserve(static_cast<std::size_t>(rows * kind_.n)) : y;
-  const Int8Arguments args =
-      int8_arguments(kind, rows, q, scales, weights_, column_scales_, bias_, product, y, then.multiplier);
+  // The product is scaled in place when it overwrites y in f32; else it goes to scratch, to be added to
+  // y or quantised.
+  float* product = io.y && !kind_.accumulate ? y : int8_product.reserve(static_cast<std::size_t>(rows * kind_.n));
   {
     ProfiledOp op("matmul", kind_.k, kind_.n, "int8");
-    matmul_primitive(kind, rows).execute(ctx.stream, args.matmul);
+    matmul_primitive(kind, rows).execute(ctx.stream, int8_matmul_arguments(rows, kind, q, weights_, column_scales_, product));
     ctx.stream.wait();
   }
   ProfiledOp op(then.norm ? "int8 row scales and bias, layer norm" : "int8 row scales and bias");
-  if (int8_epilogue_is_ours(kind)) {
-    int8_epilogue_rows(kind, rows, product, scales, bias, then.multiplier, y, then.norm);
-    return;
-  }
-  int8_epilogue(kind, rows).execute(ctx.stream, args.epilogue);
-  ctx.stream.wait();
+  int8_epilogue_rows(kind, rows, product, scales, bias, io);
 }
 
 }  // namespace bertkit::core

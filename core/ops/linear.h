@@ -3,16 +3,19 @@
 // The weights are reordered once, here, into the packed layout oneDNN picks, unless they come already
 // packed in exactly that layout (a converted file stores them so): then they are used in place, and a
 // memory-mapped model needs no copy and no work at load. Bias, activation and the residual sum run as
-// post-ops of the matmul, so the output is written once (int8: by a second oneDNN pass over the output
-// that also applies the per-row scales, which oneDNN 2.6's fast int8 matmul cannot take).
+// post-ops of the matmul, so the output is written once (int8: by bertkit's own pass over the output,
+// core/ops/int8_epilogue.h, that also applies the per-row scales, which oneDNN 2.6's fast int8 matmul
+// cannot take).
 //
-// The weights' type is the compute type (f16, and bf16 or int8 where oneDNN cannot compute them, see cpu_features.h, are widened to f32): f32; bf16 (x rounded to bf16 per call unless given so, bf16 dot products
-// accumulated in f32); int8 with one f32 scale per output channel (x quantised per call to s8 with one
-// scale per row, s8·s8 products accumulated in s32, then scaled to f32, so a row's result depends on
-// that row alone). x and y are f32 in every case.
+// The weights' type is the compute type (f16, and bf16 or int8 where oneDNN cannot compute them, see
+// cpu_features.h, are widened to f32): f32; bf16 (x rounded to bf16 per call unless given so, bf16 dot
+// products accumulated in f32); int8 with one f32 scale per output channel (x quantised per call to s8
+// with one scale per row unless given so, s8·s8 products accumulated in s32, then scaled to f32, so a
+// row's result depends on that row alone). x and y are f32 unless a form below says otherwise.
 #include "core/dnnl/matmul_cache.h"
 #include "core/ops/eltwise.h"
 #include "core/ops/layer_norm.h"
+#include "core/ops/reduced_activations.h"
 #include "core/tensor.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -78,6 +81,14 @@ class Linear {
   // followed by its LayerNorm (a post-norm block's): an int8 layer adds and normalises each row in one
   // pass while it is in cache, the others normalise after their matmul.
   void forward_normed(const float* x, std::int64_t rows, float* y, const LayerNormParams& norm) const;
+  // A layer that computes in int8 (reads_s8()) also takes x already quantised, by the op that wrote it,
+  // and an Overwrite one writes y quantised for the next such layer: the same values as quantising in
+  // forward(), without writing the f32 rows and reading them again.
+  bool reads_s8() const { return kind_.weights == dnnl::memory::data_type::s8; }
+  void forward(const float* x, std::int64_t rows, QuantizedRows y) const;
+  void forward(QuantizedRows x, std::int64_t rows, float* y) const;
+  void forward_multiplied(const float* x, std::int64_t rows, const float* m, QuantizedRows y) const;
+  void forward_normed(QuantizedRows x, std::int64_t rows, float* y, const LayerNormParams& norm) const;
   void forward_normed(const std::uint16_t* x, std::int64_t rows, float* y, const LayerNormParams& norm) const;
 
   std::int64_t in_features() const { return kind_.k; }
@@ -93,10 +104,11 @@ class Linear {
             dnnl::memory::data_type weights_type);
 
   // What a call does after the layer's own epilogue: multiply (forward_multiplied) or normalise
-  // (forward_normed) its output.
+  // (forward_normed) its output; and int8's quantised input or output.
   struct Then {
     const float* multiplier = nullptr;
     const LayerNormParams* norm = nullptr;
+    QuantizedRows x_q{}, y_q{};  // int8 in or out (x or y is then null)
   };
   // y = x·Wᵀ as forward() computes it, x and y given in these types (bf16 only where reads_bf16()), then
   // `then`.

@@ -111,15 +111,8 @@ constinit const VectorVariants<void(const float*, std::size_t, std::uint16_t*)> 
     VectorClones<round_to_bf16_body>::variants;
 
 void quantize_s8_rows(const float* x, std::size_t rows, std::size_t columns, std::int8_t* q, float* scales) {
-  const KernelTable& table = kernels();
   // Each row alone, whatever the thread count, so a row's bytes and scale depend on that row only.
-  auto row = [&](std::size_t r) {
-    const float* in = x + r * columns;
-    const float largest = table.max_abs(in, columns);
-    scales[r] = largest / 127.0f;
-    const float inverse = largest > 0 ? 127.0f / largest : 0.0f;  // an all-zero row: q = 0, scale 0
-    table.quantize_s8(in, columns, inverse, q + r * columns);
-  };
+  auto row = [&](std::size_t r) { quantize_s8_row(x + r * columns, columns, q + r * columns, scales + r); };
   if (rows * columns < kMinParallelElements || omp_get_max_threads() == 1) {
     for (std::size_t r = 0; r < rows; ++r) row(r);
     return;
@@ -127,6 +120,14 @@ void quantize_s8_rows(const float* x, std::size_t rows, std::size_t columns, std
   const auto n = static_cast<std::int64_t>(rows);
 #pragma omp parallel for schedule(static)
   for (std::int64_t r = 0; r < n; ++r) row(static_cast<std::size_t>(r));
+}
+
+void quantize_s8_row(const float* x, std::size_t columns, std::int8_t* q, float* scale) {
+  const KernelTable& table = kernels();
+  const float largest = table.max_abs(x, columns);
+  *scale = largest / 127.0f;
+  const float inverse = largest > 0 ? 127.0f / largest : 0.0f;  // an all-zero row: q = 0, scale 0
+  table.quantize_s8(x, columns, inverse, q);
 }
 
 void round_to_bf16(const float* x, std::size_t n, std::uint16_t* out) {

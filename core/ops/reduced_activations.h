@@ -10,6 +10,15 @@ namespace bertkit::core {
 // each value rounded to nearest even, so every row's q and scale depend on that row alone (a token's
 // result does not depend on its batch) and one outlier token does not coarsen the others.
 void quantize_s8_rows(const float* x, std::size_t rows, std::size_t columns, std::int8_t* q, float* scales);
+// One row of it, on this thread.
+void quantize_s8_row(const float* x, std::size_t columns, std::int8_t* q, float* scale);
+
+// Rows quantised as quantize_s8_rows quantises them: an int8 layer's input, handed on quantised by the op
+// that wrote it (Linear's int8 forms) instead of written in f32 and read again to be quantised.
+struct QuantizedRows {
+  std::int8_t* values = nullptr;  // [rows, columns]
+  float* scales = nullptr;        // [rows]
+};
 
 // Rounded to nearest even, as f32_to_bf16 (core/tensor.h) rounds one value.
 void round_to_bf16(const float* x, std::size_t n, std::uint16_t* out);

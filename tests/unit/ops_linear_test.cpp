@@ -348,3 +348,61 @@ TEST_CASE("linear: a normalised residual layer writes the bytes of the layer and
   std::vector<float> x(in), y(out);
   CHECK_THROWS(overwriting.forward_normed(x.data(), 1, y.data(), {gamma.data(), beta.data(), 1e-5f, nullptr}));
 }
+
+TEST_CASE("linear: int8 layers hand on quantised rows: the bytes of writing f32 and quantising it, of quantising x" *
+          doctest::test_suite("threads")) {
+  using bertkit::core::DType;
+  using bertkit::core::QuantizedRows;
+  if (!bertkit::core::int8_matmul_supported(bertkit::core::cpu_selection())) return;  // computed in f32 here
+  const std::int64_t in = 64, out = 80;
+  auto w = bktest::random_floats(in * out, 81);
+  auto b = bktest::random_floats(out, 82);
+  auto gamma = bktest::random_floats(out, 83, 0.5f, 1.5f);
+  auto int8 = bertkit::core::quantize_int8_rows(w, out, in);
+  const bertkit::core::LinearWeight weight{DType::I8, int8.values.data(), int8.scales};
+  const int threads = omp_get_max_threads();
+  for (std::int64_t rows : {7, 300}) {  // the whole layer, then tiles of rows (on 2 threads)
+    CAPTURE(rows);
+    omp_set_num_threads(2);
+    auto x = bktest::random_floats(rows * in, 84, -2.0f, 2.0f);
+    auto m = bktest::random_floats(rows * out, 85, -3.0f, 3.0f);
+    // Writing quantised: an activated layer, and a multiplied one.
+    Linear activated(weight, b, out, in, Eltwise::Gelu), plain(weight, b, out, in);
+    REQUIRE(activated.reads_s8());
+    for (bool multiplied : {false, true}) {
+      CAPTURE(multiplied);
+      std::vector<float> y(rows * out), want_scales(rows), scales(rows);
+      std::vector<std::int8_t> want(rows * out), values(rows * out);
+      if (multiplied) {
+        plain.forward_multiplied(x.data(), rows, m.data(), y.data());
+        plain.forward_multiplied(x.data(), rows, m.data(), QuantizedRows{values.data(), scales.data()});
+      } else {
+        activated.forward(x.data(), rows, y.data());
+        activated.forward(x.data(), rows, QuantizedRows{values.data(), scales.data()});
+      }
+      bertkit::core::quantize_s8_rows(y.data(), rows, out, want.data(), want_scales.data());
+      CHECK(values == want);
+      CHECK(scales == want_scales);
+    }
+    // Reading quantised: x quantised as the layer quantises it gives the layer's bytes, normed or not.
+    std::vector<std::int8_t> q(rows * in);
+    std::vector<float> q_scales(rows);
+    bertkit::core::quantize_s8_rows(x.data(), rows, in, q.data(), q_scales.data());
+    const QuantizedRows x_q{q.data(), q_scales.data()};
+    Linear residual(weight, b, out, in, Eltwise::Identity, LinearOutput::Accumulate);
+    const bertkit::core::LayerNormParams norm{gamma.data(), nullptr, 1e-5f, nullptr};
+    auto from_f32 = bktest::random_floats(rows * out, 86), from_q = from_f32;
+    residual.forward(x.data(), rows, from_f32.data());
+    residual.forward(x_q, rows, from_q.data());
+    CHECK(std::memcmp(from_f32.data(), from_q.data(), from_f32.size() * sizeof(float)) == 0);
+    residual.forward_normed(x.data(), rows, from_f32.data(), norm);
+    residual.forward_normed(x_q, rows, from_q.data(), norm);
+    CHECK(std::memcmp(from_f32.data(), from_q.data(), from_f32.size() * sizeof(float)) == 0);
+    omp_set_num_threads(threads);
+  }
+  Linear f32_layer(w, b, out, in);
+  std::vector<std::int8_t> q(in);
+  float scale = 0;
+  std::vector<float> x(in), y(out);
+  CHECK_THROWS(f32_layer.forward(x.data(), 1, QuantizedRows{q.data(), &scale}));
+}

@@ -155,6 +155,12 @@ void BertBlock::forward(float* hidden, std::span<const std::int64_t> offsets, La
     attention_out_.forward_normed(attended, tokens, hidden, attention_norm_.params(normed));  // hidden += context·Wᵀ + b
     ffn_in_.forward(normed, tokens, activated);
     ffn_out_.forward_normed(activated, tokens, hidden, output_norm_.params());  // hidden += act(...)·Wᵀ + b
+  } else if (ffn_in_.reads_s8() && ffn_out_.reads_s8()) {
+    // The first feed-forward layer hands on its output quantised, as the second would quantise it.
+    const QuantizedRows activated{grown(s.intermediate_s8, tokens * intermediate_size_), grown(s.intermediate_scales, tokens)};
+    attention_out_.forward_normed(attended, tokens, hidden, attention_norm_.params());
+    ffn_in_.forward(hidden, tokens, activated);
+    ffn_out_.forward_normed(activated, tokens, hidden, output_norm_.params());
   } else {
     attention_out_.forward_normed(attended, tokens, hidden, attention_norm_.params());
     ffn_in_.forward(hidden, tokens, grown(s.intermediate, tokens * intermediate_size_));

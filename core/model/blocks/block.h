@@ -27,6 +27,9 @@ struct LayerScratch {
   // bf16 layers' inputs, rounded by the op that writes them (Linear::reads_bf16()).
   Bf16Buffer normed_bf16;        // [tokens, hidden]
   Bf16Buffer intermediate_bf16;  // [tokens, intermediate_size]
+  // int8 layers' inputs, quantised by the op that writes them (Linear::reads_s8()).
+  AlignedBuffer<std::int8_t> intermediate_s8;  // [tokens, intermediate_size]
+  FloatBuffer intermediate_scales;             // [tokens]
   SelfAttention attention;
 };
 
