@@ -14,12 +14,6 @@ dnnl::matmul::primitive_desc matmul_desc(const dnnl::memory::desc& src, const dn
   return {engine, src, weights, dst, attr};
 }
 
-dnnl::binary::primitive_desc binary_desc(dnnl::algorithm op, const dnnl::memory::desc& src0,
-                                         const dnnl::memory::desc& src1, const dnnl::memory::desc& dst,
-                                         const dnnl::primitive_attr& attr) {
-  return {dnnl_context().engine, op, src0, src1, dst, attr};
-}
-
 void append_eltwise(dnnl::post_ops& ops, dnnl::algorithm f, float alpha, float beta) { ops.append_eltwise(f, alpha, beta); }
 
 dnnl::memory::data_type data_type(const dnnl::memory::desc& desc) { return desc.get_data_type(); }
@@ -47,12 +41,6 @@ dnnl::matmul::primitive_desc matmul_desc(const dnnl::memory::desc& src, const dn
   auto& engine = dnnl_context().engine;
   if (bias) return {dnnl::matmul::desc(src, weights, *bias, dst), attr, engine};
   return {dnnl::matmul::desc(src, weights, dst), attr, engine};
-}
-
-dnnl::binary::primitive_desc binary_desc(dnnl::algorithm op, const dnnl::memory::desc& src0,
-                                         const dnnl::memory::desc& src1, const dnnl::memory::desc& dst,
-                                         const dnnl::primitive_attr& attr) {
-  return {dnnl::binary::desc(op, src0, src1, dst), attr, dnnl_context().engine};
 }
 
 void append_eltwise(dnnl::post_ops& ops, dnnl::algorithm f, float alpha, float beta) {

@@ -1,7 +1,7 @@
 #pragma once
 // The oneDNN calls that version 3 spells differently from 2.x (Debian 12 ships 2.6, Debian 13 3.7),
 // so that the rest of bertkit is written once for both. Version 3 dropped the operation descriptors
-// (matmul::desc, binary::desc: a primitive descriptor is made from the memory descriptors directly),
+// (matmul::desc: a primitive descriptor is made from the memory descriptors directly),
 // the eltwise post-op's scale, and the memory descriptor's public struct (read through queries). The
 // 2.x path is the very calls bertkit made before; nothing here runs per matmul except
 // matrix_strides, which reads a field (2.x) or queries a pointer to it (3.x), allocating nothing.
@@ -16,11 +16,6 @@ namespace bertkit::core::dnnl_compat {
 // y = x · W (+ bias, when `bias` is not null) with the attributes' post-ops.
 dnnl::matmul::primitive_desc matmul_desc(const dnnl::memory::desc& src, const dnnl::memory::desc& weights,
                                          const dnnl::memory::desc* bias, const dnnl::memory::desc& dst,
-                                         const dnnl::primitive_attr& attr);
-
-// dst = src0 (op) src1 with the attributes' post-ops.
-dnnl::binary::primitive_desc binary_desc(dnnl::algorithm op, const dnnl::memory::desc& src0,
-                                         const dnnl::memory::desc& src1, const dnnl::memory::desc& dst,
                                          const dnnl::primitive_attr& attr);
 
 // An eltwise post-op f(x; alpha, beta), unscaled.
