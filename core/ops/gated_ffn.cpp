@@ -6,6 +6,8 @@
 #include "core/tensor.h"
 
 #include <algorithm>
+#include <tuple>
+#include <utility>
 
 namespace bertkit::core {
 namespace {
@@ -25,25 +27,39 @@ std::span<const float> bias_rows(std::span<const float> bias, std::int64_t first
 
 }  // namespace
 
-GatedFeedForward::GatedFeedForward(const GatedFeedForwardSpec& spec, const LinearWeight& in_weight,
-                                   std::span<const float> in_bias, const LinearWeight& out_weight,
-                                   std::span<const float> out_bias)
-    : intermediate_(spec.intermediate) {
+std::pair<Linear, Linear> GatedFeedForward::input_halves(const GatedFeedForwardSpec& spec, const LinearWeight& in_weight,
+                                                         std::span<const float> in_bias) {
   const std::int64_t i = spec.intermediate, h = spec.hidden;
   if (!in_bias.empty() && static_cast<std::int64_t>(in_bias.size()) != 2 * i)
     runtime_error("gated feed-forward with {} input-projection outputs given {} biases", 2 * i, in_bias.size());
   if (!in_weight.scales.empty() && static_cast<std::int64_t>(in_weight.scales.size()) != 2 * i)
     runtime_error("int8 gated feed-forward with {} outputs given {} scales", 2 * i, in_weight.scales.size());
   const std::int64_t activated = spec.halves == GatedHalves::ActivateFirst ? 0 : i, other = i - activated;
-  activated_ = Linear(weight_rows(in_weight, activated, i, h), bias_rows(in_bias, activated, i), i, h, spec.activation);
-  other_ = Linear(weight_rows(in_weight, other, i, h), bias_rows(in_bias, other, i), i, h);
-  out_ = Linear(out_weight, out_bias, h, i, Eltwise::Identity, spec.output);
+  return {Linear(weight_rows(in_weight, activated, i, h), bias_rows(in_bias, activated, i), i, h, spec.activation),
+          Linear(weight_rows(in_weight, other, i, h), bias_rows(in_bias, other, i), i, h)};
+}
+
+GatedFeedForward::GatedFeedForward(const GatedFeedForwardSpec& spec, const LinearWeight& in_weight,
+                                   std::span<const float> in_bias, const LinearWeight& out_weight,
+                                   std::span<const float> out_bias)
+    : intermediate_(spec.intermediate) {
+  std::tie(activated_, other_) = input_halves(spec, in_weight, in_bias);
+  out_ = Linear(out_weight, out_bias, spec.hidden, spec.intermediate, Eltwise::Identity, spec.output);
+}
+
+GatedFeedForward::GatedFeedForward(Linear activated, Linear other, Linear out)
+    : intermediate_(activated.out_features()), activated_(std::move(activated)), other_(std::move(other)), out_(std::move(out)) {
+  if (other_.out_features() != intermediate_ || out_.in_features() != intermediate_ ||
+      other_.in_features() != activated_.in_features() || out_.out_features() != activated_.in_features())
+    runtime_error("gated feed-forward layers of mismatched shapes: [{}, {}], [{}, {}], [{}, {}]", activated_.out_features(),
+                  activated_.in_features(), other_.out_features(), other_.in_features(), out_.out_features(),
+                  out_.in_features());
 }
 
 std::int64_t GatedFeedForward::scratch_floats(std::int64_t rows) const {
   const std::int64_t m = std::min(rows, kRowsAtOnce);
   // bf16: the input rounded once for both halves, two to a float.
-  return 2 * m * intermediate_ + (activated_.reads_bf16() ? (m * out_.out_features() + 1) / 2 : 0);
+  return 2 * m * intermediate_ + (computes_bf16() ? (m * out_.out_features() + 1) / 2 : 0);
 }
 
 void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, float* scratch,
@@ -62,7 +78,7 @@ void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, floa
       if (rows_norm.y_bf16) rows_norm.y_bf16 += first * hidden;
       out_.forward_normed(in, rows_now, y + first * hidden, rows_norm);
     };
-    if (activated_.reads_bf16()) {
+    if (computes_bf16()) {
       auto* rounded = reinterpret_cast<std::uint16_t*>(scratch + 2 * m * intermediate_);
       {
         ProfiledOp op("round inputs to bf16");

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 
 namespace bertkit::core {
 
@@ -33,6 +34,16 @@ class GatedFeedForward {
   // or empty; each half of in_weight becomes its own matmul (the weights are copied).
   GatedFeedForward(const GatedFeedForwardSpec& spec, const LinearWeight& in_weight, std::span<const float> in_bias,
                    const LinearWeight& out_weight, std::span<const float> out_bias);
+  // From its three layers, built elsewhere (from a converted file's packed matrices): the activated half
+  // [I, hidden] with the activation fused, the other half [I, hidden], and the output projection
+  // [hidden, I], overwriting or accumulating.
+  GatedFeedForward(Linear activated, Linear other, Linear out);
+  // The input projection's halves as layers (activated, other), each with its rows of the bias.
+  static std::pair<Linear, Linear> input_halves(const GatedFeedForwardSpec& spec, const LinearWeight& in_weight,
+                                                std::span<const float> in_bias);
+  const Linear& activated_layer() const { return activated_; }
+  const Linear& other_layer() const { return other_; }
+  const Linear& out_layer() const { return out_; }
 
   // x: [rows, hidden] → y: [rows, hidden] (overwritten or added to); scratch: scratch_floats(rows).
   // Rows go kRowsAtOnce at a time: an 8,192-token input's two [rows, I] halves would otherwise hold
@@ -45,6 +56,9 @@ class GatedFeedForward {
   static constexpr std::int64_t kRowsAtOnce = 2048;
 
  private:
+  // Whether all three layers compute in bf16 (a checkpoint could store its tensors in several types).
+  bool computes_bf16() const { return activated_.reads_bf16() && other_.reads_bf16() && out_.reads_bf16(); }
+
   std::int64_t intermediate_;
   Linear activated_, other_, out_;  // the halves of the input projection, the output projection
 };

@@ -107,6 +107,39 @@ TEST_CASE("convert: an f32 file holds the encoder's matrices packed, used in pla
   CHECK(load_model(widened.string()).weights.packed().size() == 4 * static_cast<std::size_t>(original.config.num_layers));
 }
 
+TEST_CASE("convert: NomicBERT and ModernBERT files hold their layers packed, used in place with the same results") {
+  bktest::TempDir dir;
+  // NomicBERT: Wqkv, out_proj, fc11, fc12 and fc2 of every layer; ModernBERT: Wqkv, attn.Wo and mlp.Wo (its
+  // Wi is split in halves at load, and no packed form stands for half a tensor).
+  struct Case {
+    const char* fixture;
+    std::size_t per_layer;
+  };
+  for (const Case& c : {Case{"fixtures/models3/nomic-embed", 5}, Case{"fixtures/models3/modernbert-embed", 3}}) {
+    for (const char* dtype : {"f32", "int8"}) {
+      INFO(c.fixture << " " << dtype);
+      const auto folder = bktest::shared(c.fixture);
+      const auto file = dir / (std::string(dtype) + fs::path(c.fixture).filename().string() + ".bk");
+      auto r = bktest::run_bertkit({"convert", "--dtype", dtype, folder.string(), file.string()});
+      REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+      LoadedModel converted = load_model(file.string());
+      // int8 keeps a layer plain where oneDNN names no s8 layout (Debian 13's) or computes int8 in f32.
+      if (std::string(dtype) == "f32" || !converted.weights.packed().empty())
+        CHECK(converted.weights.packed().size() == c.per_layer * static_cast<std::size_t>(converted.config.num_layers));
+      if (std::string(dtype) == "f32") bktest::check_same_weights(load_model(folder.string()).weights, converted.weights);
+      CHECK(check_converted_file(file).bytes == fs::file_size(file));
+      // The same numbers from the packed file as from the weights it was converted from.
+      const auto text = std::string("A man is eating food.\nrotary positions, packed weights\n");
+      // (int8: the folder quantised at load, as convert quantised it)
+      auto a = bktest::run_bertkit({"embed", "-m", folder.string(), "--dtype", dtype, "--format", "f32"}, text);
+      auto b = bktest::run_bertkit({"embed", "-m", file.string(), "--format", "f32"}, text);
+      REQUIRE_MESSAGE(a.exit_code == 0, a.err);
+      REQUIRE_MESSAGE(b.exit_code == 0, b.err);
+      CHECK(a.out == b.out);
+    }
+  }
+}
+
 TEST_CASE("convert: f16, bf16 and int8 files hold reduced Linear weights (bf16: also word embeddings) within their rounding error") {
   LoadedModel original = load_model(bktest::shared("fixtures/models/electra-cls").string());
   bktest::TempDir dir;

@@ -1,17 +1,13 @@
 #include "core/model/blocks/bert_block.h"
 
-#include "core/dnnl/layout_names.h"
 #include "core/error.h"
 #include "core/model/family_spec.h"
 #include "core/model/linear_weights.h"
+#include "core/model/packed_linears.h"
 
 #include <fmt/format.h>
 
-#include <cstring>
-#include <functional>
 #include <optional>
-#include <tuple>
-#include <utility>
 #include <vector>
 
 namespace bertkit::core {
@@ -57,27 +53,6 @@ BertBlock::BertBlock(const ModelConfig& config, const Weights& weights, int inde
   const BertBlockTensors& t = tensors_ = declare(config, index, decls);
   auto bias = [&](const LinearDecl& d) { return weights.require(d.bias(), {d.out}).f32(); };
 
-  // Each Linear from its packed weights when the file holds them in this machine's layout (nothing
-  // read, copied or reordered), else packed now from the plain ones, in their own type.
-  auto linear = [&](const std::string& packed_name, std::span<const float> bias, std::int64_t out, std::int64_t in,
-                    Eltwise act, LinearOutput output, const std::function<LinearWeight()>& plain) {
-    if (const PackedView* packed = weights.find_packed(packed_name)) {
-      std::vector<float> scales;  // int8: every part's row scales, stacked as the parts are
-      for (const auto& part : packed->parts)
-        if (weights.info(part + ".scale")) {
-          auto s = weights.require(part + ".scale", {out / static_cast<std::int64_t>(packed->parts.size())}).f32();
-          scales.insert(scales.end(), s.begin(), s.end());
-        }
-      if (auto layer = Linear::from_packed({packed->layout, {packed->data, packed->nbytes}, scales}, bias, out, in, act, output))
-        return std::move(*layer);
-    }
-    return Linear(plain(), bias, out, in, act, output);
-  };
-  auto single = [&](const LinearDecl& d, Eltwise act, LinearOutput output) {
-    return linear(d.weight(), bias(d), d.out, d.in, act, output,
-                  [&] { return linear_weight(weights, d.weight(), d.out, d.in); });
-  };
-
   std::vector<float> qkv_bias;
   qkv_bias.reserve(static_cast<std::size_t>(3 * h));
   for (const LinearDecl* part : {&t.query, &t.key, &t.value}) {
@@ -86,13 +61,12 @@ BertBlock::BertBlock(const ModelConfig& config, const Weights& weights, int inde
   }
   const std::vector<std::string> qkv_names = {t.query.weight(), t.key.weight(), t.value.weight()};
   std::optional<StackedWeight> qkv_weight;  // stacked: one matmul instead of three
-  qkv_ = linear(qkv_packed_name(index), qkv_bias, 3 * h, h, Eltwise::Identity, LinearOutput::Overwrite, [&] {
-    return qkv_weight.emplace(weights, qkv_names, h, h).view();
-  });
-  attention_out_ = single(t.attention_out, Eltwise::Identity, LinearOutput::Accumulate);
+  qkv_ = packed_or_plain(weights, qkv_packed_name(index), qkv_bias, 3 * h, h, Eltwise::Identity, LinearOutput::Overwrite,
+                         [&] { return qkv_weight.emplace(weights, qkv_names, h, h).view(); });
+  attention_out_ = packed_or_plain(weights, t.attention_out, Eltwise::Identity, LinearOutput::Accumulate);
   attention_norm_ = LayerNormWeights(weights, t.attention_norm, config.layer_norm_eps);
-  ffn_in_ = single(t.ffn_in, eltwise_for(config.hidden_act), LinearOutput::Overwrite);
-  ffn_out_ = single(t.ffn_out, Eltwise::Identity, LinearOutput::Accumulate);
+  ffn_in_ = packed_or_plain(weights, t.ffn_in, eltwise_for(config.hidden_act), LinearOutput::Overwrite);
+  ffn_out_ = packed_or_plain(weights, t.ffn_out, Eltwise::Identity, LinearOutput::Accumulate);
   output_norm_ = LayerNormWeights(weights, t.output_norm, config.layer_norm_eps);
   // A reduced type's matmuls already round their inputs to bf16 or s8: attention's products in bf16
   // cost no accuracy worth keeping and, at long sequences, most of the time int8 leaves.
@@ -101,32 +75,12 @@ BertBlock::BertBlock(const ModelConfig& config, const Weights& weights, int inde
 
 void BertBlock::add_packed_to(const Weights& source, Weights& weights) const {
   const BertBlockTensors& t = tensors_;
-  // Each packed matrix under its name, with the plain tensors it stacks by rows.
-  const std::tuple<std::string, std::vector<std::string>, const Linear*> layers[] = {
+  const PackedLayer layers[] = {
       {qkv_packed_name(index_), {t.query.weight(), t.key.weight(), t.value.weight()}, &qkv_},
       {t.attention_out.weight(), {t.attention_out.weight()}, &attention_out_},
       {t.ffn_in.weight(), {t.ffn_in.weight()}, &ffn_in_},
       {t.ffn_out.weight(), {t.ffn_out.weight()}, &ffn_out_}};
-  for (const auto& [name, plain, layer] : layers) {
-    auto layout = layer->packed_layout();
-    if (!layout) continue;  // a layout no name describes cannot be recognised later: the load packs it
-    const std::int64_t out = layer->out_features(), in = layer->in_features();
-    const auto packed = layout_from_name({in, out}, *layout);
-    const auto bytes = layer->packed_bytes();
-    // Stored only packed, the plain tensors are recovered by unpacking: store nothing that would not
-    // unpack to exactly them (such as s8 weights that the packing itself rescaled).
-    const std::vector<std::byte> recovered = unpacked(*packed, bytes);
-    std::size_t at = 0;
-    bool exact = true;
-    for (const auto& part : plain) {
-      const TensorView* view = source.find(part);
-      exact = exact && view && view->dtype == layout_dtype(*packed) && at + view->nbytes <= recovered.size() &&
-              std::memcmp(recovered.data() + at, view->data, view->nbytes) == 0;
-      at += view ? view->nbytes : 0;
-    }
-    if (!exact || at != recovered.size()) continue;
-    weights.add_packed_owned(name, {*layout, nullptr, 0, {out, in}, plain}, {bytes.begin(), bytes.end()});
-  }
+  add_packed_layers(source, weights, layers);
 }
 
 ScoreModifier BertBlock::score_modifier(const float*, std::span<const std::int64_t>, LayerScratch&,

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/model/family_spec.h"
 #include "core/model/linear_weights.h"
+#include "core/model/packed_linears.h"
 
 #include <fmt/format.h>
 
@@ -37,10 +38,11 @@ GatedFeedForward gated_mlp(const ModelConfig& config, const Weights& weights, co
                                   .activation = eltwise_for(config.hidden_act),
                                   .halves = GatedHalves::ActivateFirst,  // Wi's rows: input, then gate
                                   .output = LinearOutput::Accumulate};
-  return GatedFeedForward(spec, linear_weight(weights, t.mlp_in.weight(), t.mlp_in.out, t.mlp_in.in),
-                          linear_bias(weights, t.mlp_in),
-                          linear_weight(weights, t.mlp_out.weight(), t.mlp_out.out, t.mlp_out.in),
-                          linear_bias(weights, t.mlp_out));
+  // Wi is split into its halves at every load (no packed form stands for half a tensor); Wo may come packed.
+  auto [activated, other] = GatedFeedForward::input_halves(
+      spec, linear_weight(weights, t.mlp_in.weight(), t.mlp_in.out, t.mlp_in.in), linear_bias(weights, t.mlp_in));
+  return GatedFeedForward(std::move(activated), std::move(other),
+                          packed_or_plain(weights, t.mlp_out, Eltwise::Identity, LinearOutput::Accumulate));
 }
 
 ModernBertBlockTensors declared(const ModelConfig& config, int index) {
@@ -72,7 +74,8 @@ ModernBertBlock::ModernBertBlock(const ModelConfig& config, const Weights& weigh
 
 ModernBertBlock::ModernBertBlock(const ModelConfig& config, const Weights& weights, int index,
                                  const ModernBertBlockTensors& t)
-    : hidden_size_(config.hidden_size),
+    : tensors_(t),
+      hidden_size_(config.hidden_size),
       window_(attention_of(config, index).window),
       attention_(weights, t.qkv, t.attention_out, config.num_heads,
                  {.head_dim = head_dim(config),
@@ -84,7 +87,11 @@ ModernBertBlock::ModernBertBlock(const ModelConfig& config, const Weights& weigh
   if (t.attention_norm) attention_norm_.emplace(weights, *t.attention_norm, config.layer_norm_eps);
 }
 
-void ModernBertBlock::add_packed_to(const Weights&, Weights&) const {}
+void ModernBertBlock::add_packed_to(const Weights& source, Weights& weights) const {
+  std::vector<PackedLayer> layers = attention_.packed_layers(tensors_.qkv, tensors_.attention_out);
+  layers.push_back({tensors_.mlp_out.weight(), {tensors_.mlp_out.weight()}, &mlp_.out_layer()});
+  add_packed_layers(source, weights, layers);
+}
 
 void ModernBertBlock::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s,
                               const LayerContext& context) const {

@@ -28,7 +28,7 @@ class ModernBertBlock : public Block {
   static ModernBertBlockTensors declare(const ModelConfig& config, int index, TensorDecls& decls);
   ModernBertBlock(const ModelConfig& config, const Weights& weights, int index);
 
-  // Its matrices stay plain in a converted file: the load packs them (the feed-forward splits Wi).
+  // Wqkv and both Wo are stored packed in a converted file; Wi stays plain (the load splits it in halves).
   void add_packed_to(const Weights& source, Weights& weights) const override;
   void forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch,
                const LayerContext& context) const override;
@@ -36,6 +36,7 @@ class ModernBertBlock : public Block {
  private:
   ModernBertBlock(const ModelConfig& config, const Weights& weights, int index, const ModernBertBlockTensors& t);
 
+  ModernBertBlockTensors tensors_;
   std::int64_t hidden_size_;
   std::int64_t window_;  // as ScoreModifier::window: -1 on global layers
   std::optional<LayerNormWeights> attention_norm_;

@@ -2,11 +2,11 @@
 
 #include "core/error.h"
 #include "core/model/family_spec.h"
-#include "core/model/linear_weights.h"
+#include "core/model/packed_linears.h"
 
 #include <fmt/format.h>
 
-#include <array>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -36,24 +36,11 @@ RotarySpec nomic_rotary_spec(const ModelConfig& config, int index) {
           .layout = config.rotary.interleaved ? RotaryLayout::Interleaved : RotaryLayout::Half};
 }
 
-// fc12 (the gate) stacked over fc11 (the value), so that the gated layer activates its first half.
+// fc12 is the gate (activated), fc11 the value, fc2 the output projection: three layers, each stored
+// packed under its own name in a converted file.
 GatedFeedForward nomic_gated_mlp(const ModelConfig& config, const Weights& weights, const NomicBlockTensors& t) {
-  const std::int64_t h = config.hidden_size, inter = config.intermediate_size;
-  const std::array<std::string, 2> names{t.gate.weight(), t.up.weight()};
-  const StackedWeight in(weights, names, inter, h);
-  std::vector<float> in_bias;
-  if (t.up.has_bias) {
-    const auto gate = linear_bias(weights, t.gate), up = linear_bias(weights, t.up);
-    in_bias.assign(gate.begin(), gate.end());
-    in_bias.insert(in_bias.end(), up.begin(), up.end());
-  }
-  const GatedFeedForwardSpec spec{.hidden = h,
-                                  .intermediate = inter,
-                                  .activation = eltwise_for(config.hidden_act),
-                                  .halves = GatedHalves::ActivateFirst,
-                                  .output = LinearOutput::Accumulate};
-  return GatedFeedForward(spec, in.view(), in_bias, linear_weight(weights, t.down.weight(), h, inter),
-                          linear_bias(weights, t.down));
+  return GatedFeedForward(packed_or_plain(weights, t.gate, eltwise_for(config.hidden_act)), packed_or_plain(weights, t.up),
+                          packed_or_plain(weights, t.down, Eltwise::Identity, LinearOutput::Accumulate));
 }
 
 }  // namespace
@@ -79,12 +66,20 @@ NomicBlock::NomicBlock(const ModelConfig& config, const Weights& weights, int in
     : NomicBlock(config, weights, index, nomic_tensors(config, index)) {}
 
 NomicBlock::NomicBlock(const ModelConfig& config, const Weights& weights, int index, const NomicBlockTensors& t)
-    : attention_(weights, t.qkv, t.attention_out, config.num_heads, nomic_rotary_spec(config, index)),
+    : tensors_(t),
+      attention_(weights, t.qkv, t.attention_out, config.num_heads, nomic_rotary_spec(config, index)),
       attention_norm_(weights, t.attention_norm, config.layer_norm_eps),
       mlp_norm_(weights, t.mlp_norm, config.layer_norm_eps),
       mlp_(nomic_gated_mlp(config, weights, t)) {}
 
-void NomicBlock::add_packed_to(const Weights&, Weights&) const {}
+void NomicBlock::add_packed_to(const Weights& source, Weights& weights) const {
+  const NomicBlockTensors& t = tensors_;
+  std::vector<PackedLayer> layers = attention_.packed_layers(t.qkv, t.attention_out);
+  for (const auto& [decl, layer] : {std::pair{&t.gate, &mlp_.activated_layer()}, std::pair{&t.up, &mlp_.other_layer()},
+                                    std::pair{&t.down, &mlp_.out_layer()}})
+    layers.push_back({decl->weight(), {decl->weight()}, layer});
+  add_packed_layers(source, weights, layers);
+}
 
 void NomicBlock::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s, const LayerContext& context) const {
   const std::int64_t tokens = offsets.back();

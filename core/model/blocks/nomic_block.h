@@ -28,7 +28,7 @@ class NomicBlock : public Block {
   static NomicBlockTensors declare(const ModelConfig& config, int index, TensorDecls& decls);
   NomicBlock(const ModelConfig& config, const Weights& weights, int index);
 
-  // Its matrices stay plain in a converted file: the load packs them (the feed-forward stacks fc12, fc11).
+  // Its six matrices are stored packed in a converted file, each under its own name.
   void add_packed_to(const Weights& source, Weights& weights) const override;
   void forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch,
                const LayerContext& context) const override;
@@ -36,6 +36,7 @@ class NomicBlock : public Block {
  private:
   NomicBlock(const ModelConfig& config, const Weights& weights, int index, const NomicBlockTensors& t);
 
+  NomicBlockTensors tensors_;
   RotaryAttention attention_;
   LayerNormWeights attention_norm_, mlp_norm_;
   GatedFeedForward mlp_;  // accumulates into the residual

@@ -1,6 +1,6 @@
 #include "core/model/blocks/rotary_attention.h"
 
-#include "core/model/linear_weights.h"
+#include "core/model/packed_linears.h"
 
 namespace bertkit::core {
 
@@ -8,8 +8,8 @@ RotaryAttention::RotaryAttention(const Weights& weights, const LinearDecl& qkv, 
                                  const RotarySpec& rotary)
     : heads_(heads),
       hidden_(out.out),
-      qkv_(linear_layer(weights, qkv)),
-      out_(linear_layer(weights, out, Eltwise::Identity, LinearOutput::Accumulate)),
+      qkv_(packed_or_plain(weights, qkv)),
+      out_(packed_or_plain(weights, out, Eltwise::Identity, LinearOutput::Accumulate)),
       rotary_(rotary),
       // As BERT's block: a reduced type's matmuls already round their inputs, so attention's products
       // follow them in bf16.
@@ -27,6 +27,10 @@ void RotaryAttention::forward(const float* in, float* hidden, std::span<const st
     out_.forward_normed(context, tokens, hidden, *norm);
   else
     out_.forward(context, tokens, hidden);
+}
+
+std::vector<PackedLayer> RotaryAttention::packed_layers(const LinearDecl& qkv, const LinearDecl& out) const {
+  return {{qkv.weight(), {qkv.weight()}, &qkv_}, {out.weight(), {out.weight()}, &out_}};
 }
 
 }  // namespace bertkit::core

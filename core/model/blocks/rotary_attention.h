@@ -4,12 +4,14 @@
 // score modifier (a sliding window or none), and the output projection added into the residual.
 #include "core/checkpoint/weights.h"
 #include "core/model/blocks/block.h"
+#include "core/model/packed_linears.h"
 #include "core/model/tensor_decls.h"
 #include "core/ops/linear.h"
 #include "core/ops/rotary.h"
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace bertkit::core {
 
@@ -23,6 +25,9 @@ class RotaryAttention {
   // output there.
   void forward(const float* in, float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch,
                const ScoreModifier& modifier, const LayerNormParams* norm = nullptr) const;
+
+  // Its two layers to store packed, under their weights' names (the decls it was built from).
+  std::vector<PackedLayer> packed_layers(const LinearDecl& qkv, const LinearDecl& out) const;
 
  private:
   int heads_;
