@@ -161,6 +161,26 @@ void plan_colbert_scoring(const SimilarityOptions& o, TaskModel& model, cmd::Sco
   scorer.colbert = std::move(pairs.scorer);
 }
 
+// A cross-encoder scores each pair itself: the embedding flags are refused, and the score's function
+// is --function's or the model's own.
+core::ScoreFunction plan_cross_encoder(const SimilarityOptions& o, const TaskModel& transformer,
+                                       core::Precision precision, cmd::Scorer& scorer) {
+  const core::LoadedModel& loaded = transformer.loaded;
+  if (precision != core::Precision::Float32 || !o.calibration.empty())
+    usage_error("--precision quantises embeddings; this model is a cross-encoder and scores pairs itself");
+  if (o.truncate_dim) usage_error("--truncate-dim truncates embeddings; this model is a cross-encoder and scores pairs itself");
+  if (!o.metric.empty()) usage_error("--metric compares embeddings; this model is a cross-encoder and scores pairs itself");
+  if (prompts_given(o))
+    usage_error("--query-prefix, --corpus-prefix, --query-prompt and --corpus-prompt shape the texts a bi-encoder "
+                "embeds; this model is a cross-encoder and reads the pair itself");
+  if (o.function != "auto" && o.function != "sigmoid" && o.function != "none")
+    usage_error("unknown --function '{}' (expected auto, sigmoid or none)", o.function);
+  const core::ScoreFunction function = o.function == "auto" ? cmd::cross_encoder_function(loaded.config)
+                                                            : cli::parse_score_function(o.function, loaded.config);
+  scorer.cross = std::make_unique<cmd::CrossEncoder>(loaded.config, transformer.weights, function);
+  return function;
+}
+
 int run_similarity(SimilarityOptions& o) {
   result_format(o.task);
   EmbeddingModel model = load_embedding_model(o.task);
@@ -179,19 +199,7 @@ int run_similarity(SimilarityOptions& o) {
   if (scorer.colbert) {
     // planned by plan_colbert_scoring, before the pipeline's options took its length
   } else if (model.transformer && cmd::is_cross_encoder(model.transformer->loaded.config)) {
-    const core::LoadedModel& loaded = model.transformer->loaded;
-    if (precision != core::Precision::Float32 || !o.calibration.empty())
-      usage_error("--precision quantises embeddings; this model is a cross-encoder and scores pairs itself");
-    if (o.truncate_dim) usage_error("--truncate-dim truncates embeddings; this model is a cross-encoder and scores pairs itself");
-    if (!o.metric.empty()) usage_error("--metric compares embeddings; this model is a cross-encoder and scores pairs itself");
-    if (prompts_given(o))
-      usage_error("--query-prefix, --corpus-prefix, --query-prompt and --corpus-prompt shape the texts a bi-encoder "
-                  "embeds; this model is a cross-encoder and reads the pair itself");
-    if (o.function != "auto" && o.function != "sigmoid" && o.function != "none")
-      usage_error("unknown --function '{}' (expected auto, sigmoid or none)", o.function);
-    function = o.function == "auto" ? cmd::cross_encoder_function(loaded.config)
-                                    : cli::parse_score_function(o.function, loaded.config);
-    scorer.cross = std::make_unique<cmd::CrossEncoder>(loaded.config, model.transformer->weights, function);
+    function = plan_cross_encoder(o, *model.transformer, precision, scorer);
   } else {
     if (o.function != "auto") usage_error("--function applies to cross-encoders; this model compares embeddings (--metric)");
     plan_score_modes({o.mode, o.weights, o.metric}, model, scorer, metric_from);

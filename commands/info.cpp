@@ -158,6 +158,26 @@ Fields static_model_info(const core::StaticModel& m) {
   return out;
 }
 
+namespace {
+
+// Counted as `convert` and `convert --check` count them: int8 scales are not weights of the model.
+void weight_counts(const core::Weights& weights, Fields& out) {
+  std::int64_t parameters = 0, tensors = 0, scales = 0;
+  for (const auto& name : weights.names()) {
+    if (name.ends_with(".scale")) {
+      ++scales;
+      continue;
+    }
+    ++tensors;
+    parameters += core::shape_numel(weights.info(name)->shape);
+  }
+  add(out, "tensors", tensors);
+  if (scales > 0) add(out, "int8_scales", scales);
+  add(out, "parameters", parameters);
+}
+
+}  // namespace
+
 Fields model_info(const core::LoadedModel& m) {
   const core::ModelConfig& c = m.config;
   Fields out;
@@ -194,19 +214,7 @@ Fields model_info(const core::LoadedModel& m) {
     out.push_back({"labels", fmt::format("{}", fmt::join(labels, " ")), c.id2label});
     add(out, "problem_type", std::string(core::problem_type_name(c.problem_type)));
   }
-  // Counted as `convert` and `convert --check` count them: int8 scales are not weights of the model.
-  std::int64_t parameters = 0, tensors = 0, scales = 0;
-  for (const auto& name : m.weights.names()) {
-    if (name.ends_with(".scale")) {
-      ++scales;
-      continue;
-    }
-    ++tensors;
-    parameters += core::shape_numel(m.weights.info(name)->shape);
-  }
-  add(out, "tensors", tensors);
-  if (scales > 0) add(out, "int8_scales", scales);
-  add(out, "parameters", parameters);
+  weight_counts(m.weights, out);
   add(out, "dtype", std::string(core::stored_dtype_name(m.stored_dtype)));
   tokenizer_settings(m.tokenizer, out);
   if (m.sentence_transformer || m.config.head == core::HeadKind::None) {  // what embed --vectors and similarity --mode take
