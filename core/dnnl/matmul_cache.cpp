@@ -26,12 +26,25 @@ bool int8(const MatmulKind& kind) { return kind.weights == dt::s8; }
 // differ only by shape.
 MatmulKind primitive_kind(const MatmulKind& kind) { return int8(kind) ? MatmulKind{kind.k, kind.n, false, dt::s8} : kind; }
 
+// oneDNN's eltwise algorithm for an activation.
+dnnl::algorithm dnnl_algorithm(Eltwise f) {
+  switch (f) {
+    case Eltwise::Identity: return dnnl::algorithm::undef;
+    case Eltwise::Gelu: return dnnl::algorithm::eltwise_gelu_erf;
+    case Eltwise::GeluTanh: return dnnl::algorithm::eltwise_gelu_tanh;
+    case Eltwise::Relu: return dnnl::algorithm::eltwise_relu;
+    case Eltwise::Silu: return dnnl::algorithm::eltwise_swish;
+    case Eltwise::Tanh: return dnnl::algorithm::eltwise_tanh;
+  }
+  return dnnl::algorithm::undef;
+}
+
 // The residual sum and the activation, the last post-ops of the f32/bf16 matmul.
 void append_sum_and_activation(const MatmulKind& kind, dnnl::post_ops& ops) {
   if (kind.accumulate) ops.append_sum(1.0f);
-  if (kind.eltwise != dnnl::algorithm::undef) {
-    float alpha = kind.eltwise == dnnl::algorithm::eltwise_swish ? 1.0f : 0.0f;  // swish(1) = silu
-    dnnl_compat::append_eltwise(ops, kind.eltwise, alpha, 0.0f);
+  if (kind.eltwise != Eltwise::Identity) {
+    float alpha = kind.eltwise == Eltwise::Silu ? 1.0f : 0.0f;  // swish(1) = silu
+    dnnl_compat::append_eltwise(ops, dnnl_algorithm(kind.eltwise), alpha, 0.0f);
   }
 }
 
@@ -109,7 +122,7 @@ dnnl::memory::desc packed_weights_desc(const MatmulKind& kind) {
 
 int multiplier_arg(const MatmulKind& kind) {
   // The post-ops before it: the residual sum and the activation.
-  const int before = (kind.accumulate ? 1 : 0) + (kind.eltwise != dnnl::algorithm::undef ? 1 : 0);
+  const int before = (kind.accumulate ? 1 : 0) + (kind.eltwise != Eltwise::Identity ? 1 : 0);
   return DNNL_ARG_ATTR_MULTIPLE_POST_OP(before) | DNNL_ARG_SRC_1;
 }
 

@@ -3,6 +3,8 @@
 // oneDNN prefers for its (K, N, epilogue); that layout does not depend on the number of rows M, so the
 // primitive for each M (and thread count) is made the first time that M is seen and shared by every
 // layer of the same shape.
+#include "core/ops/eltwise.h"
+
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <compare>
@@ -22,7 +24,7 @@ struct MatmulKind {
   std::int64_t n = 0;
   bool bias = false;
   dnnl::memory::data_type weights = dnnl::memory::data_type::f32;
-  dnnl::algorithm eltwise = dnnl::algorithm::undef;  // undef: no activation
+  Eltwise eltwise = Eltwise::Identity;  // the activation (oneDNN's post-op, or int8's epilogue's)
   bool accumulate = false;  // y += result (a sum post-op): the residual connection, in place
   // y's type: f32, or bf16 (an Overwrite bf16 layer's, for a next layer that reads bf16: rounded to
   // nearest even, as round_to_bf16 rounds).

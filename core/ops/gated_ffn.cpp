@@ -74,9 +74,7 @@ void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, floa
     // The output projection of rows r0 .. r0 + m, normalised with those rows of the norm's bf16 copy.
     const auto project = [&](const auto& in, std::int64_t rows_now, std::int64_t first) {
       if (!norm) return out_.forward(in, rows_now, y + first * hidden);
-      LayerNormParams rows_norm = *norm;
-      if (rows_norm.y_bf16) rows_norm.y_bf16 += first * hidden;
-      out_.forward_normed(in, rows_now, y + first * hidden, rows_norm);
+      out_.forward_normed(in, rows_now, y + first * hidden, norm->from_row(first, hidden));
     };
     if (computes_bf16()) {
       auto* rounded = reinterpret_cast<std::uint16_t*>(scratch + 2 * m * intermediate_);

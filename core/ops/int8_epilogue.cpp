@@ -40,17 +40,6 @@ BK_VECTOR_BODY void int8_epilogue_row_body(const float* p, float s, const float*
 // Below this many values one thread does the rows: a team costs more than it saves.
 constexpr std::int64_t kMinParallelValues = 16384;
 
-Eltwise activation_of(dnnl::algorithm algorithm) {
-  switch (algorithm) {
-    case dnnl::algorithm::eltwise_gelu_erf: return Eltwise::Gelu;
-    case dnnl::algorithm::eltwise_gelu_tanh: return Eltwise::GeluTanh;
-    case dnnl::algorithm::eltwise_relu: return Eltwise::Relu;
-    case dnnl::algorithm::eltwise_swish: return Eltwise::Silu;
-    case dnnl::algorithm::eltwise_tanh: return Eltwise::Tanh;
-    default: return Eltwise::Identity;
-  }
-}
-
 }  // namespace
 
 constinit const VectorVariants<void(const float*, float, const float*, const float*, float*, std::int64_t, int)>
@@ -63,7 +52,7 @@ Int8Operands Int8Operands::from_row(std::int64_t r, std::int64_t k, std::int64_t
   if (y) rest.y += r * n;
   if (y_q.values) rest.y_q = {y_q.values + r * n, y_q.scales + r};
   if (multiplier) rest.multiplier += r * n;
-  if (norm.y_bf16) rest.norm.y_bf16 += r * n;
+  rest.norm = norm.from_row(r, n);
   return rest;
 }
 
@@ -74,7 +63,7 @@ void int8_epilogue_rows(const MatmulKind& kind, std::int64_t rows, float* produc
   const auto normalise = table.layer_norm_row;
   const auto round = table.round_to_bf16;
   const auto activate = table.activation_row;
-  const auto activation = static_cast<int>(activation_of(kind.eltwise));
+  const auto activation = static_cast<int>(kind.eltwise);
   const RowOutput output = kind.accumulate ? RowOutput::Accumulate : kind.multiply ? RowOutput::Multiply : RowOutput::Overwrite;
   const std::int64_t n = kind.n;
   const LayerNormParams& norm = io.norm;
@@ -83,7 +72,7 @@ void int8_epilogue_rows(const MatmulKind& kind, std::int64_t rows, float* produc
     float* out = io.y ? io.y + r * n : product + r * n;
     row(product + r * n, row_scales[r], bias, io.multiplier ? io.multiplier + r * n : nullptr, out, n,
         static_cast<int>(output));
-    if (activation != static_cast<int>(Eltwise::Identity)) activate(out, n, activation);
+    if (kind.eltwise != Eltwise::Identity) activate(out, n, activation);
     if (norm.gamma) {
       normalise(out, out, n, norm.gamma, norm.beta, norm.eps);
       if (norm.y_bf16) round(out, static_cast<std::size_t>(n), norm.y_bf16 + r * n);

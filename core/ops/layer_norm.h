@@ -12,6 +12,13 @@ struct LayerNormParams {
   const float* beta = nullptr;   // [n], or null: no bias
   float eps = 0;
   std::uint16_t* y_bf16 = nullptr;  // when not null, also gets the normalised rows rounded to bf16
+
+  // The same norm for rows r on of rows n wide (its bf16 copy moved on).
+  LayerNormParams from_row(std::int64_t r, std::int64_t n) const {
+    LayerNormParams rest = *this;
+    if (rest.y_bf16) rest.y_bf16 += r * n;
+    return rest;
+  }
 };
 
 // x: [rows, n]; gamma: [n]; beta: [n] or null. Rows are spread over the OpenMP threads.

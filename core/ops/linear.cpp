@@ -25,18 +25,6 @@ namespace {
 using dt = dnnl::memory::data_type;
 using tag = dnnl::memory::format_tag;
 
-dnnl::algorithm dnnl_algorithm(Eltwise f) {
-  switch (f) {
-    case Eltwise::Identity: return dnnl::algorithm::undef;
-    case Eltwise::Gelu: return dnnl::algorithm::eltwise_gelu_erf;
-    case Eltwise::GeluTanh: return dnnl::algorithm::eltwise_gelu_tanh;
-    case Eltwise::Relu: return dnnl::algorithm::eltwise_relu;
-    case Eltwise::Silu: return dnnl::algorithm::eltwise_swish;
-    case Eltwise::Tanh: return dnnl::algorithm::eltwise_tanh;
-  }
-  return dnnl::algorithm::undef;
-}
-
 const char* type_label(dt type) {
   switch (type) {
     case dt::bf16: return "bf16";
@@ -83,7 +71,7 @@ void Linear::init(std::span<const float> bias, std::int64_t out, std::int64_t in
     runtime_error("linear layer with {} outputs given {} biases", out, bias.size());
   if (output == LinearOutput::Accumulate && activation != Eltwise::Identity)
     runtime_error("a residual linear layer cannot have an activation");
-  kind_ = {in, out, !bias.empty(), weights_type, dnnl_algorithm(activation), output == LinearOutput::Accumulate};
+  kind_ = {in, out, !bias.empty(), weights_type, activation, output == LinearOutput::Accumulate};
   if (kind_.bias) bias_ = row_memory(bias);
 }
 
@@ -199,7 +187,7 @@ void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data,
   if ((x_type == dt::s8 || y_type == dt::s8) && !reads_s8())
     runtime_error("a linear layer computing in {} given int8 activations", type_label(kind_.weights));
   if (y_type != dt::f32 && kind_.accumulate) runtime_error("a residual linear layer cannot write {}", type_label(y_type));
-  if (then.multiplier && (kind_.accumulate || kind_.eltwise != dnnl::algorithm::undef))
+  if (then.multiplier && (kind_.accumulate || kind_.eltwise != Eltwise::Identity))
     runtime_error("only an overwriting linear layer without activation multiplies its output");
   if (then.norm && !kind_.accumulate) runtime_error("only a residual linear layer normalises its output");
   if (rows <= 0) return;

@@ -81,6 +81,7 @@ class Linear {
   // followed by its LayerNorm (a post-norm block's): an int8 layer adds and normalises each row in one
   // pass while it is in cache, the others normalise after their matmul.
   void forward_normed(const float* x, std::int64_t rows, float* y, const LayerNormParams& norm) const;
+  void forward_normed(const std::uint16_t* x, std::int64_t rows, float* y, const LayerNormParams& norm) const;
   // A layer that computes in int8 (reads_s8()) also takes x already quantised, by the op that wrote it,
   // and an Overwrite one writes y quantised for the next such layer: the same values as quantising in
   // forward(), without writing the f32 rows and reading them again.
@@ -89,7 +90,6 @@ class Linear {
   void forward(QuantizedRows x, std::int64_t rows, float* y) const;
   void forward_multiplied(const float* x, std::int64_t rows, const float* m, QuantizedRows y) const;
   void forward_normed(QuantizedRows x, std::int64_t rows, float* y, const LayerNormParams& norm) const;
-  void forward_normed(const std::uint16_t* x, std::int64_t rows, float* y, const LayerNormParams& norm) const;
 
   std::int64_t in_features() const { return kind_.k; }
   std::int64_t out_features() const { return kind_.n; }

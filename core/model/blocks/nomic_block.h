@@ -28,7 +28,7 @@ class NomicBlock : public Block {
   static NomicBlockTensors declare(const ModelConfig& config, int index, TensorDecls& decls);
   NomicBlock(const ModelConfig& config, const Weights& weights, int index);
 
-  // Its six matrices are stored packed in a converted file, each under its own name.
+  // Its five matrices (Wqkv, out_proj, fc11, fc12, fc2) are stored packed in a converted file, each under its own name.
   void add_packed_to(const Weights& source, Weights& weights) const override;
   void forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch,
                const LayerContext& context) const override;
