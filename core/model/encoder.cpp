@@ -79,14 +79,17 @@ void Encoder::run_layers(std::span<const TokenSequence> batch, EncoderOutput& ou
     for (std::size_t s = 0; s < batch.size(); ++s) longest = std::max(longest, out.length(s));
     bias = relative_bias_->tabulate(longest);
   }
+  scratch_.hidden_copy.clear();  // the embeddings wrote hidden in f32 alone
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     float* hidden = out.layers[0].data();
     if (all_layers) {
       std::copy(out.layers[l].begin(), out.layers[l].end(), out.layers[l + 1].begin());
       hidden = out.layers[l + 1].data();
     }
-    const LayerContext context{
-        .index = static_cast<int>(l), .score_bias = bias ? &*bias : nullptr, .attended_keys = attended_keys_};
+    const LayerContext context{.index = static_cast<int>(l),
+                               .last = l + 1 == layers_.size(),
+                               .score_bias = bias ? &*bias : nullptr,
+                               .attended_keys = attended_keys_};
     layers_[l]->forward(hidden, out.offsets, scratch_, context);
   }
   // In place of the last layer's raw output, as transformers 5 reports hidden_states.

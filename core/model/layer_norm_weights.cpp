@@ -16,13 +16,13 @@ LayerNormWeights::LayerNormWeights(const Weights& weights, const NormDecl& decl,
 
 void LayerNormWeights::apply(float* x, std::int64_t rows) const { apply(x, x, rows); }
 
-void LayerNormWeights::apply(const float* x, float* y, std::int64_t rows, std::uint16_t* y_bf16) const {
+void LayerNormWeights::apply(const float* x, float* y, std::int64_t rows, const ReducedCopy& copy) const {
   ProfiledOp op("layer norm");
-  layer_norm(x, y, rows, width(), gamma_.data(), beta_.empty() ? nullptr : beta_.data(), eps_, y_bf16);
+  layer_norm(x, y, rows, width(), gamma_.data(), beta_.empty() ? nullptr : beta_.data(), eps_, copy);
 }
 
-LayerNormParams LayerNormWeights::params(std::uint16_t* y_bf16) const {
-  return {gamma_.data(), beta_.empty() ? nullptr : beta_.data(), eps_, y_bf16};
+LayerNormParams LayerNormWeights::params(const ReducedCopy& copy) const {
+  return {gamma_.data(), beta_.empty() ? nullptr : beta_.data(), eps_, copy};
 }
 
 }  // namespace bertkit::core

@@ -18,10 +18,10 @@ class LayerNormWeights {
 
   // In place over x: [rows, width].
   void apply(float* x, std::int64_t rows) const;
-  // x normalised into y, both [rows, width]; y_bf16 (when not null) also gets y rounded to bf16.
-  void apply(const float* x, float* y, std::int64_t rows, std::uint16_t* y_bf16 = nullptr) const;
+  // x normalised into y, both [rows, width]; `copy` also gets y in the next layer's type.
+  void apply(const float* x, float* y, std::int64_t rows, const ReducedCopy& copy = {}) const;
   // The same norm for an op that applies it to the rows it writes (Linear::forward_normed).
-  LayerNormParams params(std::uint16_t* y_bf16 = nullptr) const;
+  LayerNormParams params(const ReducedCopy& copy = {}) const;
   std::int64_t width() const { return static_cast<std::int64_t>(gamma_.size()); }
 
  private:

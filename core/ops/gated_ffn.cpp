@@ -57,40 +57,52 @@ GatedFeedForward::GatedFeedForward(Linear activated, Linear other, Linear out)
 }
 
 std::int64_t GatedFeedForward::scratch_floats(std::int64_t rows) const {
-  const std::int64_t m = std::min(rows, kRowsAtOnce);
-  // bf16: the input rounded once for both halves, two to a float.
-  return 2 * m * intermediate_ + (computes_bf16() ? (m * out_.out_features() + 1) / 2 : 0);
+  const std::int64_t m = std::min(rows, kRowsAtOnce), hidden = out_.out_features();
+  // The input rounded to bf16 or quantised to s8 (with its row scales) once for both halves.
+  const std::int64_t reduced_input = computes_bf16() ? (m * hidden + 1) / 2 : computes_s8() ? (m * hidden + 3) / 4 + m : 0;
+  return 2 * m * intermediate_ + reduced_input;
 }
 
-void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, float* scratch,
-                               const LayerNormParams* norm) const {
+void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, float* scratch, const LayerNormParams* norm,
+                               const ReducedCopy& x_copy) const {
   const std::int64_t hidden = out_.out_features();
   for (std::int64_t r0 = 0; r0 < rows; r0 += kRowsAtOnce) {
     const std::int64_t m = std::min(kRowsAtOnce, rows - r0);
     float* activated = scratch;                    // [m, I]: act(a)
     // [m, I]: act(a) · b, in bf16 or quantised to s8 (its scales after it) where the layers compute in them
     float* product = scratch + m * intermediate_;
+    float* reduced_input = scratch + 2 * m * intermediate_;  // [m, hidden] in bf16 or s8
     const float* chunk = x + r0 * hidden;
-    // The output projection of rows r0 .. r0 + m, normalised with those rows of the norm's bf16 copy.
+    const ReducedCopy chunk_copy = x_copy.from_row(r0, hidden);
+    // The output projection of rows r0 .. r0 + m, normalised with those rows of the norm's copy.
     const auto project = [&](const auto& in, std::int64_t rows_now, std::int64_t first) {
       if (!norm) return out_.forward(in, rows_now, y + first * hidden);
       out_.forward_normed(in, rows_now, y + first * hidden, norm->from_row(first, hidden));
     };
     if (computes_bf16()) {
-      auto* rounded = reinterpret_cast<std::uint16_t*>(scratch + 2 * m * intermediate_);
-      {
+      const std::uint16_t* rounded = chunk_copy.bf16;
+      if (!rounded) {
+        auto* own = reinterpret_cast<std::uint16_t*>(reduced_input);
         ProfiledOp op("round inputs to bf16");
-        round_to_bf16(chunk, static_cast<std::size_t>(m * hidden), rounded);
+        round_to_bf16(chunk, static_cast<std::size_t>(m * hidden), own);
+        rounded = own;
       }
       auto* product_bf16 = reinterpret_cast<std::uint16_t*>(product);
       activated_.forward(rounded, m, activated);
       other_.forward_multiplied(rounded, m, activated, product_bf16);
       project(product_bf16, m, r0);
-    } else if (other_.reads_s8() && out_.reads_s8()) {
+    } else if (computes_s8()) {
+      QuantizedRows quantised = chunk_copy.s8;
+      if (!quantised.values) {
+        quantised = {reinterpret_cast<std::int8_t*>(reduced_input), reduced_input + (m * hidden + 3) / 4};
+        ProfiledOp op("quantise inputs to int8");
+        quantize_s8_rows(chunk, static_cast<std::size_t>(m), static_cast<std::size_t>(hidden), quantised.values,
+                         quantised.scales);
+      }
       auto* values = reinterpret_cast<std::int8_t*>(product);
       const QuantizedRows product_s8{values, product + (m * intermediate_ + 3) / 4};
-      activated_.forward(chunk, m, activated);
-      other_.forward_multiplied(chunk, m, activated, product_s8);
+      activated_.forward(quantised, m, activated);
+      other_.forward_multiplied(quantised, m, activated, product_s8);
       project(product_s8, m, r0);
     } else {
       activated_.forward(chunk, m, activated);

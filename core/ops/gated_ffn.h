@@ -51,13 +51,18 @@ class GatedFeedForward {
   // the second half's matmul's epilogue (Linear::forward_multiplied), and in bf16 the input is rounded
   // once for both halves and the product handed to the output projection rounded (int8: quantised).
   // With `norm` (an Accumulate layer's), y's rows are then normalised (Linear::forward_normed).
-  void forward(const float* x, std::int64_t rows, float* y, float* scratch, const LayerNormParams* norm = nullptr) const;
+  // x_copy: x also in bf16 or s8, written by the norm that wrote x (a ReducedCopy), read instead of
+  // rounding or quantising x here where the layers compute in its type. y may be x, and x_copy's buffers
+  // norm's copy: each chunk of rows is read before it is written.
+  void forward(const float* x, std::int64_t rows, float* y, float* scratch, const LayerNormParams* norm = nullptr,
+               const ReducedCopy& x_copy = {}) const;
   std::int64_t scratch_floats(std::int64_t rows) const;
   static constexpr std::int64_t kRowsAtOnce = 2048;
 
  private:
   // Whether all three layers compute in bf16 (a checkpoint could store its tensors in several types).
   bool computes_bf16() const { return activated_.reads_bf16() && other_.reads_bf16() && out_.reads_bf16(); }
+  bool computes_s8() const { return activated_.reads_s8() && other_.reads_s8() && out_.reads_s8(); }
 
   std::int64_t intermediate_;
   Linear activated_, other_, out_;  // the halves of the input projection, the output projection

@@ -61,7 +61,6 @@ void int8_epilogue_rows(const MatmulKind& kind, std::int64_t rows, float* produc
   const KernelTable& table = kernels();
   const auto row = table.int8_epilogue_row;
   const auto normalise = table.layer_norm_row;
-  const auto round = table.round_to_bf16;
   const auto activate = table.activation_row;
   const auto activation = static_cast<int>(kind.eltwise);
   const RowOutput output = kind.accumulate ? RowOutput::Accumulate : kind.multiply ? RowOutput::Multiply : RowOutput::Overwrite;
@@ -75,7 +74,7 @@ void int8_epilogue_rows(const MatmulKind& kind, std::int64_t rows, float* produc
     if (kind.eltwise != Eltwise::Identity) activate(out, n, activation);
     if (norm.gamma) {
       normalise(out, out, n, norm.gamma, norm.beta, norm.eps);
-      if (norm.y_bf16) round(out, static_cast<std::size_t>(n), norm.y_bf16 + r * n);
+      norm.copy.write_row(r, out, n);
     }
     if (io.y_q.values) quantize_s8_row(out, static_cast<std::size_t>(n), io.y_q.values + r * n, io.y_q.scales + r);
   }

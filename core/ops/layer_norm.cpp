@@ -35,15 +35,13 @@ constinit const VectorVariants<void(const float*, float*, std::int64_t, const fl
     VectorClones<layer_norm_row_body>::variants;
 
 void layer_norm(const float* x, float* y, std::int64_t rows, std::int64_t n, const float* gamma, const float* beta,
-                float eps, std::uint16_t* y_bf16) {
-  const KernelTable& table = kernels();
-  const auto row = table.layer_norm_row;
-  const auto round = table.round_to_bf16;
+                float eps, const ReducedCopy& copy) {
+  const auto row = kernels().layer_norm_row;
   // A thread team costs more than normalising a few short rows.
 #pragma omp parallel for schedule(static) if (rows * n >= 16384)
   for (std::int64_t r = 0; r < rows; ++r) {
     row(x + r * n, y + r * n, n, gamma, beta, eps);
-    if (y_bf16) round(y + r * n, static_cast<std::size_t>(n), y_bf16 + r * n);
+    copy.write_row(r, y + r * n, n);
   }
 }
 

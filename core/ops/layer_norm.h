@@ -2,6 +2,8 @@
 // LayerNorm over the last dimension, in place or into another buffer, as torch.nn.LayerNorm computes it in float32:
 // y = (x − mean) / sqrt(var + eps) · gamma + beta, with the biased variance; without beta when it is null
 // (nn.LayerNorm(bias=False), ModernBERT's).
+#include "core/ops/reduced_activations.h"
+
 #include <cstdint>
 
 namespace bertkit::core {
@@ -11,12 +13,12 @@ struct LayerNormParams {
   const float* gamma = nullptr;  // [n]
   const float* beta = nullptr;   // [n], or null: no bias
   float eps = 0;
-  std::uint16_t* y_bf16 = nullptr;  // when not null, also gets the normalised rows rounded to bf16
+  ReducedCopy copy;  // also gets the normalised rows, for the layer that reads them next
 
-  // The same norm for rows r on of rows n wide (its bf16 copy moved on).
+  // The same norm for rows r on of rows n wide (its copy moved on).
   LayerNormParams from_row(std::int64_t r, std::int64_t n) const {
     LayerNormParams rest = *this;
-    if (rest.y_bf16) rest.y_bf16 += r * n;
+    rest.copy = copy.from_row(r, n);
     return rest;
   }
 };
@@ -25,9 +27,9 @@ struct LayerNormParams {
 void layer_norm(float* x, std::int64_t rows, std::int64_t n, const float* gamma, const float* beta, float eps);
 // The same into y (a pre-norm block normalises a copy and keeps x as the residual): one pass, not a
 // serial copy and then the norm.
-// y_bf16, when not null, also gets y rounded to bf16 (round_to_bf16), for a layer that reads bf16: in
-// the same pass, while each row is in cache.
+// `copy` also gets y in the type of the layer that reads it next (bf16, s8): in the same pass, while each
+// row is in cache.
 void layer_norm(const float* x, float* y, std::int64_t rows, std::int64_t n, const float* gamma, const float* beta,
-                float eps, std::uint16_t* y_bf16 = nullptr);
+                float eps, const ReducedCopy& copy = {});
 
 }  // namespace bertkit::core

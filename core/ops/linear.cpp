@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 #include <unordered_map>
 
 namespace bertkit::core {
@@ -167,8 +168,14 @@ void Linear::forward(const float* x, std::int64_t rows, QuantizedRows y) const {
   run(x, dt::f32, rows, nullptr, dt::s8, {.y_q = y});
 }
 void Linear::forward(QuantizedRows x, std::int64_t rows, float* y) const { run(nullptr, dt::s8, rows, y, dt::f32, {.x_q = x}); }
+void Linear::forward(QuantizedRows x, std::int64_t rows, QuantizedRows y) const {
+  run(nullptr, dt::s8, rows, nullptr, dt::s8, {.x_q = x, .y_q = y});
+}
 void Linear::forward_multiplied(const float* x, std::int64_t rows, const float* m, QuantizedRows y) const {
   run(x, dt::f32, rows, nullptr, dt::s8, {.multiplier = m, .y_q = y});
+}
+void Linear::forward_multiplied(QuantizedRows x, std::int64_t rows, const float* m, QuantizedRows y) const {
+  run(nullptr, dt::s8, rows, nullptr, dt::s8, {.multiplier = m, .x_q = x, .y_q = y});
 }
 void Linear::forward_normed(QuantizedRows x, std::int64_t rows, float* y, const LayerNormParams& norm) const {
   run(nullptr, dt::s8, rows, y, dt::f32, {.norm = &norm, .x_q = x});
@@ -179,6 +186,30 @@ void Linear::forward_normed(const float* x, std::int64_t rows, float* y, const L
 }
 void Linear::forward_normed(const std::uint16_t* x, std::int64_t rows, float* y, const LayerNormParams& norm) const {
   run(x, dt::bf16, rows, y, dt::f32, {.norm = &norm});
+}
+
+namespace {
+
+// A layer's forward from x or from x's reduced copy, for each type of y the layer can write.
+template <class Y>
+void forward_from_copy(const Linear& layer, const float* x, const ReducedCopy& copy, std::int64_t rows, Y y) {
+  if constexpr (!std::is_same_v<Y, std::uint16_t*>)
+    if (layer.reads_s8() && copy.s8.values) return layer.forward(copy.s8, rows, y);
+  if constexpr (!std::is_same_v<Y, QuantizedRows>)
+    if (layer.reads_bf16() && copy.bf16) return layer.forward(static_cast<const std::uint16_t*>(copy.bf16), rows, y);
+  layer.forward(x, rows, y);
+}
+
+}  // namespace
+
+void Linear::forward(const float* x, const ReducedCopy& x_copy, std::int64_t rows, float* y) const {
+  forward_from_copy(*this, x, x_copy, rows, y);
+}
+void Linear::forward(const float* x, const ReducedCopy& x_copy, std::int64_t rows, std::uint16_t* y) const {
+  forward_from_copy(*this, x, x_copy, rows, y);
+}
+void Linear::forward(const float* x, const ReducedCopy& x_copy, std::int64_t rows, QuantizedRows y) const {
+  forward_from_copy(*this, x, x_copy, rows, y);
 }
 
 void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data, dt y_type, Then then) const {
@@ -213,7 +244,7 @@ void Linear::run(const void* x_data, dt x_type, std::int64_t rows, void* y_data,
   }
   if (then.norm) {
     ProfiledOp op("layer norm");
-    layer_norm(y, y, rows, kind_.n, then.norm->gamma, then.norm->beta, then.norm->eps, then.norm->y_bf16);
+    layer_norm(y, y, rows, kind_.n, then.norm->gamma, then.norm->beta, then.norm->eps, then.norm->copy);
   }
 }
 

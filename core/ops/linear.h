@@ -88,8 +88,16 @@ class Linear {
   bool reads_s8() const { return kind_.weights == dnnl::memory::data_type::s8; }
   void forward(const float* x, std::int64_t rows, QuantizedRows y) const;
   void forward(QuantizedRows x, std::int64_t rows, float* y) const;
+  void forward(QuantizedRows x, std::int64_t rows, QuantizedRows y) const;
   void forward_multiplied(const float* x, std::int64_t rows, const float* m, QuantizedRows y) const;
+  void forward_multiplied(QuantizedRows x, std::int64_t rows, const float* m, QuantizedRows y) const;
   void forward_normed(QuantizedRows x, std::int64_t rows, float* y, const LayerNormParams& norm) const;
+
+  // x also given in a reduced type (a norm's ReducedCopy): the layer reads the copy where it holds the
+  // type the layer computes in, else x. The same values either way.
+  void forward(const float* x, const ReducedCopy& x_copy, std::int64_t rows, float* y) const;
+  void forward(const float* x, const ReducedCopy& x_copy, std::int64_t rows, std::uint16_t* y) const;
+  void forward(const float* x, const ReducedCopy& x_copy, std::int64_t rows, QuantizedRows y) const;
 
   std::int64_t in_features() const { return kind_.k; }
   std::int64_t out_features() const { return kind_.n; }

@@ -130,6 +130,19 @@ void quantize_s8_row(const float* x, std::size_t columns, std::int8_t* q, float*
   table.quantize_s8(x, columns, inverse, q);
 }
 
+ReducedCopy ReducedCopy::from_row(std::int64_t r, std::int64_t columns) const {
+  ReducedCopy rest = *this;
+  if (bf16) rest.bf16 += r * columns;
+  if (s8.values) rest.s8 = {s8.values + r * columns, s8.scales + r};
+  return rest;
+}
+
+void ReducedCopy::write_row(std::int64_t r, const float* x, std::int64_t columns) const {
+  const auto n = static_cast<std::size_t>(columns);
+  if (bf16) kernels().round_to_bf16(x, n, bf16 + r * columns);
+  if (s8.values) quantize_s8_row(x, n, s8.values + r * columns, s8.scales + r);
+}
+
 void round_to_bf16(const float* x, std::size_t n, std::uint16_t* out) {
   const auto span = kernels().round_to_bf16;
   for_chunks(n, [&](std::size_t begin, std::size_t end) { span(x + begin, end - begin, out + begin); });

@@ -23,4 +23,16 @@ struct QuantizedRows {
 // Rounded to nearest even, as f32_to_bf16 (core/tensor.h) rounds one value.
 void round_to_bf16(const float* x, std::size_t n, std::uint16_t* out);
 
+// Rows an op writes in f32 also written in the type the next layer reads them in, by that op while each
+// row is in cache: rounded to bf16 and/or quantised as quantize_s8_rows quantises them; null: neither.
+struct ReducedCopy {
+  std::uint16_t* bf16 = nullptr;  // [rows, columns]
+  QuantizedRows s8;               // [rows, columns]
+
+  // The same copy from row r on, for rows `columns` wide.
+  ReducedCopy from_row(std::int64_t r, std::int64_t columns) const;
+  // Writes row r of the copy from x, `columns` wide, on this thread.
+  void write_row(std::int64_t r, const float* x, std::int64_t columns) const;
+};
+
 }  // namespace bertkit::core

@@ -2,7 +2,9 @@
 // activation families use, with and without biases, overwriting and adding to the output. Its matmuls and
 // activations are oneDNN's, whose instruction set BERTKIT_CPU sets for the whole process: ctest runs
 // this file again with BERTKIT_CPU=portable and avx2 (tests/CMakeLists.txt).
+#include "core/checkpoint/quantize.h"
 #include "core/ops/gated_ffn.h"
+#include "core/tensor.h"
 #include "unit/reference_math.h"
 
 #include <doctest/doctest.h>
@@ -138,9 +140,59 @@ TEST_CASE("gated feed-forward: a norm given is applied to the rows it adds to, o
   auto normed = separate;
   std::vector<std::uint16_t> separate_bf16(separate.size()), normed_bf16(separate.size());
   ffn.forward(x.data(), rows, separate.data(), scratch.data());
-  layer_norm(separate.data(), separate.data(), rows, h, gamma.data(), beta.data(), 1e-5f, separate_bf16.data());
-  const LayerNormParams norm{gamma.data(), beta.data(), 1e-5f, normed_bf16.data()};
+  layer_norm(separate.data(), separate.data(), rows, h, gamma.data(), beta.data(), 1e-5f);
+  bertkit::core::round_to_bf16(separate.data(), separate.size(), separate_bf16.data());
+  const LayerNormParams norm{gamma.data(), beta.data(), 1e-5f, {normed_bf16.data(), {}}};
   ffn.forward(x.data(), rows, normed.data(), scratch.data(), &norm);
   CHECK(std::memcmp(separate.data(), normed.data(), separate.size() * sizeof(float)) == 0);
   CHECK(separate_bf16 == normed_bf16);
+}
+
+TEST_CASE("gated feed-forward: its input's bf16 or s8 copy is read in place of rounding or quantising it, "
+          "in place over chunks of rows, with the norm rewriting that copy") {
+  const std::int64_t rows = GatedFeedForward::kRowsAtOnce + 9, h = 16, i = 24;
+  const auto x = bktest::random_floats(rows * h, 101, -2.0f, 2.0f);
+  const auto w_in = bktest::random_floats(2 * i * h, 102, -0.5f, 0.5f);
+  const auto w_out = bktest::random_floats(h * i, 103, -0.5f, 0.5f);
+  const auto gamma = bktest::random_floats(h, 104, 0.5f, 1.5f);
+  const auto beta = bktest::random_floats(h, 105);
+  std::vector<std::uint16_t> in_bf16(w_in.size()), out_bf16(w_out.size());
+  for (std::size_t j = 0; j < w_in.size(); ++j) in_bf16[j] = f32_to_bf16(w_in[j]);
+  for (std::size_t j = 0; j < w_out.size(); ++j) out_bf16[j] = f32_to_bf16(w_out[j]);
+  const auto in_s8 = quantize_int8_rows(w_in, 2 * i, h), out_s8 = quantize_int8_rows(w_out, h, i);
+  const std::pair<LinearWeight, LinearWeight> types[] = {
+      {{DType::BF16, in_bf16.data(), {}}, {DType::BF16, out_bf16.data(), {}}},
+      {{DType::I8, in_s8.values.data(), in_s8.scales}, {DType::I8, out_s8.values.data(), out_s8.scales}}};
+  for (const auto& [in_weight, out_weight] : types) {
+    CAPTURE(dtype_name(in_weight.dtype));
+    GatedFeedForward ffn({h, i, Eltwise::Gelu, GatedHalves::ActivateFirst, LinearOutput::Accumulate}, in_weight, {},
+                         out_weight, {});
+    std::vector<float> scratch(ffn.scratch_floats(rows));
+    // x's copy, as the norm that wrote x would have written it; the norm after the layer rewrites it.
+    std::vector<std::uint16_t> want_bf16(x.size()), copy_bf16(x.size());
+    std::vector<std::int8_t> want_s8(x.size()), copy_s8(x.size());
+    std::vector<float> want_scales(rows), copy_scales(rows);
+    round_to_bf16(x.data(), x.size(), copy_bf16.data());
+    quantize_s8_rows(x.data(), rows, h, copy_s8.data(), copy_scales.data());
+    const ReducedCopy copy{copy_bf16.data(), {copy_s8.data(), copy_scales.data()}};
+    auto want = x, got = x;  // y is x: the residual sum in place
+    const LayerNormParams want_norm{gamma.data(), beta.data(), 1e-5f, {want_bf16.data(), {want_s8.data(), want_scales.data()}}};
+    ffn.forward(want.data(), rows, want.data(), scratch.data(), &want_norm);
+    const LayerNormParams norm{gamma.data(), beta.data(), 1e-5f, copy};
+    ffn.forward(got.data(), rows, got.data(), scratch.data(), &norm, copy);
+    CHECK(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)) == 0);
+    CHECK(want_bf16 == copy_bf16);
+    CHECK(want_s8 == copy_s8);
+    CHECK(want_scales == copy_scales);
+    // The copy is what is read (where the layers compute in its type: BERTKIT_CPU may widen them to f32):
+    // other rows' copy gives those rows' output.
+    if (ffn.activated_layer().computes_in_f32()) continue;
+    const auto other = bktest::random_floats(rows * h, 106, -2.0f, 2.0f);
+    round_to_bf16(other.data(), other.size(), copy_bf16.data());
+    quantize_s8_rows(other.data(), rows, h, copy_s8.data(), copy_scales.data());
+    std::vector<float> from_other(x.size()), from_copy(x.size());
+    ffn.forward(other.data(), rows, from_other.data(), scratch.data());
+    ffn.forward(x.data(), rows, from_copy.data(), scratch.data(), nullptr, copy);
+    CHECK(std::memcmp(from_other.data(), from_copy.data(), from_other.size() * sizeof(float)) == 0);
+  }
 }

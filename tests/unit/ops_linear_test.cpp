@@ -332,21 +332,29 @@ TEST_CASE("linear: a normalised residual layer writes the bytes of the layer and
         Linear linear(weight, b, out, in, Eltwise::Identity, LinearOutput::Accumulate);
         omp_set_num_threads(2);
         std::vector<float> separate = residual, normed = residual;
+        // The normalised rows' copies for the next layer: as rounding and quantising them afterwards.
         std::vector<std::uint16_t> separate_bf16(separate.size()), normed_bf16(separate.size());
+        std::vector<std::int8_t> separate_s8(separate.size()), normed_s8(separate.size());
+        std::vector<float> separate_scales(rows), normed_scales(rows);
         linear.forward(x.data(), rows, separate.data());
         bertkit::core::layer_norm(separate.data(), separate.data(), rows, out, gamma.data(), with_beta ? beta.data() : nullptr,
-                                  1e-5f, separate_bf16.data());
-        const bertkit::core::LayerNormParams norm{gamma.data(), with_beta ? beta.data() : nullptr, 1e-5f, normed_bf16.data()};
+                                  1e-5f);
+        bertkit::core::round_to_bf16(separate.data(), separate.size(), separate_bf16.data());
+        bertkit::core::quantize_s8_rows(separate.data(), rows, out, separate_s8.data(), separate_scales.data());
+        const bertkit::core::LayerNormParams norm{gamma.data(), with_beta ? beta.data() : nullptr, 1e-5f,
+                                                  {normed_bf16.data(), {normed_s8.data(), normed_scales.data()}}};
         linear.forward_normed(x.data(), rows, normed.data(), norm);
         omp_set_num_threads(threads);
         CHECK(std::memcmp(separate.data(), normed.data(), separate.size() * sizeof(float)) == 0);
         CHECK(separate_bf16 == normed_bf16);
+        CHECK(separate_s8 == normed_s8);
+        CHECK(separate_scales == normed_scales);
       }
     }
   }
   Linear overwriting(w, b, out, in);
   std::vector<float> x(in), y(out);
-  CHECK_THROWS(overwriting.forward_normed(x.data(), 1, y.data(), {gamma.data(), beta.data(), 1e-5f, nullptr}));
+  CHECK_THROWS(overwriting.forward_normed(x.data(), 1, y.data(), {gamma.data(), beta.data(), 1e-5f, {}}));
 }
 
 TEST_CASE("linear: int8 layers hand on quantised rows: the bytes of writing f32 and quantising it, of quantising x" *
@@ -390,7 +398,7 @@ TEST_CASE("linear: int8 layers hand on quantised rows: the bytes of writing f32 
     bertkit::core::quantize_s8_rows(x.data(), rows, in, q.data(), q_scales.data());
     const QuantizedRows x_q{q.data(), q_scales.data()};
     Linear residual(weight, b, out, in, Eltwise::Identity, LinearOutput::Accumulate);
-    const bertkit::core::LayerNormParams norm{gamma.data(), nullptr, 1e-5f, nullptr};
+    const bertkit::core::LayerNormParams norm{gamma.data(), nullptr, 1e-5f, {}};
     auto from_f32 = bktest::random_floats(rows * out, 86), from_q = from_f32;
     residual.forward(x.data(), rows, from_f32.data());
     residual.forward(x_q, rows, from_q.data());
@@ -398,6 +406,14 @@ TEST_CASE("linear: int8 layers hand on quantised rows: the bytes of writing f32 
     residual.forward_normed(x.data(), rows, from_f32.data(), norm);
     residual.forward_normed(x_q, rows, from_q.data(), norm);
     CHECK(std::memcmp(from_f32.data(), from_q.data(), from_f32.size() * sizeof(float)) == 0);
+    // Quantised in and out: the activated layer from x, its output quantised afterwards.
+    std::vector<float> activated_y(rows * out), want_scales(rows), scales(rows);
+    std::vector<std::int8_t> want(rows * out), values(rows * out);
+    activated.forward(x.data(), rows, activated_y.data());
+    bertkit::core::quantize_s8_rows(activated_y.data(), rows, out, want.data(), want_scales.data());
+    activated.forward(x_q, rows, QuantizedRows{values.data(), scales.data()});
+    CHECK(values == want);
+    CHECK(scales == want_scales);
     omp_set_num_threads(threads);
   }
   Linear f32_layer(w, b, out, in);
@@ -405,4 +421,35 @@ TEST_CASE("linear: int8 layers hand on quantised rows: the bytes of writing f32 
   float scale = 0;
   std::vector<float> x(in), y(out);
   CHECK_THROWS(f32_layer.forward(x.data(), 1, QuantizedRows{q.data(), &scale}));
+}
+
+TEST_CASE("linear: a reduced copy of x given with it is read where the layer computes in its type, x elsewhere") {
+  using bertkit::core::DType;
+  const std::int64_t in = 48, out = 40, rows = 5;
+  auto w = bktest::random_floats(in * out, 111);
+  auto b = bktest::random_floats(out, 112);
+  std::vector<std::uint16_t> bf16(w.size());
+  for (std::size_t j = 0; j < w.size(); ++j) bf16[j] = bertkit::core::f32_to_bf16(w[j]);
+  auto int8 = bertkit::core::quantize_int8_rows(w, out, in);
+  const auto x = bktest::random_floats(rows * in, 113), other = bktest::random_floats(rows * in, 114);
+  // other's rows in both reduced types: a layer that reads one of them gives other's output from it.
+  std::vector<std::uint16_t> other_bf16(other.size());
+  std::vector<std::int8_t> other_s8(other.size());
+  std::vector<float> other_scales(rows);
+  bertkit::core::round_to_bf16(other.data(), other.size(), other_bf16.data());
+  bertkit::core::quantize_s8_rows(other.data(), rows, in, other_s8.data(), other_scales.data());
+  const bertkit::core::ReducedCopy copy{other_bf16.data(), {other_s8.data(), other_scales.data()}};
+  for (const bertkit::core::LinearWeight& weight : {bertkit::core::LinearWeight{DType::F32, w.data(), {}},
+                                                    bertkit::core::LinearWeight{DType::BF16, bf16.data(), {}},
+                                                    bertkit::core::LinearWeight{DType::I8, int8.values.data(), int8.scales}}) {
+    CAPTURE(bertkit::core::dtype_name(weight.dtype));
+    Linear linear(weight, b, out, in, Eltwise::Gelu);
+    std::vector<float> want(rows * out), got(rows * out);
+    linear.forward(linear.computes_in_f32() ? x.data() : other.data(), rows, want.data());
+    linear.forward(x.data(), copy, rows, got.data());
+    CHECK(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)) == 0);
+    linear.forward(x.data(), bertkit::core::ReducedCopy{}, rows, got.data());  // no copy: x
+    linear.forward(x.data(), rows, want.data());
+    CHECK(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)) == 0);
+  }
 }

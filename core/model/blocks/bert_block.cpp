@@ -96,30 +96,28 @@ void BertBlock::forward(float* hidden, std::span<const std::int64_t> offsets, La
   const std::int64_t tokens = offsets.back(), h = hidden_size_;
   float* qkv = grown(s.qkv, tokens * 3 * h);
   float* attended = grown(s.context, tokens * h);
+  ReducedCopyBuffer& copy = s.hidden_copy;  // hidden as the previous layer's last norm also wrote it
 
-  qkv_.forward(hidden, tokens, qkv);
+  qkv_.forward(hidden, copy.read(), tokens, qkv);
   const ScoreModifier modifier = score_modifier(qkv, offsets, s, context);
   s.attention.forward(qkv, offsets, heads_, h / heads_, attended, attention_products_, modifier);
-  // The residual layers normalise what they add to (int8: in their epilogue's pass).
-  if (ffn_in_.reads_bf16() && ffn_out_.reads_bf16()) {
-    // The norm and the first feed-forward layer hand on their outputs rounded to bf16, as the next layer
-    // would round them.
-    std::uint16_t* normed = grown(s.normed_bf16, tokens * h);
-    std::uint16_t* activated = grown(s.intermediate_bf16, tokens * intermediate_size_);
-    attention_out_.forward_normed(attended, tokens, hidden, attention_norm_.params(normed));  // hidden += context·Wᵀ + b
-    ffn_in_.forward(normed, tokens, activated);
-    ffn_out_.forward_normed(activated, tokens, hidden, output_norm_.params());  // hidden += act(...)·Wᵀ + b
-  } else if (ffn_in_.reads_s8() && ffn_out_.reads_s8()) {
-    // The first feed-forward layer hands on its output quantised, as the second would quantise it.
-    const QuantizedRows activated{grown(s.intermediate_s8, tokens * intermediate_size_), grown(s.intermediate_scales, tokens)};
-    attention_out_.forward_normed(attended, tokens, hidden, attention_norm_.params());
-    ffn_in_.forward(hidden, tokens, activated);
-    ffn_out_.forward_normed(activated, tokens, hidden, output_norm_.params());
-  } else {
-    attention_out_.forward_normed(attended, tokens, hidden, attention_norm_.params());
-    ffn_in_.forward(hidden, tokens, grown(s.intermediate, tokens * intermediate_size_));
-    ffn_out_.forward_normed(s.intermediate.data(), tokens, hidden, output_norm_.params());
-  }
+  // The residual layers normalise what they add to (int8: in their epilogue's pass), writing the rows
+  // also in the type of the layer that reads them next.
+  attention_out_.forward_normed(attended, tokens, hidden, attention_norm_.params(copy.write_for(&ffn_in_, tokens, h)));
+  // hidden += act(hidden·W₁ᵀ + b₁)·W₂ᵀ + b₂, normalised; the output norm writes the next layer's QKV
+  // projection's copy once the first feed-forward layer has read this one.
+  auto feed_forward = [&](auto activated) {
+    ffn_in_.forward(hidden, copy.read(), tokens, activated);
+    ffn_out_.forward_normed(activated, tokens, hidden,
+                            output_norm_.params(copy.write_for(context.last ? nullptr : &qkv_, tokens, h)));
+  };
+  // The first feed-forward layer hands on its output in the type the second computes in.
+  if (ffn_in_.reads_bf16() && ffn_out_.reads_bf16())
+    feed_forward(grown(s.intermediate_bf16, tokens * intermediate_size_));
+  else if (ffn_in_.reads_s8() && ffn_out_.reads_s8())
+    feed_forward(QuantizedRows{grown(s.intermediate_s8, tokens * intermediate_size_), grown(s.intermediate_scales, tokens)});
+  else
+    feed_forward(grown(s.intermediate, tokens * intermediate_size_));
 }
 
 }  // namespace bertkit::core

@@ -6,6 +6,7 @@
 // spec names its recipe (FamilySpec::block); a family whose layer is BERT's is data on BertBlock
 // (core/model/blocks/bert_block.h), a new kind of layer is a new recipe beside it.
 #include "core/checkpoint/weights.h"
+#include "core/model/blocks/reduced_copy_buffer.h"
 #include "core/model/config.h"
 #include "core/model/tensor_decls.h"
 #include "core/ops/attention.h"
@@ -24,8 +25,10 @@ struct LayerScratch {
   FloatBuffer context;       // [tokens, hidden]
   FloatBuffer intermediate;  // [tokens, intermediate_size]
   FloatBuffer positional;    // DeBERTa's c2p and p2c products: [terms, heads, tokens, relative rows used]
+  // Rows also in the type of the layer that reads them next, written by the norm that wrote them:
+  ReducedCopyBuffer hidden_copy;  // hidden's rows, or nothing (the encoder empties it before the first layer)
+  ReducedCopyBuffer normed_copy;  // a pre-norm's output
   // bf16 layers' inputs, rounded by the op that writes them (Linear::reads_bf16()).
-  Bf16Buffer normed_bf16;        // [tokens, hidden]
   Bf16Buffer intermediate_bf16;  // [tokens, intermediate_size]
   // int8 layers' inputs, quantised by the op that writes them (Linear::reads_s8()).
   AlignedBuffer<std::int8_t> intermediate_s8;  // [tokens, intermediate_size]
@@ -44,6 +47,7 @@ T* grown(AlignedBuffer<T>& buffer, std::int64_t n) {
 // layer travels here, not through the signatures of the layer, the attention and the kernel.
 struct LayerContext {
   int index = 0;
+  bool last = false;  // the encoder's last layer: nothing reads its output but in f32
   // Added to every head's attention scores (MPNet's relative position bias, tabulated once per batch
   // for the longest sequence); nullptr: none.
   const RelativeScoreBias* score_bias = nullptr;

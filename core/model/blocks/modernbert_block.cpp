@@ -99,18 +99,22 @@ void ModernBertBlock::forward(float* hidden, std::span<const std::int64_t> offse
   float* normed = grown(s.context, tokens * h);  // a norm's output (the attention's then follows there)
   float* mlp_scratch = grown(s.intermediate, mlp_.scratch_floats(tokens));
 
+  // Pre-norm: a norm's output is read by one layer, which takes it also in the type it computes in.
+  ReducedCopyBuffer& copy = s.normed_copy;
   const float* attention_in = hidden;
+  copy.clear();
   if (attention_norm_) {
-    attention_norm_->apply(hidden, normed, tokens);
+    attention_norm_->apply(hidden, normed, tokens, copy.write_for(&attention_.qkv_layer(), tokens, h));
     attention_in = normed;
   }
   ScoreModifier modifier;
   modifier.window = window_;
   modifier.attended_keys = context.attended_keys;
-  attention_.forward(attention_in, hidden, offsets, s, modifier);  // hidden += Wo·attention
+  attention_.forward(attention_in, hidden, offsets, s, modifier, nullptr, copy.read());  // hidden += Wo·attention
 
-  mlp_norm_.apply(hidden, normed, tokens);
-  mlp_.forward(normed, tokens, hidden, mlp_scratch);  // hidden += GeGLU(mlp_norm(hidden))
+  mlp_norm_.apply(hidden, normed, tokens, copy.write_for(&mlp_.activated_layer(), tokens, h));
+  // hidden += GeGLU(mlp_norm(hidden))
+  mlp_.forward(normed, tokens, hidden, mlp_scratch, nullptr, copy.read());
 }
 
 }  // namespace bertkit::core

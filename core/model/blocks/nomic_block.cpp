@@ -82,15 +82,22 @@ void NomicBlock::add_packed_to(const Weights& source, Weights& weights) const {
 }
 
 void NomicBlock::forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& s, const LayerContext& context) const {
-  const std::int64_t tokens = offsets.back();
+  const std::int64_t tokens = offsets.back(), h = attention_.qkv_layer().in_features();
   float* mlp_scratch = grown(s.intermediate, mlp_.scratch_floats(tokens));
   ScoreModifier modifier;
   modifier.attended_keys = context.attended_keys;
-  // Post-norm: the residual layers normalise what they add to (int8: in their epilogue's pass).
-  const LayerNormParams attention_norm = attention_norm_.params(), mlp_norm = mlp_norm_.params();
-  attention_.forward(hidden, hidden, offsets, s, modifier, &attention_norm);  // hidden += out_proj·attention
+  // Post-norm: the residual layers normalise what they add to (int8: in their epilogue's pass), writing
+  // the rows also in the type of the layer that reads them next; each layer reads its copy (the previous
+  // one's) before its norm rewrites it.
+  ReducedCopyBuffer& copy = s.hidden_copy;
+  const ReducedCopy layer_in = copy.read();
+  const LayerNormParams attention_norm = attention_norm_.params(copy.write_for(&mlp_.activated_layer(), tokens, h));
+  attention_.forward(hidden, hidden, offsets, s, modifier, &attention_norm, layer_in);  // hidden += out_proj·attention
+  const ReducedCopy mlp_in = copy.read();
+  const LayerNormParams mlp_norm =
+      mlp_norm_.params(copy.write_for(context.last ? nullptr : &attention_.qkv_layer(), tokens, h));
   // hidden += fc2(fc11(x)·act(fc12(x))), x read a chunk ahead
-  mlp_.forward(hidden, tokens, hidden, mlp_scratch, &mlp_norm);
+  mlp_.forward(hidden, tokens, hidden, mlp_scratch, &mlp_norm, mlp_in);
 }
 
 }  // namespace bertkit::core

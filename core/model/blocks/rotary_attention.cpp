@@ -16,11 +16,12 @@ RotaryAttention::RotaryAttention(const Weights& weights, const LinearDecl& qkv, 
       products_(qkv_.computes_in_f32() ? AttentionProducts::F32 : AttentionProducts::BF16) {}
 
 void RotaryAttention::forward(const float* in, float* hidden, std::span<const std::int64_t> offsets,
-                              LayerScratch& s, const ScoreModifier& modifier, const LayerNormParams* norm) const {
+                              LayerScratch& s, const ScoreModifier& modifier, const LayerNormParams* norm,
+                              const ReducedCopy& in_copy) const {
   const std::int64_t tokens = offsets.back(), h = hidden_;
   float* qkv = grown(s.qkv, tokens * 3 * h);
   float* context = grown(s.context, tokens * h);
-  qkv_.forward(in, tokens, qkv);
+  qkv_.forward(in, in_copy, tokens, qkv);
   rotary_.apply(qkv, 3 * h, 2 * heads_, offsets);  // Q and K
   s.attention.forward(qkv, offsets, heads_, h / heads_, context, products_, modifier);
   if (norm)

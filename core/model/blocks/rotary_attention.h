@@ -22,9 +22,12 @@ class RotaryAttention {
 
   // hidden += out(attention(rotary(qkv(in)))), then normalised by `norm` when given (a post-norm block's;
   // Linear::forward_normed). `in` may be scratch.context: it is read before the attention writes its
-  // output there.
+  // output there; likewise in_copy (in in bf16 or s8, Linear::forward's x_copy) may be norm's copy.
   void forward(const float* in, float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch,
-               const ScoreModifier& modifier, const LayerNormParams* norm = nullptr) const;
+               const ScoreModifier& modifier, const LayerNormParams* norm = nullptr,
+               const ReducedCopy& in_copy = {}) const;
+  // The layer that reads `in`, for the norm that writes it to write its copy for.
+  const Linear& qkv_layer() const { return qkv_; }
 
   // Its two layers to store packed, under their weights' names (the decls it was built from).
   std::vector<PackedLayer> packed_layers(const LinearDecl& qkv, const LinearDecl& out) const;
