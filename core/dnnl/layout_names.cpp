@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 
 namespace bertkit::core {
 
@@ -89,5 +90,19 @@ std::vector<std::byte> unpacked(const dnnl::memory::desc& layout, std::span<cons
   ctx.stream.wait();
   return out;
 }
+
+void pack(const dnnl::memory::desc& layout, const void* plain, void* out) {
+  auto& ctx = dnnl_context();
+  dnnl::memory source({dnnl_compat::dims(layout), dnnl_compat::data_type(layout), dnnl::memory::format_tag::ba}, ctx.engine,
+                      const_cast<void*>(plain));
+  dnnl::memory packed(layout, ctx.engine, out);
+  // The reorder leaves an s8 layout's unused compensation unwritten: zeroed, so that the bytes depend on
+  // the weights alone, not on what the memory held before (f32 and bf16 layouts are written whole).
+  if (dnnl_compat::data_type(layout) == dnnl::memory::data_type::s8) std::memset(out, 0, layout.get_size());
+  dnnl::reorder(source, packed).execute(ctx.stream, source, packed);
+  ctx.stream.wait();
+}
+
+std::size_t weight_bytes(const dnnl::memory::desc& layout) { return dnnl_compat::without_extras(layout).get_size(); }
 
 }  // namespace bertkit::core

@@ -33,4 +33,11 @@ DType layout_dtype(const dnnl::memory::desc& layout);
 // stored after the weights, is not read.
 std::vector<std::byte> unpacked(const dnnl::memory::desc& layout, std::span<const std::byte> bytes);
 
+// The other way: `plain` ([rows, cols] column-major, as unpacked() gives it) packed into `out`
+// (layout.get_size() bytes), s8's compensation computed after the weights.
+void pack(const dnnl::memory::desc& layout, const void* plain, void* out);
+
+// The bytes of a layout that are its weights, before any extra (an s8 layout's compensation).
+std::size_t weight_bytes(const dnnl::memory::desc& layout);
+
 }  // namespace bertkit::core

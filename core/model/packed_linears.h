@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,15 +26,25 @@ Linear packed_or_plain(const Weights& weights, const std::string& packed_name, s
 Linear packed_or_plain(const Weights& weights, const LinearDecl& decl, Eltwise activation = Eltwise::Identity,
                        LinearOutput output = LinearOutput::Overwrite);
 
-// A layer to store packed under `name`, standing for the plain tensors `parts` stacked by rows.
+// The layers of `decl`'s matrix split into blocks of consecutive rows (one per activation, in order, the
+// same number of rows each), when the packed form stored under its weight's name is in this machine's
+// layout (packed_row_blocks below): each block's packed bytes used in place; nullopt otherwise.
+std::optional<std::vector<Linear>> packed_row_blocks(const Weights& weights, const LinearDecl& decl,
+                                                     std::span<const Eltwise> activations);
+
+// Layers to store packed under `name`, standing for the plain tensors `parts` stacked by rows: one
+// layer, or layers that each compute consecutive rows of one matrix (a gated layer's halves). Several
+// layers are stored as their packed bytes one after the other, which is only done where that is also
+// the packing of the whole matrix in the same layout (a layout blocked outermost by rows), so that the
+// file's packed entry is the ordinary one; packed_row_blocks splits it again.
 struct PackedLayer {
   std::string name;
   std::vector<std::string> parts;
-  const Linear* layer = nullptr;
+  std::vector<const Linear*> layers;
 };
 
-// Adds to `weights` (copies) each layer's packed matrix that unpacks to exactly its plain parts in
+// Adds to `weights` (copies) each entry's packed matrix that unpacks to exactly its plain parts in
 // `source`, the weights the layers were built from; the others are left for the load to pack.
-void add_packed_layers(const Weights& source, Weights& weights, std::span<const PackedLayer> layers);
+void add_packed_layers(const Weights& source, Weights& weights, std::span<const PackedLayer> entries);
 
 }  // namespace bertkit::core

@@ -15,7 +15,6 @@
 #include "core/ops/threading.h"
 
 #include <algorithm>
-#include <cstring>
 #include <optional>
 #include <type_traits>
 #include <unordered_map>
@@ -108,16 +107,10 @@ Linear::Linear(const LinearWeight& weight, std::span<const float> bias, std::int
   }
   if (type == DType::I8) column_scales_ = row_memory(weight.scales);
 
-  auto& ctx = dnnl_context();
   SerialScope serial(in * out < kMinParallelWork);
   // PyTorch's [out, in] row-major is the [in, out] matrix oneDNN wants, in column-major ("ba") order.
-  dnnl::memory source({{in, out}, kind_.weights, tag::ba}, ctx.engine, const_cast<void*>(data));
-  weights_ = dnnl::memory(packed_weights_desc(kind_), ctx.engine);
-  // The reorder leaves int8's unused compensation unwritten: zeroed, so that a converted file's bytes
-  // depend on the weights alone, not on what the heap held before (f32 and bf16 layouts are written whole).
-  if (kind_.weights == dt::s8) std::memset(weights_.get_data_handle(), 0, weights_.get_desc().get_size());
-  dnnl::reorder(source, weights_).execute(ctx.stream, source, weights_);
-  ctx.stream.wait();
+  weights_ = dnnl::memory(packed_weights_desc(kind_), dnnl_context().engine);
+  pack(weights_.get_desc(), data, weights_.get_data_handle());
   row_blocks_ = uses_row_blocks(kind_, weights_.get_desc());
 }
 
@@ -133,13 +126,25 @@ std::optional<Linear> Linear::from_packed(const PackedWeights& packed, std::span
   Linear layer;
   layer.init(bias, out, in, activation, output, stored_type);
   const dnnl::memory::desc wanted = packed_weights_desc(layer.kind_);
-  if (*stored != wanted || packed.bytes.size() != wanted.get_size()) return std::nullopt;
+  const bool in_place = packed.compensation.empty();
+  if (*stored != wanted || (in_place ? packed.bytes.size() != wanted.get_size()
+                                     : packed.bytes.size() != weight_bytes(wanted) ||
+                                           packed.bytes.size() + packed.compensation.size() > wanted.get_size()))
+    return std::nullopt;
   if (layer.kind_.weights == dt::s8) {
     if (static_cast<std::int64_t>(packed.scales.size()) != out)
       runtime_error("int8 linear layer with {} outputs given {} scales", out, packed.scales.size());
     layer.column_scales_ = row_memory(packed.scales);
   }
-  layer.weights_ = dnnl::memory(wanted, dnnl_context().engine, const_cast<std::byte*>(packed.bytes.data()));
+  if (in_place) {
+    layer.weights_ = dnnl::memory(wanted, dnnl_context().engine, const_cast<std::byte*>(packed.bytes.data()));
+  } else {
+    layer.weights_ = dnnl::memory(wanted, dnnl_context().engine);
+    auto* own = static_cast<std::byte*>(layer.weights_.get_data_handle());
+    std::fill(std::copy(packed.compensation.begin(), packed.compensation.end(),
+                        std::copy(packed.bytes.begin(), packed.bytes.end(), own)),
+              own + wanted.get_size(), std::byte{0});
+  }
   layer.row_blocks_ = uses_row_blocks(layer.kind_, wanted);
   return layer;
 }

@@ -46,6 +46,10 @@ struct PackedWeights {
   std::string_view layout;
   std::span<const std::byte> bytes;  // must outlive the layer
   std::span<const float> scales;     // s8 only: as LinearWeight's
+  // s8's compensation where it is not right after the weights in `bytes` (a block of rows of a larger
+  // packed matrix, core/model/packed_linears.h): the layer then copies both into memory of its own, the
+  // layout's other extra bytes zero.
+  std::span<const std::byte> compensation;
 };
 
 class Linear {

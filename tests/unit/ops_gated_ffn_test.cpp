@@ -126,13 +126,23 @@ TEST_CASE("gated feed-forward: inputs longer than the rows it takes at once, wit
   CHECK(ffn.scratch_floats(3) == 2 * 3 * 12);
 }
 
+namespace {
+
+// A layer's input over several chunks of rows, its weights and a norm's, from seeds `seed` on.
+struct ChunkedCase {
+  std::vector<float> x, w_in, w_out, gamma, beta;
+};
+ChunkedCase chunked_case(std::int64_t rows, std::int64_t h, std::int64_t i, std::uint32_t seed) {
+  return {bktest::random_floats(rows * h, seed, -2.0f, 2.0f), bktest::random_floats(2 * i * h, seed + 1, -0.5f, 0.5f),
+          bktest::random_floats(h * i, seed + 2, -0.5f, 0.5f), bktest::random_floats(h, seed + 3, 0.5f, 1.5f),
+          bktest::random_floats(h, seed + 4)};
+}
+
+}  // namespace
+
 TEST_CASE("gated feed-forward: a norm given is applied to the rows it adds to, over several chunks of rows") {
   const std::int64_t rows = GatedFeedForward::kRowsAtOnce + 9, h = 8, i = 12;
-  const auto x = bktest::random_floats(rows * h, 91, -2.0f, 2.0f);
-  const auto w_in = bktest::random_floats(2 * i * h, 92, -0.5f, 0.5f);
-  const auto w_out = bktest::random_floats(h * i, 93, -0.5f, 0.5f);
-  const auto gamma = bktest::random_floats(h, 94, 0.5f, 1.5f);
-  const auto beta = bktest::random_floats(h, 95);
+  const auto [x, w_in, w_out, gamma, beta] = chunked_case(rows, h, i, 91);
   GatedFeedForward ffn({h, i, Eltwise::Gelu, GatedHalves::ActivateFirst, LinearOutput::Accumulate},
                        {DType::F32, w_in.data(), {}}, {}, {DType::F32, w_out.data(), {}}, {});
   std::vector<float> scratch(ffn.scratch_floats(rows));
@@ -151,11 +161,7 @@ TEST_CASE("gated feed-forward: a norm given is applied to the rows it adds to, o
 TEST_CASE("gated feed-forward: its input's bf16 or s8 copy is read in place of rounding or quantising it, "
           "in place over chunks of rows, with the norm rewriting that copy") {
   const std::int64_t rows = GatedFeedForward::kRowsAtOnce + 9, h = 16, i = 24;
-  const auto x = bktest::random_floats(rows * h, 101, -2.0f, 2.0f);
-  const auto w_in = bktest::random_floats(2 * i * h, 102, -0.5f, 0.5f);
-  const auto w_out = bktest::random_floats(h * i, 103, -0.5f, 0.5f);
-  const auto gamma = bktest::random_floats(h, 104, 0.5f, 1.5f);
-  const auto beta = bktest::random_floats(h, 105);
+  const auto [x, w_in, w_out, gamma, beta] = chunked_case(rows, h, i, 101);
   std::vector<std::uint16_t> in_bf16(w_in.size()), out_bf16(w_out.size());
   for (std::size_t j = 0; j < w_in.size(); ++j) in_bf16[j] = f32_to_bf16(w_in[j]);
   for (std::size_t j = 0; j < w_out.size(); ++j) out_bf16[j] = f32_to_bf16(w_out[j]);
@@ -164,7 +170,8 @@ TEST_CASE("gated feed-forward: its input's bf16 or s8 copy is read in place of r
       {{DType::BF16, in_bf16.data(), {}}, {DType::BF16, out_bf16.data(), {}}},
       {{DType::I8, in_s8.values.data(), in_s8.scales}, {DType::I8, out_s8.values.data(), out_s8.scales}}};
   for (const auto& [in_weight, out_weight] : types) {
-    CAPTURE(dtype_name(in_weight.dtype));
+    const DType type = in_weight.dtype;  // clang 14 cannot capture a structured binding in CAPTURE's lambda
+    CAPTURE(dtype_name(type));
     GatedFeedForward ffn({h, i, Eltwise::Gelu, GatedHalves::ActivateFirst, LinearOutput::Accumulate}, in_weight, {},
                          out_weight, {});
     std::vector<float> scratch(ffn.scratch_floats(rows));

@@ -155,7 +155,7 @@ TEST_CASE("linear: weights stored packed rebuild the same layer in place, anothe
     auto bytes = packed_now.packed_bytes();
     std::vector<std::byte> stored(bytes.begin(), bytes.end());  // as a converted file holds them
 
-    auto in_place = Linear::from_packed({*layout, stored, scales}, b, out, in, Eltwise::Gelu);
+    auto in_place = Linear::from_packed({*layout, stored, scales, {}}, b, out, in, Eltwise::Gelu);
     REQUIRE(in_place.has_value());
     CHECK(in_place->packed_bytes().data() == stored.data());  // used where it lies, not copied
     auto x = bktest::random_floats(5 * in, 13, -2.0f, 2.0f);
@@ -173,21 +173,21 @@ TEST_CASE("linear: weights stored packed rebuild the same layer in place, anothe
 
     // A version 1 file named f32 layouts by their bare tag.
     if (type == DType::F32)
-      CHECK(Linear::from_packed({layout->substr(4), stored, {}}, b, out, in, Eltwise::Gelu).has_value());
+      CHECK(Linear::from_packed({layout->substr(4), stored, {}, {}}, b, out, in, Eltwise::Gelu).has_value());
 
     // Packed for another machine or by another oneDNN: the caller packs the plain weights instead.
     // (Where this machine's layout is the plain "ab" itself, the transposed one is another.)
     const std::string other = *layout == type_name + "ab" ? type_name + "ba" : type_name + "ab";
-    CHECK_FALSE(Linear::from_packed({other, stored, scales}, b, out, in, Eltwise::Gelu).has_value());
-    CHECK_FALSE(Linear::from_packed({"no-such-layout", stored, scales}, b, out, in, Eltwise::Gelu).has_value());
-    CHECK_FALSE(Linear::from_packed({*layout, std::span(stored).first(stored.size() - 64), scales}, b, out, in, Eltwise::Gelu)
+    CHECK_FALSE(Linear::from_packed({other, stored, scales, {}}, b, out, in, Eltwise::Gelu).has_value());
+    CHECK_FALSE(Linear::from_packed({"no-such-layout", stored, scales, {}}, b, out, in, Eltwise::Gelu).has_value());
+    CHECK_FALSE(Linear::from_packed({*layout, std::span(stored).first(stored.size() - 64), scales, {}}, b, out, in, Eltwise::Gelu)
                     .has_value());
-    CHECK_FALSE(Linear::from_packed({*layout, stored, scales}, b, out, in + 16, Eltwise::Gelu).has_value());  // another shape
+    CHECK_FALSE(Linear::from_packed({*layout, stored, scales, {}}, b, out, in + 16, Eltwise::Gelu).has_value());  // another shape
   }
   // Another type under the same tag is another layout.
   Linear f32(w, b, out, in, Eltwise::Gelu);
   const std::string tag = f32.packed_layout()->substr(4);
-  CHECK_FALSE(Linear::from_packed({"bf16:" + tag, f32.packed_bytes(), {}}, b, out, in, Eltwise::Gelu).has_value());
+  CHECK_FALSE(Linear::from_packed({"bf16:" + tag, f32.packed_bytes(), {}, {}}, b, out, in, Eltwise::Gelu).has_value());
 }
 
 // int8 quantises x per row: a row's output is bitwise the same computed alone or among rows of a far

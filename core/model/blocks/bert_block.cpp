@@ -76,10 +76,10 @@ BertBlock::BertBlock(const ModelConfig& config, const Weights& weights, int inde
 void BertBlock::add_packed_to(const Weights& source, Weights& weights) const {
   const BertBlockTensors& t = tensors_;
   const PackedLayer layers[] = {
-      {qkv_packed_name(index_), {t.query.weight(), t.key.weight(), t.value.weight()}, &qkv_},
-      {t.attention_out.weight(), {t.attention_out.weight()}, &attention_out_},
-      {t.ffn_in.weight(), {t.ffn_in.weight()}, &ffn_in_},
-      {t.ffn_out.weight(), {t.ffn_out.weight()}, &ffn_out_}};
+      {qkv_packed_name(index_), {t.query.weight(), t.key.weight(), t.value.weight()}, {&qkv_}},
+      {t.attention_out.weight(), {t.attention_out.weight()}, {&attention_out_}},
+      {t.ffn_in.weight(), {t.ffn_in.weight()}, {&ffn_in_}},
+      {t.ffn_out.weight(), {t.ffn_out.weight()}, {&ffn_out_}}};
   add_packed_layers(source, weights, layers);
 }
 

@@ -38,11 +38,14 @@ GatedFeedForward gated_mlp(const ModelConfig& config, const Weights& weights, co
                                   .activation = eltwise_for(config.hidden_act),
                                   .halves = GatedHalves::ActivateFirst,  // Wi's rows: input, then gate
                                   .output = LinearOutput::Accumulate};
-  // Wi is split into its halves at every load (no packed form stands for half a tensor); Wo may come packed.
+  Linear out = packed_or_plain(weights, t.mlp_out, Eltwise::Identity, LinearOutput::Accumulate);
+  // Wi's halves (input, then gate) from its packed form where a converted file has it, else split now.
+  const Eltwise half_activations[] = {spec.activation, Eltwise::Identity};
+  if (auto halves = packed_row_blocks(weights, t.mlp_in, half_activations))
+    return GatedFeedForward(std::move((*halves)[0]), std::move((*halves)[1]), std::move(out));
   auto [activated, other] = GatedFeedForward::input_halves(
       spec, linear_weight(weights, t.mlp_in.weight(), t.mlp_in.out, t.mlp_in.in), linear_bias(weights, t.mlp_in));
-  return GatedFeedForward(std::move(activated), std::move(other),
-                          packed_or_plain(weights, t.mlp_out, Eltwise::Identity, LinearOutput::Accumulate));
+  return GatedFeedForward(std::move(activated), std::move(other), std::move(out));
 }
 
 ModernBertBlockTensors declared(const ModelConfig& config, int index) {
@@ -89,7 +92,8 @@ ModernBertBlock::ModernBertBlock(const ModelConfig& config, const Weights& weigh
 
 void ModernBertBlock::add_packed_to(const Weights& source, Weights& weights) const {
   std::vector<PackedLayer> layers = attention_.packed_layers(tensors_.qkv, tensors_.attention_out);
-  layers.push_back({tensors_.mlp_out.weight(), {tensors_.mlp_out.weight()}, &mlp_.out_layer()});
+  layers.push_back({tensors_.mlp_in.weight(), {tensors_.mlp_in.weight()}, {&mlp_.activated_layer(), &mlp_.other_layer()}});
+  layers.push_back({tensors_.mlp_out.weight(), {tensors_.mlp_out.weight()}, {&mlp_.out_layer()}});
   add_packed_layers(source, weights, layers);
 }
 

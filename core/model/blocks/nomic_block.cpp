@@ -77,7 +77,7 @@ void NomicBlock::add_packed_to(const Weights& source, Weights& weights) const {
   std::vector<PackedLayer> layers = attention_.packed_layers(t.qkv, t.attention_out);
   for (const auto& [decl, layer] : {std::pair{&t.gate, &mlp_.activated_layer()}, std::pair{&t.up, &mlp_.other_layer()},
                                     std::pair{&t.down, &mlp_.out_layer()}})
-    layers.push_back({decl->weight(), {decl->weight()}, layer});
+    layers.push_back({decl->weight(), {decl->weight()}, {layer}});
   add_packed_layers(source, weights, layers);
 }
 

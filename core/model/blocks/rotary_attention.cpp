@@ -31,7 +31,7 @@ void RotaryAttention::forward(const float* in, float* hidden, std::span<const st
 }
 
 std::vector<PackedLayer> RotaryAttention::packed_layers(const LinearDecl& qkv, const LinearDecl& out) const {
-  return {{qkv.weight(), {qkv.weight()}, &qkv_}, {out.weight(), {out.weight()}, &out_}};
+  return {{qkv.weight(), {qkv.weight()}, {&qkv_}}, {out.weight(), {out.weight()}, {&out_}}};
 }
 
 }  // namespace bertkit::core
