@@ -59,6 +59,8 @@ class Block {
  public:
   virtual ~Block() = default;
   // hidden: [tokens, hidden_size], updated in place; sequence i is rows offsets[i] .. offsets[i+1].
+  // scratch.hidden_copy holds hidden's rows in a reduced type or nothing (clear it before calling with
+  // rows it did not see written), and is left so.
   virtual void forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch,
                        const LayerContext& context) const = 0;
   // Adds the layer's packed matrices to `weights` (copies) for a converted file to store in place of
