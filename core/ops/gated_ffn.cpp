@@ -20,6 +20,12 @@ LinearWeight weight_rows(const LinearWeight& weight, std::int64_t first, std::in
   return part;
 }
 
+// s8 rows [rows, columns] kept in a float buffer: the values, then their scales at the next float.
+std::int64_t quantized_floats(std::int64_t rows, std::int64_t columns) { return (rows * columns + 3) / 4 + rows; }
+QuantizedRows quantized_rows_at(float* buffer, std::int64_t rows, std::int64_t columns) {
+  return {reinterpret_cast<std::int8_t*>(buffer), buffer + (rows * columns + 3) / 4};
+}
+
 std::span<const float> bias_rows(std::span<const float> bias, std::int64_t first, std::int64_t rows) {
   if (bias.empty()) return bias;
   return bias.subspan(static_cast<std::size_t>(first), static_cast<std::size_t>(rows));
@@ -59,7 +65,7 @@ GatedFeedForward::GatedFeedForward(Linear activated, Linear other, Linear out)
 std::int64_t GatedFeedForward::scratch_floats(std::int64_t rows) const {
   const std::int64_t m = std::min(rows, kRowsAtOnce), hidden = out_.out_features();
   // The input rounded to bf16 or quantised to s8 (with its row scales) once for both halves.
-  const std::int64_t reduced_input = computes_bf16() ? (m * hidden + 1) / 2 : computes_s8() ? (m * hidden + 3) / 4 + m : 0;
+  const std::int64_t reduced_input = computes_bf16() ? (m * hidden + 1) / 2 : computes_s8() ? quantized_floats(m, hidden) : 0;
   return 2 * m * intermediate_ + reduced_input;
 }
 
@@ -94,13 +100,12 @@ void GatedFeedForward::forward(const float* x, std::int64_t rows, float* y, floa
     } else if (computes_s8()) {
       QuantizedRows quantised = chunk_copy.s8;
       if (!quantised.values) {
-        quantised = {reinterpret_cast<std::int8_t*>(reduced_input), reduced_input + (m * hidden + 3) / 4};
+        quantised = quantized_rows_at(reduced_input, m, hidden);
         ProfiledOp op("quantise inputs to int8");
         quantize_s8_rows(chunk, static_cast<std::size_t>(m), static_cast<std::size_t>(hidden), quantised.values,
                          quantised.scales);
       }
-      auto* values = reinterpret_cast<std::int8_t*>(product);
-      const QuantizedRows product_s8{values, product + (m * intermediate_ + 3) / 4};
+      const QuantizedRows product_s8 = quantized_rows_at(product, m, intermediate_);
       activated_.forward(quantised, m, activated);
       other_.forward_multiplied(quantised, m, activated, product_s8);
       project(product_s8, m, r0);

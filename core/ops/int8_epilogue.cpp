@@ -48,9 +48,9 @@ constinit const VectorVariants<void(const float*, float, const float*, const flo
 Int8Operands Int8Operands::from_row(std::int64_t r, std::int64_t k, std::int64_t n) const {
   Int8Operands rest = *this;
   if (x) rest.x += r * k;
-  if (x_q.values) rest.x_q = {x_q.values + r * k, x_q.scales + r};
+  if (x_q.values) rest.x_q = x_q.from_row(r, k);
   if (y) rest.y += r * n;
-  if (y_q.values) rest.y_q = {y_q.values + r * n, y_q.scales + r};
+  if (y_q.values) rest.y_q = y_q.from_row(r, n);
   if (multiplier) rest.multiplier += r * n;
   rest.norm = norm.from_row(r, n);
   return rest;
@@ -76,7 +76,7 @@ void int8_epilogue_rows(const MatmulKind& kind, std::int64_t rows, float* produc
       normalise(out, out, n, norm.gamma, norm.beta, norm.eps);
       norm.copy.write_row(r, out, n);
     }
-    if (io.y_q.values) quantize_s8_row(out, static_cast<std::size_t>(n), io.y_q.values + r * n, io.y_q.scales + r);
+    if (io.y_q.values) io.y_q.write_row(r, out, n);
   }
 }
 

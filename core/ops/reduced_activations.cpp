@@ -133,14 +133,13 @@ void quantize_s8_row(const float* x, std::size_t columns, std::int8_t* q, float*
 ReducedCopy ReducedCopy::from_row(std::int64_t r, std::int64_t columns) const {
   ReducedCopy rest = *this;
   if (bf16) rest.bf16 += r * columns;
-  if (s8.values) rest.s8 = {s8.values + r * columns, s8.scales + r};
+  if (s8.values) rest.s8 = s8.from_row(r, columns);
   return rest;
 }
 
 void ReducedCopy::write_row(std::int64_t r, const float* x, std::int64_t columns) const {
-  const auto n = static_cast<std::size_t>(columns);
-  if (bf16) kernels().round_to_bf16(x, n, bf16 + r * columns);
-  if (s8.values) quantize_s8_row(x, n, s8.values + r * columns, s8.scales + r);
+  if (bf16) kernels().round_to_bf16(x, static_cast<std::size_t>(columns), bf16 + r * columns);
+  if (s8.values) s8.write_row(r, x, columns);
 }
 
 void round_to_bf16(const float* x, std::size_t n, std::uint16_t* out) {

@@ -18,6 +18,13 @@ void quantize_s8_row(const float* x, std::size_t columns, std::int8_t* q, float*
 struct QuantizedRows {
   std::int8_t* values = nullptr;  // [rows, columns]
   float* scales = nullptr;        // [rows]
+
+  // The same rows from row r on, for rows `columns` wide.
+  QuantizedRows from_row(std::int64_t r, std::int64_t columns) const { return {values + r * columns, scales + r}; }
+  // Row r quantised from x, `columns` wide, on this thread.
+  void write_row(std::int64_t r, const float* x, std::int64_t columns) const {
+    quantize_s8_row(x, static_cast<std::size_t>(columns), values + r * columns, scales + r);
+  }
 };
 
 // Rounded to nearest even, as f32_to_bf16 (core/tensor.h) rounds one value.
