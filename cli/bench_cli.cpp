@@ -298,7 +298,7 @@ Action add_bench(CLI::App& sub, const GlobalOptions& global) {
   auto o = std::make_shared<BenchOptions>();
   sub.add_option("-m,--model", o->model, "Model to time (folder, converted file or Hugging Face id)");
   sub.add_option("--shape", o->shape,
-                 "Time a random-weight model: bert-base, bert-large, minilm-l6, minilm-l12, mpnet-base, modernbert-base, modernbert-large or nomic-embed-text");
+                 "Time a random-weight model: bert-base, bert-large, minilm-l6, minilm-l12, mpnet-base, modernbert-base, modernbert-large, nomic-embed-text or deberta-v3-base");
   sub.add_option("--save", o->save, "Write the --shape model as a Hugging Face folder DIR and exit");
   sub.add_option("--workloads", o->workloads, "BATCHxLENGTH list of synthetic batches");
   sub.add_option("--threads", o->threads, "Thread counts to time, e.g. 1,2 (default: 1 and all cores)");

@@ -12,12 +12,14 @@
 #include "core/bench/model_shapes.h"
 #include "core/loading/model_source.h"
 #include "core/model/encoder.h"
+#include "core/ops/cpu_features.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -195,4 +197,87 @@ TEST_CASE("deberta-v2: settings the fixtures lack, through the encoder, against 
     encoder.forward({&seq, 1}, out);
     CHECK(deberta_reference::worst(out.last(), deberta_reference::reference_forward(config, *weights, ids, used_types)) <= 1e-5);
   }
+}
+
+namespace deberta_reference {
+
+// Sequences of `lengths` tokens (ids from the length, so that each differs).
+std::vector<TokenSequence> sequences(const std::vector<std::int64_t>& lengths, std::vector<std::vector<std::int32_t>>& ids) {
+  ids.clear();
+  for (std::int64_t n : lengths) {
+    std::vector<std::int32_t>& seq = ids.emplace_back(static_cast<std::size_t>(n));
+    for (std::int64_t t = 0; t < n; ++t) seq[t] = static_cast<std::int32_t>((t * 7 + n) % 50);
+  }
+  std::vector<TokenSequence> batch;
+  for (const auto& seq : ids) batch.push_back({seq, {}});
+  return batch;
+}
+
+bool same_bytes(const std::vector<float>& a, const float* b) {
+  return std::memcmp(a.data(), b, a.size() * sizeof(float)) == 0;
+}
+
+}  // namespace deberta_reference
+
+TEST_CASE("deberta-v2: relative embeddings projected as batches first reach them give each sequence the bytes of a "
+          "fresh encoder, whatever came before") {
+  // Short, long (to the clipped rows), then shorter and longer again: the projected rows grow both ways
+  // and are reused; a fresh encoder projects only its own sequence's rows.
+  const std::vector<std::int64_t> lengths = {3, 40, 1, 12, 46, 7};
+  for (bool share : {true, false}) {
+    CAPTURE(share);
+    json config_json = deberta_reference::small_config();
+    config_json["share_att_key"] = share;
+    const ModelConfig config = parse_model_config(config_json.dump(), "config.json");
+    auto weights = std::make_shared<const Weights>(random_weights(config, 12, 1.0f));
+    std::vector<std::vector<std::int32_t>> ids;
+    const std::vector<TokenSequence> batch = deberta_reference::sequences(lengths, ids);
+    Encoder one_by_one(config, weights), together(config, weights);
+    EncoderOutput all;
+    together.forward(batch, all);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      CAPTURE(lengths[i]);
+      EncoderOutput got, fresh_out;
+      one_by_one.forward({&batch[i], 1}, got);
+      Encoder fresh(config, weights);
+      fresh.forward({&batch[i], 1}, fresh_out);
+      CHECK(deberta_reference::same_bytes(got.last(), fresh_out.last().data()));
+      CHECK(deberta_reference::same_bytes(got.last(), all.row(i, 0)));
+    }
+  }
+}
+
+TEST_CASE("deberta-v2: share_att_key false, pos_query_proj and pos_key_proj are stored packed and run from the "
+          "packed bytes alone") {
+  json config_json = deberta_reference::small_config();
+  config_json["share_att_key"] = false;
+  const ModelConfig config = parse_model_config(config_json.dump(), "config.json");
+  auto source = std::make_shared<const Weights>(random_weights(config, 13, 1.0f));
+  Encoder encoder(config, source);
+  auto packed = std::make_shared<Weights>();
+  encoder.add_packed_to(*packed);
+  const std::vector<std::string> names = {"encoder.layer.1.attention.self.pos_query_proj.weight",
+                                          "encoder.layer.1.attention.self.pos_key_proj.weight"};
+  if (!packed->find_packed(names[0])) {
+    MESSAGE("not stored packed: this CPU's f32 matmul keeps plain weights");
+    CHECK(cpu_selection().path != CpuPath::Avx512);
+    return;
+  }
+  // A file holding only the packed form of the position projections (their plain weights absent).
+  auto converted = std::make_shared<Weights>();
+  for (const std::string& name : source->names())
+    if (std::find(names.begin(), names.end(), name) == names.end()) converted->add(name, *source->find(name));
+  converted->keep_owners_of(*source);
+  converted->keep(source);
+  for (const std::string& name : names) {
+    REQUIRE(packed->find_packed(name));
+    converted->add_packed(name, *packed->find_packed(name));
+  }
+  converted->keep(packed);
+  std::vector<std::vector<std::int32_t>> ids;
+  const std::vector<TokenSequence> batch = deberta_reference::sequences({5, 33}, ids);
+  EncoderOutput want, got;
+  encoder.forward(batch, want);
+  Encoder(config, converted).forward(batch, got);
+  CHECK(deberta_reference::same_bytes(want.last(), got.last().data()));
 }

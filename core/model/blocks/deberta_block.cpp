@@ -2,8 +2,7 @@
 
 #include "core/error.h"
 #include "core/model/family_spec.h"
-#include "core/model/layer_norm_weights.h"
-#include "core/model/linear_weights.h"
+#include "core/model/packed_linears.h"
 #include "core/ops/threading.h"
 
 #include <fmt/format.h>
@@ -12,29 +11,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace bertkit::core {
 namespace {
-
-RelativeEmbeddingTensors declare_relative_embeddings(const ModelConfig& config, TensorDecls& decls) {
-  const DisentangledAttention& a = config.disentangled;
-  RelativeEmbeddingTensors t;
-  if (a.relative) {
-    if (a.span() <= 0) bad_input("relative_attention needs position_buckets or max_relative_positions above 0");
-    t.table = decls.tensor("encoder.rel_embeddings.weight", {2 * std::int64_t{a.span()}, config.hidden_size});
-  }
-  if (a.norm_relative) t.norm = decls.layer_norm("encoder.LayerNorm", config.hidden_size);
-  return t;
-}
-
-// The relative embeddings as every layer reads them: the table, through encoder.LayerNorm if any.
-std::vector<float> normalised_relative_embeddings(const ModelConfig& config, const Weights& weights) {
-  TensorDecls decls;
-  const RelativeEmbeddingTensors t = declare_relative_embeddings(config, decls);
-  std::vector<float> table = to_f32(weights.require(t.table->name, t.table->shape));
-  if (t.norm) LayerNormWeights(weights, *t.norm, config.layer_norm_eps).apply(table.data(), t.table->shape[0]);
-  return table;
-}
 
 // Adds the c2p and p2c terms of queries query .. query+rows and keys key .. key+keys (ScoreTerm::add).
 void add_disentangled_terms(const void* context, int head, std::int64_t first_row, std::int64_t length,
@@ -88,35 +69,33 @@ DebertaBlock::DebertaBlock(const ModelConfig& config, const Weights& weights, in
     : BertBlock(config, weights, index), attention_(config.disentangled) {
   const std::int64_t h = config.hidden_size, d = h / config.num_heads;
   scale_ = 1.0f / std::sqrt(static_cast<float>(d) * static_cast<float>(attention_.scale_factor()));
-  if (!attention_.relative || (!attention_.c2p && !attention_.p2c)) return;
-  const std::vector<float> relative = normalised_relative_embeddings(config, weights);
-  const std::int64_t rows = 2 * std::int64_t{attention_.span()};
-  auto each = [&](bool wanted, std::vector<float>& out, auto&& project) {
-    if (!wanted) return;
-    out.resize(static_cast<std::size_t>(rows * h));
-    project(out.data());
-  };
-  if (attention_.share_key) {
-    std::vector<float> qkv(static_cast<std::size_t>(rows * 3 * h));
-    project_qkv(relative.data(), rows, qkv.data());
-    // Q's columns for p2c, K's for c2p.
-    auto columns = [&](std::int64_t from) {
-      return [&, from](float* out) {
-        for (std::int64_t r = 0; r < rows; ++r)
-          std::copy_n(qkv.data() + r * 3 * h + from, h, out + r * h);
-      };
-    };
-    each(attention_.p2c, pos_query_, columns(0));
-    each(attention_.c2p, pos_key_, columns(h));
-    return;
-  }
   TensorDecls decls;
-  const DebertaBlockTensors t = declare(config, index, decls);
-  auto projected = [&](const std::optional<LinearDecl>& decl) {
-    return [&](float* out) { linear_layer(weights, *decl).forward(relative.data(), rows, out); };
+  const DebertaBlockTensors& t = tensors_ = declare(config, index, decls);
+  if (t.pos_query) pos_query_ = packed_or_plain(weights, *t.pos_query);
+  if (t.pos_key) pos_key_ = packed_or_plain(weights, *t.pos_key);
+  auto project = [this, h](const float* x, std::int64_t rows, float* pq, float* pk) {
+    if (!attention_.share_key) {
+      if (pq) pos_query_.forward(x, rows, pq);
+      if (pk) pos_key_.forward(x, rows, pk);
+      return;
+    }
+    std::vector<float> qkv(static_cast<std::size_t>(rows * 3 * h));
+    project_qkv(x, rows, qkv.data());
+    // Q's columns for p2c, K's for c2p.
+    for (std::int64_t r = 0; r < rows; ++r) {
+      if (pq) std::copy_n(qkv.data() + r * 3 * h, h, pq + r * h);
+      if (pk) std::copy_n(qkv.data() + r * 3 * h + h, h, pk + r * h);
+    }
   };
-  each(attention_.p2c, pos_query_, projected(t.pos_query));
-  each(attention_.c2p, pos_key_, projected(t.pos_key));
+  positions_ = RelativeProjections(config, weights, project);
+}
+
+void DebertaBlock::add_packed_to(const Weights& source, Weights& weights) const {
+  BertBlock::add_packed_to(source, weights);
+  std::vector<PackedLayer> layers;
+  for (const auto& [decl, layer] : {std::pair{&tensors_.pos_query, &pos_query_}, std::pair{&tensors_.pos_key, &pos_key_}})
+    if (*decl) layers.push_back({(*decl)->weight(), {(*decl)->weight()}, {layer}});
+  add_packed_layers(source, weights, layers);
 }
 
 ScoreModifier DebertaBlock::score_modifier(const float* qkv, std::span<const std::int64_t> offsets, LayerScratch& s,
@@ -124,16 +103,18 @@ ScoreModifier DebertaBlock::score_modifier(const float* qkv, std::span<const std
   ScoreModifier modifier;
   modifier.scale = scale_;
   modifier.attended_keys = context.attended_keys;
-  if (pos_query_.empty() && pos_key_.empty()) return modifier;
+  if (positions_.empty()) return modifier;
   const std::int64_t h = hidden_size(), d = h / heads();
   const auto sequences = static_cast<std::int64_t>(offsets.size()) - 1;
   std::int64_t longest = 0;
   for (std::int64_t i = 0; i < sequences; ++i) longest = std::max(longest, offsets[i + 1] - offsets[i]);
   rows_.tabulate(attention_, longest);
+  positions_.cover(rows_.range(longest));  // every shorter sequence's rows are among the longest's
 
   // Per sequence, term and head: c2p = Q_h · pk_hᵀ or p2c = K_h · pq_hᵀ over the rows the sequence reads.
-  const int terms = int{!pos_key_.empty()} + int{!pos_query_.empty()};
-  terms_ = {offsets, {}, nullptr, !pos_key_.empty(), !pos_query_.empty(), heads(), &rows_};
+  const bool c2p = positions_.key() != nullptr, p2c = positions_.query() != nullptr;
+  const int terms = int{c2p} + int{p2c};
+  terms_ = {offsets, {}, nullptr, c2p, p2c, heads(), &rows_};
   std::int64_t total = 0;
   for (std::int64_t i = 0; i < sequences; ++i) {
     terms_.bases.push_back(total);
@@ -151,7 +132,7 @@ ScoreModifier DebertaBlock::score_modifier(const float* qkv, std::span<const std
     const RelativeRows::Range range = rows_.range(length);
     const bool content_to_position = terms_.c2p && term == 0;
     const float* content = qkv + offsets[seq] * 3 * h + (content_to_position ? 0 : h) + head * d;  // Q or K
-    const float* position = (content_to_position ? pos_key_ : pos_query_).data() + range.first * h + head * d;
+    const float* position = (content_to_position ? positions_.key() : positions_.query()) + range.first * h + head * d;
     float* out = products + terms_.bases[static_cast<std::size_t>(seq)] + (term * heads() + head) * length * range.count;
     if (dnnl_sgemm('N', 'T', length, range.count, d, scale_, content, 3 * h, position, h, 0.0f, out, range.count) !=
         dnnl_success)

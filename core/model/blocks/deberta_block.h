@@ -5,12 +5,13 @@
 // (c2p and p2c, each where pos_att_type names it; r: core/model/blocks/deberta_positions.h), where
 // pq and pk are the relative embeddings (encoder.rel_embeddings, through encoder.LayerNorm when
 // norm_rel_ebd says so) projected by the layer's own query / key projections (share_att_key) or by its
-// pos_query_proj / pos_key_proj. Those projections depend on the weights alone: each layer computes
-// them once, when it is built. Per sequence it multiplies every head's queries and keys by them (only the
-// rows the sequence's length reaches) and the attention kernels add the gathered terms a tile at a time
-// (ScoreTerm), so no [heads, n, n] matrix is ever made.
+// pos_query_proj / pos_key_proj, as a batch first reaches them (core/model/blocks/relative_projections.h).
+// Per sequence it multiplies every head's queries and keys by them (only the rows the sequence's length
+// reaches) and the attention kernels add the gathered terms a tile at a time (ScoreTerm), so no
+// [heads, n, n] matrix is ever made.
 #include "core/model/blocks/bert_block.h"
 #include "core/model/blocks/deberta_positions.h"
+#include "core/model/blocks/relative_projections.h"
 
 #include <cstdint>
 #include <optional>
@@ -18,13 +19,6 @@
 #include <vector>
 
 namespace bertkit::core {
-
-// The encoder's relative embeddings and their LayerNorm, which every layer reads; declared with layer 0.
-// transformers builds the LayerNorm whenever norm_rel_ebd names it, relative attention or not.
-struct RelativeEmbeddingTensors {
-  std::optional<TensorDecl> table;  // [2·span, hidden], with relative_attention
-  std::optional<NormDecl> norm;
-};
 
 struct DebertaBlockTensors {
   RelativeEmbeddingTensors relative;              // layer 0's only
@@ -48,6 +42,8 @@ class DebertaBlock : public BertBlock {
   static DebertaBlockTensors declare(const ModelConfig& config, int index, TensorDecls& decls);
   DebertaBlock(const ModelConfig& config, const Weights& weights, int index);
 
+  void add_packed_to(const Weights& source, Weights& weights) const override;
+
  protected:
   ScoreModifier score_modifier(const float* qkv, std::span<const std::int64_t> offsets, LayerScratch& scratch,
                                const LayerContext& context) const override;
@@ -55,9 +51,10 @@ class DebertaBlock : public BertBlock {
  private:
   DisentangledAttention attention_;
   float scale_;
-  // [2·span, hidden]: the projected relative embeddings, pq for p2c and pk for c2p (empty when unused).
-  std::vector<float> pos_query_, pos_key_;
-  // This batch's rows and terms; an encoder runs one batch at a time.
+  DebertaBlockTensors tensors_;
+  Linear pos_query_, pos_key_;  // share_att_key false: the positions' own projections, where used
+  // This batch's rows, terms and the projections they read; an encoder runs one batch at a time.
+  mutable RelativeProjections positions_;
   mutable RelativeRows rows_;
   mutable DisentangledTerms terms_;
 };
