@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/model/family_spec.h"
 #include "core/model/packed_linears.h"
+#include "core/ops/op_profile.h"
 #include "core/ops/threading.h"
 
 #include <fmt/format.h>
@@ -123,6 +124,7 @@ ScoreModifier DebertaBlock::score_modifier(const float* qkv, std::span<const std
   float* products = grown(s.positional, total);
   terms_.products = products;
   const std::int64_t tasks = sequences * terms * heads();
+  const ProfiledOp op("disentangled products");
   std::atomic<bool> failed{false};
   SerialScope serial(total * d < kMinParallelWork);
 #pragma omp parallel for schedule(dynamic)
