@@ -57,6 +57,10 @@ void Encoder::forward(std::span<const TokenSequence> batch, EncoderOutput& out, 
   out.layers.resize(all_layers ? layers_.size() + 1 : 1);
   for (auto& layer : out.layers) layer.resize(size);
 
+  std::int64_t longest = 0;
+  for (std::size_t i = 0; i + 1 < out.offsets.size(); ++i) longest = std::max(longest, out.length(i));
+  for (const auto& layer : layers_) layer->prepare(longest);
+
   last_threads_ = threads_.next(omp_get_max_threads());
   ThreadLimit limit(last_threads_);
   const auto start = std::chrono::steady_clock::now();

@@ -63,6 +63,10 @@ class Block {
   // rows it did not see written), and is left so.
   virtual void forward(float* hidden, std::span<const std::int64_t> offsets, LayerScratch& scratch,
                        const LayerContext& context) const = 0;
+  // Work the layer does once for the weights, as far as inputs of up to `longest` tokens need it (DeBERTa
+  // projects relative embeddings as lengths first reach them): the encoder calls it before it times a
+  // pass, so that the thread count is chosen on passes alone. forward() does it too if need be.
+  virtual void prepare(std::int64_t /*longest*/) const {}
   // Adds the layer's packed matrices to `weights` (copies) for a converted file to store in place of
   // their plain parts: those that unpack to exactly the parts in `source`, the weights it was built from.
   virtual void add_packed_to(const Weights& source, Weights& weights) const = 0;

@@ -99,6 +99,12 @@ void DebertaBlock::add_packed_to(const Weights& source, Weights& weights) const 
   add_packed_layers(source, weights, layers);
 }
 
+void DebertaBlock::prepare(std::int64_t longest) const {
+  if (positions_.empty() || longest <= 0) return;
+  rows_.tabulate(attention_, longest);
+  positions_.cover(rows_.range(longest));  // every shorter sequence's rows are among the longest's
+}
+
 ScoreModifier DebertaBlock::score_modifier(const float* qkv, std::span<const std::int64_t> offsets, LayerScratch& s,
                                            const LayerContext& context) const {
   ScoreModifier modifier;
@@ -109,8 +115,7 @@ ScoreModifier DebertaBlock::score_modifier(const float* qkv, std::span<const std
   const auto sequences = static_cast<std::int64_t>(offsets.size()) - 1;
   std::int64_t longest = 0;
   for (std::int64_t i = 0; i < sequences; ++i) longest = std::max(longest, offsets[i + 1] - offsets[i]);
-  rows_.tabulate(attention_, longest);
-  positions_.cover(rows_.range(longest));  // every shorter sequence's rows are among the longest's
+  prepare(longest);  // done already when the encoder prepared this batch
 
   // Per sequence, term and head: c2p = Q_h · pk_hᵀ or p2c = K_h · pq_hᵀ over the rows the sequence reads.
   const bool c2p = positions_.key() != nullptr, p2c = positions_.query() != nullptr;

@@ -43,6 +43,7 @@ class DebertaBlock : public BertBlock {
   DebertaBlock(const ModelConfig& config, const Weights& weights, int index);
 
   void add_packed_to(const Weights& source, Weights& weights) const override;
+  void prepare(std::int64_t longest) const override;
 
  protected:
   ScoreModifier score_modifier(const float* qkv, std::span<const std::int64_t> offsets, LayerScratch& scratch,

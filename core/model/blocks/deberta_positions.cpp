@@ -20,6 +20,7 @@ std::int64_t deberta_relative_bucket(std::int64_t delta, int buckets, int max_po
 
 void RelativeRows::tabulate(const DisentangledAttention& attention, std::int64_t longest) {
   const std::int64_t span = attention.span();
+  if (!rows_.empty() && longest_ == std::max<std::int64_t>(longest, 1)) return;  // tabulated for this length
   longest_ = std::max<std::int64_t>(longest, 1);
   rows_.resize(static_cast<std::size_t>(2 * longest_ - 1));
   for (std::int64_t d = -(longest_ - 1); d < longest_; ++d) {

@@ -17,6 +17,7 @@ std::int64_t deberta_relative_bucket(std::int64_t delta, int buckets, int max_po
 // The relative-embedding row of every δ that sequences of up to `longest` tokens have.
 class RelativeRows {
  public:
+  // Always for the same `attention` (a layer's own); again for the same `longest`, nothing to do.
   void tabulate(const DisentangledAttention& attention, std::int64_t longest);
   // The row of δ = i − j (|δ| < longest) is at_zero()[δ].
   const std::int32_t* at_zero() const { return rows_.data() + (longest_ - 1); }
