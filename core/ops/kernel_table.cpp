@@ -32,6 +32,7 @@ KernelTable kernel_table(CpuPath path, const CpuFeatures& features) {
   table.round_to_bf16 = round_to_bf16_variants.on(path);
   table.int8_epilogue_row = int8_epilogue_row_variants.on(path);
   table.activation_row = activation_row_variants.on(path);
+  table.disentangled_terms = disentangled_terms_variants.on(path);
 #if BK_X86_64
   if (path == CpuPath::Avx512) {
     table.attention_f32 = &kAttentionAvx512;

@@ -20,6 +20,7 @@ struct KernelTable {
   decltype(round_to_bf16_variants.portable) round_to_bf16 = nullptr;
   decltype(int8_epilogue_row_variants.portable) int8_epilogue_row = nullptr;
   decltype(activation_row_variants.portable) activation_row = nullptr;
+  decltype(disentangled_terms_variants.portable) disentangled_terms = nullptr;
   // Null where the path has none: f32 attention then runs on oneDNN's sgemm, bf16 products as f32.
   const AttentionKernel* attention_f32 = nullptr;
   const AttentionKernel* attention_bf16 = nullptr;

@@ -1,8 +1,8 @@
 #pragma once
 // Every compiled variant of bertkit's own CPU kernels, defined beside their code (softmax.cpp,
 // layer_norm.cpp, rms_norm.cpp, rotary.cpp, reduced_activations.cpp, int8_epilogue.cpp, activations.cpp,
-// attention_avx512.cpp, attention_bf16.cpp). Which one runs is decided in one place only: the kernel
-// table (core/ops/kernel_table.h).
+// disentangled_terms.cpp, attention_avx512.cpp, attention_bf16.cpp). Which one runs is decided in one
+// place only: the kernel table (core/ops/kernel_table.h).
 #include "core/ops/simd.h"
 
 #include <cstddef>
@@ -37,6 +37,12 @@ extern const VectorVariants<void(const float* p, float s, const float* b, const 
     int8_epilogue_row_variants;
 // An activation (an Eltwise, as int) over a row in place (activations.h).
 extern const VectorVariants<void(float* x, std::int64_t n, int f)> activation_row_variants;
+
+// DeBERTa's disentangled terms added to a tile of scores (disentangled_terms.h).
+struct DisentangledPlanes;
+using DisentangledTermsRows = void(const DisentangledPlanes& planes, std::int64_t query, std::int64_t rows,
+                                   std::int64_t key, std::int64_t keys, float* scores, std::int64_t stride);
+extern const VectorVariants<DisentangledTermsRows> disentangled_terms_variants;
 
 struct HeadScores;
 

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/model/family_spec.h"
 #include "core/model/packed_linears.h"
+#include "core/ops/disentangled_terms.h"
 #include "core/ops/op_profile.h"
 #include "core/ops/threading.h"
 
@@ -19,33 +20,20 @@ namespace bertkit::core {
 namespace {
 
 // Adds the c2p and p2c terms of queries query .. query+rows and keys key .. key+keys (ScoreTerm::add).
-void add_disentangled_terms(const void* context, int head, std::int64_t first_row, std::int64_t length,
-                            std::int64_t query, std::int64_t rows, std::int64_t key, std::int64_t keys, float* scores,
-                            std::int64_t stride) {
+void add_terms(const void* context, int head, std::int64_t first_row, std::int64_t length, std::int64_t query,
+               std::int64_t rows, std::int64_t key, std::int64_t keys, float* scores, std::int64_t stride) {
   const auto& t = *static_cast<const DisentangledTerms*>(context);
   const auto sequence = std::upper_bound(t.offsets.begin(), t.offsets.end(), first_row) - t.offsets.begin() - 1;
   const RelativeRows::Range range = t.rows->range(length);
-  const std::int64_t count = range.count, plane = length * count;
+  const std::int64_t plane = length * range.count;
   const float* base = t.products + t.bases[static_cast<std::size_t>(sequence)] + head * plane;
-  const float* c2p = t.c2p ? base : nullptr;
-  const float* p2c = t.p2c ? base + (t.c2p ? t.heads * plane : 0) : nullptr;
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const std::int64_t i = query + r;
-    const std::int32_t* row = t.rows->at_zero() + (i - key);  // key key+j reads row[−j] − first
-    float* s = scores + r * stride;
-    const float* c2p_i = c2p ? c2p + i * count : nullptr;
-    const float* p2c_j = p2c ? p2c + key * count : nullptr;
-    // transformers adds c2p + p2c to the scaled Q·Kᵀ.
-    if (c2p_i && p2c_j)
-      for (std::int64_t j = 0; j < keys; ++j) {
-        const std::int64_t at = row[-j] - range.first;
-        s[j] += c2p_i[at] + p2c_j[j * count + at];
-      }
-    else if (c2p_i)
-      for (std::int64_t j = 0; j < keys; ++j) s[j] += c2p_i[row[-j] - range.first];
-    else
-      for (std::int64_t j = 0; j < keys; ++j) s[j] += p2c_j[j * count + row[-j] - range.first];
-  }
+  DisentangledPlanes planes;
+  planes.c2p = t.c2p ? base : nullptr;
+  planes.p2c = t.p2c ? base + (t.c2p ? t.heads * plane : 0) : nullptr;
+  planes.count = range.count;
+  planes.row_of = t.rows->at_zero();
+  planes.first = static_cast<std::int32_t>(range.first);
+  add_disentangled_terms(planes, query, rows, key, keys, scores, stride);
 }
 
 }  // namespace
@@ -146,7 +134,7 @@ ScoreModifier DebertaBlock::score_modifier(const float* qkv, std::span<const std
       failed = true;
   }
   if (failed) runtime_error("oneDNN sgemm failed in DeBERTa's disentangled attention");
-  modifier.term = {&add_disentangled_terms, &terms_};
+  modifier.term = {&add_terms, &terms_};
   return modifier;
 }
 

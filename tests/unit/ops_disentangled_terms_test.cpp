@@ -1,0 +1,73 @@
+// DeBERTa's disentangled terms added to a tile of scores (core/ops/disentangled_terms.h): every CPU path
+// adds exactly the floats a plain loop adds (c2p + p2c, then to the score), for relative rows that step
+// by one, that repeat (log buckets), that are clipped, and that step by more than one (many buckets over
+// few positions: the AVX-512 kernel's gather), over tiles whose sizes are and are not multiples of its
+// 16 × 16 blocks, and with either term alone.
+#include "core/model/blocks/deberta_positions.h"
+#include "core/ops/disentangled_terms.h"
+#include "unit/kernel_paths.h"
+#include "unit/reference_math.h"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <vector>
+
+using namespace bertkit::core;
+
+TEST_CASE("disentangled terms: every CPU path adds the plain loop's floats, whatever the relative rows") {
+  struct Positions {
+    const char* name;
+    int buckets, max_relative;
+  };
+  const Positions positions[] = {
+      {"deberta-v3 (256 buckets over 512 positions)", 256, 512},
+      {"8 buckets over 32 positions: repeated and clipped rows", 8, 32},
+      {"no buckets, clipped at 6", 0, 6},
+      {"64 buckets over 64 positions: rows stepping by 2", 64, 64},
+  };
+  const std::int64_t length = 300;
+  for (const Positions& pos : positions) {
+    DisentangledAttention attention;
+    attention.relative = attention.c2p = attention.p2c = true;
+    attention.buckets = pos.buckets;
+    attention.max_relative = pos.max_relative;
+    RelativeRows rows;
+    rows.tabulate(attention, length);
+    const RelativeRows::Range range = rows.range(length);
+    const auto c2p = bktest::random_floats(static_cast<std::size_t>(length * range.count), 31);
+    const auto p2c = bktest::random_floats(static_cast<std::size_t>(length * range.count), 32);
+    for (int terms : {3, 1, 2}) {  // both, c2p alone, p2c alone
+      DisentangledPlanes planes;
+      planes.c2p = terms & 1 ? c2p.data() : nullptr;
+      planes.p2c = terms & 2 ? p2c.data() : nullptr;
+      planes.count = range.count;
+      planes.row_of = rows.at_zero();
+      planes.first = static_cast<std::int32_t>(range.first);
+      // Tiles: whole blocks, ragged edges, a thin one, and one reaching the sequence's ends.
+      const std::int64_t tiles[][4] = {{0, 64, 0, 300}, {37, 50, 5, 261}, {283, 17, 0, 300}, {100, 3, 290, 10}};
+      for (const auto& tile : tiles) {
+        const auto [query, tile_rows, key, keys] = std::make_tuple(tile[0], tile[1], tile[2], tile[3]);
+        const std::int64_t stride = keys + 3;
+        const auto start = bktest::random_floats(static_cast<std::size_t>(tile_rows * stride), 33);
+        std::vector<float> want = start;
+        for (std::int64_t r = 0; r < tile_rows; ++r)
+          for (std::int64_t c = 0; c < keys; ++c) {
+            const std::int64_t i = query + r, j = key + c, at = rows.at_zero()[i - j] - range.first;
+            float term = 0;
+            if (planes.c2p && planes.p2c) term = c2p[i * range.count + at] + p2c[j * range.count + at];
+            else if (planes.c2p) term = c2p[i * range.count + at];
+            else term = p2c[j * range.count + at];
+            want[r * stride + c] += term;
+          }
+        for (const KernelTable& table : bktest::tables_of_every_path()) {
+          INFO(pos.name << ", terms " << terms << ", path " << cpu_path_name(table.path) << ", tile " << query << "+"
+                        << tile_rows << " × " << key << "+" << keys);
+          std::vector<float> got = start;
+          table.disentangled_terms(planes, query, tile_rows, key, keys, got.data(), stride);
+          CHECK(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+        }
+      }
+    }
+  }
+}
