@@ -128,18 +128,28 @@ BK_BF16 void softmax_to_bf16(float* row, std::int64_t length, std::int64_t width
   }
 }
 
-// The scores of R rows over `columns` keys (a multiple of 16) from kt, whose rows are `width` apart.
+// The scores of R rows over `columns` keys (a multiple of 16) from kt, whose rows are `width` apart, into
+// rows of scores `scores_stride` apart.
 template <int R>
 struct QkRows {
   BK_BF16 static void run(std::int64_t r, const std::uint32_t* qb, std::int64_t pairs, const std::uint32_t* kt,
-                          std::int64_t width, std::int64_t columns, float scale, float* scores) {
+                          std::int64_t width, std::int64_t columns, float scale, float* scores,
+                          std::int64_t scores_stride) {
     const std::uint32_t* qr = qb + r * pairs;
-    float* sr = scores + r * width;
+    float* sr = scores + r * scores_stride;
     std::int64_t j = 0;
-    for (; j + 64 <= columns; j += 64) dot_tile<R, 4>(qr, pairs, kt + j, width, pairs, scale, sr + j, width);
-    for (; j < columns; j += 16) dot_tile<R, 1>(qr, pairs, kt + j, width, pairs, scale, sr + j, width);
+    for (; j + 64 <= columns; j += 64) dot_tile<R, 4>(qr, pairs, kt + j, width, pairs, scale, sr + j, scores_stride);
+    for (; j < columns; j += 16) dot_tile<R, 1>(qr, pairs, kt + j, width, pairs, scale, sr + j, scores_stride);
   }
 };
+
+// A block's queries (rows `stride` floats apart) rounded to bf16 pairs into qb, `pairs` words a row.
+BK_BF16 void pack_queries(const float* q, std::int64_t stride, std::int64_t rows, std::int64_t head_dim,
+                          std::uint32_t* qb) {
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t c = 0; c < head_dim; c += 32)
+      _mm512_storeu_si512(qb + r * (head_dim / 2) + c / 2, bf16x32(q + r * stride + c));
+}
 
 template <int NV>
 struct PvRowsOf {
@@ -153,6 +163,25 @@ struct PvRowsOf {
 };
 
 }  // namespace
+
+std::int64_t products_bf16_scratch(std::int64_t keys, std::int64_t head_dim) {
+  return head_dim / 2 * padded(keys) + kQueryBlock * head_dim / 2;  // the keys and a block's queries, in pairs
+}
+
+BK_BF16 void products_bf16(const float* q, std::int64_t q_stride, const float* k, std::int64_t k_stride,
+                           std::int64_t queries, std::int64_t keys, std::int64_t head_dim, float scale, float* out,
+                           std::int64_t out_stride, float* scratch) {
+  const std::int64_t width = padded(keys), pairs = head_dim / 2;
+  auto* kt = reinterpret_cast<std::uint32_t*>(scratch);  // [pairs, width]
+  std::uint32_t* qb = kt + pairs * width;                // [kQueryBlock, pairs]
+  pack_keys(k, k_stride, keys, head_dim, kt, width);
+  for (std::int64_t block = 0; block < queries; block += kQueryBlock) {
+    const std::int64_t rows = std::min(kQueryBlock, queries - block);
+    pack_queries(q + block * q_stride, q_stride, rows, head_dim, qb);
+    over_rows<QkRows>(rows, static_cast<const std::uint32_t*>(qb), pairs, static_cast<const std::uint32_t*>(kt), width,
+                      width, scale, out + block * out_stride, out_stride);
+  }
+}
 
 std::int64_t attention_bf16_scratch(std::int64_t keys, std::int64_t head_dim) {
   const std::int64_t width = padded(keys);
@@ -178,16 +207,14 @@ BK_BF16 void attention_bf16(const float* q, const float* k, const float* v, std:
 
   for (std::int64_t block = first; block < first + queries; block += kQueryBlock) {
     const std::int64_t rows = std::min(kQueryBlock, first + queries - block);
-    for (std::int64_t r = 0; r < rows; ++r)
-      for (std::int64_t c = 0; c < head_dim; c += 32)
-        _mm512_storeu_si512(qb + r * pairs + c / 2, bf16x32(q + (block + r) * stride + c));
+    pack_queries(q + block * stride, stride, rows, head_dim, qb);
     // Column 0 of the scores is key range.begin (even, as base); a window leaves the keys outside the
     // range uncomputed.
     const KeyRange range = key_range(head, block, rows, 32);
     const std::int64_t keys = range.end - range.begin, from = range.begin - base;
     const std::int64_t columns = padded(keys), value_pairs = (keys + 1) / 2;
     over_rows<QkRows>(rows, static_cast<const std::uint32_t*>(qb), pairs,
-                      static_cast<const std::uint32_t*>(kt + from), width, columns, scale, scores);
+                      static_cast<const std::uint32_t*>(kt + from), width, columns, scale, scores, width);
     modify_scores(head, block, rows, range.begin, keys, scores, width);
     for (std::int64_t r = 0; r < rows; ++r) softmax_to_bf16(scores + r * width, keys, columns, pb + r * (width / 2));
     float* o = out + block * out_stride;

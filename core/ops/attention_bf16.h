@@ -19,4 +19,12 @@ void attention_bf16(const float* q, const float* k, const float* v, std::int64_t
                     float scale, const HeadScores& head, std::int64_t first, std::int64_t queries, float* out,
                     std::int64_t out_stride, float* scratch);
 
+// out[r][j] = scale · q[r]·k[j] for r < queries and j < keys (q's rows q_stride floats apart, k's k_stride,
+// out's out_stride), q and k rounded to bf16 as attention_bf16 rounds them: its scores without their
+// softmax (AttentionKernel::products). Scratch: products_bf16_scratch(keys, head_dim) floats.
+std::int64_t products_bf16_scratch(std::int64_t keys, std::int64_t head_dim);
+void products_bf16(const float* q, std::int64_t q_stride, const float* k, std::int64_t k_stride, std::int64_t queries,
+                   std::int64_t keys, std::int64_t head_dim, float scale, float* out, std::int64_t out_stride,
+                   float* scratch);
+
 }  // namespace bertkit::core

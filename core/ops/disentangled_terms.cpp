@@ -14,15 +14,15 @@ BK_VECTOR_BODY void disentangled_terms_body(const DisentangledPlanes& p, std::in
     const std::int64_t i = query + r;
     const std::int32_t* row = p.row_of + (i - key);  // key key+j reads row[−j]
     float* s = scores + r * stride;
-    const float* c2p = p.c2p ? p.c2p + i * p.count - p.first : nullptr;
-    const float* p2c = p.p2c ? p.p2c + key * p.count - p.first : nullptr;
+    const float* c2p = p.c2p ? p.c2p + i * p.width - p.first : nullptr;
+    const float* p2c = p.p2c ? p.p2c + key * p.width - p.first : nullptr;
     // transformers adds c2p + p2c to the scaled Q·Kᵀ.
     if (c2p && p2c)
-      for (std::int64_t j = 0; j < keys; ++j) s[j] += c2p[row[-j]] + p2c[j * p.count + row[-j]];
+      for (std::int64_t j = 0; j < keys; ++j) s[j] += c2p[row[-j]] + p2c[j * p.width + row[-j]];
     else if (c2p)
       for (std::int64_t j = 0; j < keys; ++j) s[j] += c2p[row[-j]];
     else
-      for (std::int64_t j = 0; j < keys; ++j) s[j] += p2c[j * p.count + row[-j]];
+      for (std::int64_t j = 0; j < keys; ++j) s[j] += p2c[j * p.width + row[-j]];
   }
 }
 
@@ -40,7 +40,7 @@ BK_TARGET_AVX512 inline __m512 columns16(const float* plane, const std::int32_t*
 }
 
 // How many keys ahead block16 asks for the lines it will read. Each key's p2c row gives a block one line,
-// the rows count·4 bytes apart (2 KB for deberta-v3's 512 rows: a page holds two), which the hardware
+// the rows width·4 bytes apart (2 KB for deberta-v3's 512 rows: a page holds two), which the hardware
 // prefetchers do not follow, and a 512-token sequence's planes outgrow the L2 cache: without this the
 // blocks waited on L3 for most lines (bench --profile, 1x512 int8, 2 threads: attention 79 → 66-71 ms).
 constexpr std::int64_t kPrefetchKeys = 64;
@@ -52,14 +52,14 @@ BK_TARGET_AVX512 inline void block16(const DisentangledPlanes& p, std::int64_t i
     for (int c = 0; c < 16; ++c) {
       const std::int64_t j = j0 + kPrefetchKeys + c, i = i0 + c;
       if (p.p2c)
-        _mm_prefetch(reinterpret_cast<const char*>(p.p2c + j * p.count + (p.row_of[i0 - j] - p.first)), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(p.p2c + j * p.width + (p.row_of[i0 - j] - p.first)), _MM_HINT_T0);
       if (p.c2p)
-        _mm_prefetch(reinterpret_cast<const char*>(p.c2p + i * p.count + (p.row_of[i - j0 - kPrefetchKeys - 15] - p.first)),
+        _mm_prefetch(reinterpret_cast<const char*>(p.c2p + i * p.width + (p.row_of[i - j0 - kPrefetchKeys - 15] - p.first)),
                      _MM_HINT_T0);
     }
   __m512 p2c[16];  // first p2c[c] over the 16 queries for key j0 + c, then transposed: over the keys for query i0 + c
   if (p.p2c) {
-    for (int c = 0; c < 16; ++c) p2c[c] = columns16(p.p2c + (j0 + c) * p.count, p.row_of + (i0 - j0 - c), p.first);
+    for (int c = 0; c < 16; ++c) p2c[c] = columns16(p.p2c + (j0 + c) * p.width, p.row_of + (i0 - j0 - c), p.first);
     attention_tiles::transpose16(p2c);
   }
   const __m512i reversed = _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -69,7 +69,7 @@ BK_TARGET_AVX512 inline void block16(const DisentangledPlanes& p, std::int64_t i
     if (p.c2p) {
       // Keys j0+15 .. j0 read the rows of δ ascending: loaded so, then put in key order.
       const __m512 c2p = _mm512_permutexvar_ps(
-          reversed, columns16(p.c2p + i * p.count, p.row_of + (i - j0 - 15), p.first));
+          reversed, columns16(p.c2p + i * p.width, p.row_of + (i - j0 - 15), p.first));
       term = p.p2c ? _mm512_add_ps(c2p, p2c[r]) : c2p;
     } else {
       term = p2c[r];

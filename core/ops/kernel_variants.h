@@ -54,6 +54,13 @@ struct AttentionKernel {
   void (*run)(const float* q, const float* k, const float* v, std::int64_t stride, std::int64_t head_dim,
               float scale, const HeadScores& scores, std::int64_t first, std::int64_t queries, float* out,
               std::int64_t out_stride, float* scratch);
+  // The same products without the softmax, of any two sets of rows (DeBERTa's queries and keys with its
+  // relative embeddings): out[r][j] = scale · q[r]·k[j], r < queries, j < keys. Out's rows must hold keys
+  // rounded up to 32 floats; the padding gets zeros. Null where they would not outrun oneDNN's sgemm.
+  std::int64_t (*products_scratch)(std::int64_t keys, std::int64_t head_dim);  // floats
+  void (*products)(const float* q, std::int64_t q_stride, const float* k, std::int64_t k_stride, std::int64_t queries,
+                   std::int64_t keys, std::int64_t head_dim, float scale, float* out, std::int64_t out_stride,
+                   float* scratch);
 };
 
 }  // namespace bertkit::core

@@ -2,14 +2,17 @@
 // adds exactly the floats a plain loop adds (c2p + p2c, then to the score), for relative rows that step
 // by one, that repeat (log buckets), that are clipped, and that step by more than one (many buckets over
 // few positions: the AVX-512 kernel's gather), over tiles whose sizes are and are not multiples of its
-// 16 × 16 blocks, and with either term alone.
+// 16 × 16 blocks, and with either term alone. And the products the attention kernels compute for them.
 #include "core/model/blocks/deberta_positions.h"
 #include "core/ops/disentangled_terms.h"
+#include "core/tensor.h"
 #include "unit/kernel_paths.h"
 #include "unit/reference_math.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -41,7 +44,7 @@ TEST_CASE("disentangled terms: every CPU path adds the plain loop's floats, what
       DisentangledPlanes planes;
       planes.c2p = terms & 1 ? c2p.data() : nullptr;
       planes.p2c = terms & 2 ? p2c.data() : nullptr;
-      planes.count = range.count;
+      planes.width = range.count;
       planes.row_of = rows.at_zero();
       planes.first = static_cast<std::int32_t>(range.first);
       // Tiles: whole blocks, ragged edges, a thin one, and one reaching the sequence's ends.
@@ -70,4 +73,37 @@ TEST_CASE("disentangled terms: every CPU path adds the plain loop's floats, what
       }
     }
   }
+}
+
+TEST_CASE("attention kernels' products: scale · q·k of their rounded rows, any row strides, padding zero") {
+  const std::int64_t queries = 70, keys = 45, d = 64, q_stride = 3 * d + 5, k_stride = d + 7, width = 72;
+  const float scale = 0.125f;
+  const auto q = bktest::random_floats(static_cast<std::size_t>(queries * q_stride), 41, -2.0f, 2.0f);
+  const auto k = bktest::random_floats(static_cast<std::size_t>(keys * k_stride), 42, -2.0f, 2.0f);
+  int kernels_with_products = 0;
+  for (const KernelTable& table : bktest::tables_of_every_path())
+    for (AttentionProducts type : {AttentionProducts::F32, AttentionProducts::BF16}) {
+      const AttentionKernel* kernel = table.attention(type, d);
+      if (!kernel || !kernel->products) continue;
+      ++kernels_with_products;
+      const bool bf16 = kernel == table.attention_bf16;
+      INFO("path " << cpu_path_name(table.path) << (bf16 ? ", bf16" : ", f32"));
+      auto rounded = [bf16](float x) { return bf16 ? bf16_to_f32(f32_to_bf16(x)) : x; };
+      std::vector<float> scratch(static_cast<std::size_t>(kernel->products_scratch(keys, d)));
+      std::vector<float> out(static_cast<std::size_t>(queries * width), -7.0f);
+      kernel->products(q.data(), q_stride, k.data(), k_stride, queries, keys, d, scale, out.data(), width, scratch.data());
+      double worst = 0;
+      for (std::int64_t r = 0; r < queries; ++r) {
+        for (std::int64_t j = 0; j < keys; ++j) {
+          double want = 0;
+          for (std::int64_t c = 0; c < d; ++c)
+            want += double(rounded(q[r * q_stride + c])) * double(rounded(k[j * k_stride + c]));
+          worst = std::max(worst, std::abs(out[r * width + j] - scale * want));
+        }
+        for (std::int64_t j = keys; j < (keys + 31) / 32 * 32; ++j) CHECK(out[r * width + j] == 0.0f);
+        CHECK(out[r * width + width - 1] == -7.0f);  // nothing past the padding
+      }
+      CHECK(worst < 1e-5);  // f32 sums of 64 products of ±4
+    }
+  MESSAGE(kernels_with_products << " attention kernels with their own products here");
 }

@@ -42,6 +42,7 @@ class BertBlock : public Block {
                                        const LayerContext& context) const;
   int heads() const { return heads_; }
   std::int64_t hidden_size() const { return hidden_size_; }
+  AttentionProducts attention_products() const { return attention_products_; }
 
  private:
   int index_;

@@ -4,6 +4,7 @@
 #include "core/model/family_spec.h"
 #include "core/model/packed_linears.h"
 #include "core/ops/disentangled_terms.h"
+#include "core/ops/kernel_table.h"
 #include "core/ops/op_profile.h"
 #include "core/ops/threading.h"
 
@@ -19,18 +20,22 @@
 namespace bertkit::core {
 namespace {
 
+// Floats from one row of a sequence's c2p or p2c products to the next: its relative rows, rounded up to
+// what the attention kernels' products write.
+std::int64_t product_width(const RelativeRows::Range& range) { return (range.count + 31) / 32 * 32; }
+
 // Adds the c2p and p2c terms of queries query .. query+rows and keys key .. key+keys (ScoreTerm::add).
 void add_terms(const void* context, int head, std::int64_t first_row, std::int64_t length, std::int64_t query,
                std::int64_t rows, std::int64_t key, std::int64_t keys, float* scores, std::int64_t stride) {
   const auto& t = *static_cast<const DisentangledTerms*>(context);
   const auto sequence = std::upper_bound(t.offsets.begin(), t.offsets.end(), first_row) - t.offsets.begin() - 1;
   const RelativeRows::Range range = t.rows->range(length);
-  const std::int64_t plane = length * range.count;
+  const std::int64_t plane = length * product_width(range);
   const float* base = t.products + t.bases[static_cast<std::size_t>(sequence)] + head * plane;
   DisentangledPlanes planes;
   planes.c2p = t.c2p ? base : nullptr;
   planes.p2c = t.p2c ? base + (t.c2p ? t.heads * plane : 0) : nullptr;
-  planes.count = range.count;
+  planes.width = product_width(range);
   planes.row_of = t.rows->at_zero();
   planes.first = static_cast<std::int32_t>(range.first);
   add_disentangled_terms(planes, query, rows, key, keys, scores, stride);
@@ -105,16 +110,20 @@ ScoreModifier DebertaBlock::score_modifier(const float* qkv, std::span<const std
   for (std::int64_t i = 0; i < sequences; ++i) longest = std::max(longest, offsets[i + 1] - offsets[i]);
   prepare(longest);  // done already when the encoder prepared this batch
 
-  // Per sequence, term and head: c2p = Q_h · pk_hᵀ or p2c = K_h · pq_hᵀ over the rows the sequence reads.
+  // Per sequence, term and head: c2p = Q_h · pk_hᵀ or p2c = K_h · pq_hᵀ over the rows the sequence reads,
+  // by the attention kernel's products where it has its own (bf16, as its scores), else oneDNN's sgemm.
   const bool c2p = positions_.key() != nullptr, p2c = positions_.query() != nullptr;
   const int terms = int{c2p} + int{p2c};
   terms_ = {offsets, {}, nullptr, c2p, p2c, heads(), &rows_};
   std::int64_t total = 0;
   for (std::int64_t i = 0; i < sequences; ++i) {
     terms_.bases.push_back(total);
-    total += terms * heads() * (offsets[i + 1] - offsets[i]) * rows_.range(offsets[i + 1] - offsets[i]).count;
+    total += terms * heads() * (offsets[i + 1] - offsets[i]) * product_width(rows_.range(offsets[i + 1] - offsets[i]));
   }
-  float* products = grown(s.positional, total);
+  const AttentionKernel* attention = kernels().attention(attention_products(), d);
+  const AttentionKernel* kernel = attention && attention->products ? attention : nullptr;
+  const std::int64_t per_thread = kernel ? kernel->products_scratch(rows_.range(longest).count, d) : 0;
+  float* products = grown(s.positional, total + per_thread * omp_get_max_threads());
   terms_.products = products;
   const std::int64_t tasks = sequences * terms * heads();
   const ProfiledOp op("disentangled products");
@@ -125,12 +134,16 @@ ScoreModifier DebertaBlock::score_modifier(const float* qkv, std::span<const std
     const std::int64_t seq = task / (terms * heads()), term = task / heads() % terms, head = task % heads();
     const std::int64_t length = offsets[seq + 1] - offsets[seq];
     const RelativeRows::Range range = rows_.range(length);
+    const std::int64_t width = product_width(range);
     const bool content_to_position = terms_.c2p && term == 0;
     const float* content = qkv + offsets[seq] * 3 * h + (content_to_position ? 0 : h) + head * d;  // Q or K
     const float* position = (content_to_position ? positions_.key() : positions_.query()) + range.first * h + head * d;
-    float* out = products + terms_.bases[static_cast<std::size_t>(seq)] + (term * heads() + head) * length * range.count;
-    if (dnnl_sgemm('N', 'T', length, range.count, d, scale_, content, 3 * h, position, h, 0.0f, out, range.count) !=
-        dnnl_success)
+    float* out = products + terms_.bases[static_cast<std::size_t>(seq)] + (term * heads() + head) * length * width;
+    if (kernel)
+      kernel->products(content, 3 * h, position, h, length, range.count, d, scale_, out, width,
+                       products + total + per_thread * omp_get_thread_num());
+    else if (dnnl_sgemm('N', 'T', length, range.count, d, scale_, content, 3 * h, position, h, 0.0f, out, width) !=
+             dnnl_success)
       failed = true;
   }
   if (failed) runtime_error("oneDNN sgemm failed in DeBERTa's disentangled attention");
