@@ -50,7 +50,7 @@ TEST_CASE("disentangled terms: every CPU path adds the plain loop's floats, what
       // Tiles: whole blocks, ragged edges, a thin one, and one reaching the sequence's ends.
       const std::int64_t tiles[][4] = {{0, 64, 0, 300}, {37, 50, 5, 261}, {283, 17, 0, 300}, {100, 3, 290, 10}};
       for (const auto& tile : tiles) {
-        const auto [query, tile_rows, key, keys] = std::make_tuple(tile[0], tile[1], tile[2], tile[3]);
+        const std::int64_t query = tile[0], tile_rows = tile[1], key = tile[2], keys = tile[3];
         const std::int64_t stride = keys + 3;
         const auto start = bktest::random_floats(static_cast<std::size_t>(tile_rows * stride), 33);
         std::vector<float> want = start;
