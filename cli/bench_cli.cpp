@@ -18,6 +18,7 @@
 #include "core/ops/cpu_features.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 #include <omp.h>
 
@@ -269,8 +270,8 @@ int run_bench(const BenchOptions& o) {
   if (!o.save.empty()) {
     if (o.shape.empty()) usage_error("--save writes a random-weight model: give --shape NAME");
     const auto& shape = core::find_model_shape(o.shape);
-    cmd::save_model_folder(shape, cmd::random_model_weights(shape), o.save);
-    if (!records::quiet()) fmt::print(stderr, "bertkit: wrote {} (config.json, model.safetensors, vocab.txt)\n", o.save);
+    const auto written = cmd::save_model_folder(shape, cmd::random_model_weights(shape), o.save);
+    if (!records::quiet()) fmt::print(stderr, "bertkit: wrote {} ({})\n", o.save, fmt::join(written, ", "));
     return 0;
   }
   BenchPrinter print(o.format == "jsonl");

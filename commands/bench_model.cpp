@@ -8,8 +8,13 @@
 #include "core/files.h"
 #include "tokenizer/default_vocab.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 namespace bertkit::cmd {
 
@@ -21,19 +26,77 @@ void write_text(const std::filesystem::path& path, std::string_view text) {
   out.commit();
 }
 
+// MPNet's vocabulary as all-mpnet-base-v2 lays it out: <s> <pad> </s> <unk>, BERT's words, then <mask>
+// (30,527 tokens, the shape's vocab_size).
+std::vector<std::string> mpnet_vocab() {
+  std::vector<std::string> vocab = {"<s>", "<pad>", "</s>", "<unk>"};
+  std::string_view text = tok::default_vocab_text();
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    vocab.emplace_back(text.substr(0, end));
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+  }
+  vocab.emplace_back("<mask>");
+  return vocab;
+}
+
+// all-mpnet-base-v2's tokenizer.json over `vocab`: BERT's normaliser and pre-tokenizer, WordPiece, and
+// RoBERTa's <s> ... </s> around a text (</s></s> between a pair).
+std::string mpnet_tokenizer_json(const std::vector<std::string>& vocab) {
+  using Json = nlohmann::ordered_json;
+  auto id_of = [&vocab](std::string_view token) {
+    return static_cast<int>(std::find(vocab.begin(), vocab.end(), token) - vocab.begin());
+  };
+  Json added = Json::array();
+  for (const char* token : {"<s>", "<pad>", "</s>", "<unk>", "[UNK]", "<mask>"})
+    added.push_back({{"id", id_of(token)}, {"content", token}, {"single_word", false},
+                     {"lstrip", std::string_view(token) == "<mask>"}, {"rstrip", false},
+                     {"normalized", std::string_view(token) == "<unk>"}, {"special", true}});
+  Json ids = Json::object();
+  for (std::size_t i = 0; i < vocab.size(); ++i) ids[vocab[i]] = i;
+  const Json tokenizer = {
+      {"version", "1.0"},
+      {"truncation", nullptr},
+      {"padding", nullptr},
+      {"added_tokens", added},
+      {"normalizer",
+       {{"type", "BertNormalizer"}, {"clean_text", true}, {"handle_chinese_chars", true}, {"strip_accents", nullptr},
+        {"lowercase", true}}},
+      {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
+      {"post_processor",
+       {{"type", "RobertaProcessing"}, {"sep", {"</s>", id_of("</s>")}}, {"cls", {"<s>", id_of("<s>")}},
+        {"trim_offsets", true}, {"add_prefix_space", false}}},
+      {"decoder", {{"type", "WordPiece"}, {"prefix", "##"}, {"cleanup", true}}},
+      {"model",
+       {{"type", "WordPiece"}, {"unk_token", "[UNK]"}, {"continuing_subword_prefix", "##"},
+        {"max_input_chars_per_word", 100}, {"vocab", ids}}}};
+  return tokenizer.dump() + "\n";
+}
+
 }  // namespace
 
 core::Weights random_model_weights(const core::ModelShape& shape) {
   return core::random_weights(core::config_of(shape), 1);
 }
 
-void save_model_folder(const core::ModelShape& shape, const core::Weights& weights,
-                       const std::filesystem::path& folder) {
+std::vector<std::string> save_model_folder(const core::ModelShape& shape, const core::Weights& weights,
+                                           const std::filesystem::path& folder) {
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   if (ec) runtime_error("{}: cannot create the folder: {}", folder.string(), ec.message());
+  std::vector<std::string> written = {"config.json", "model.safetensors", "vocab.txt"};
   write_text(folder / "config.json", core::config_json(shape));
-  write_text(folder / "vocab.txt", tok::default_vocab_text());
+  if (shape.model_type == "mpnet") {
+    // MPNet puts <s> ... </s> around a text, which only a tokenizer.json says.
+    const std::vector<std::string> vocab = mpnet_vocab();
+    std::string lines;
+    for (const std::string& token : vocab) lines += token + "\n";
+    write_text(folder / "vocab.txt", lines);
+    write_text(folder / "tokenizer.json", mpnet_tokenizer_json(vocab));
+    written.push_back("tokenizer.json");
+  } else {
+    write_text(folder / "vocab.txt", tok::default_vocab_text());
+  }
   // Under the names the family's checkpoints use (DeBERTa's key_proj, ModernBERT's layers.N), so that
   // the folder loads as the Hub's do.
   const core::ModelConfig config = core::config_of(shape);
@@ -42,6 +105,7 @@ void save_model_folder(const core::ModelShape& shape, const core::Weights& weigh
   for (const std::string& name : weights.names())
     named.add(core::checkpoint_spelling(*config.family, architecture, name), *weights.find(name));
   core::write_safetensors(named, folder / "model.safetensors");
+  return written;
 }
 
 }  // namespace bertkit::cmd

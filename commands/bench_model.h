@@ -5,6 +5,8 @@
 #include "core/checkpoint/weights.h"
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace bertkit::cmd {
 
@@ -12,8 +14,9 @@ namespace bertkit::cmd {
 core::Weights random_model_weights(const core::ModelShape& shape);
 
 // config.json, model.safetensors and the built-in vocab.txt (bert-base-uncased's) in `folder`, created
-// if needed; existing files of those names are replaced.
-void save_model_folder(const core::ModelShape& shape, const core::Weights& weights,
-                       const std::filesystem::path& folder);
+// if needed; existing files of those names are replaced. MPNet's shape gets its own tokenizer: that
+// vocabulary as all-mpnet-base-v2 lays it out, in vocab.txt and tokenizer.json. Returns the names written.
+std::vector<std::string> save_model_folder(const core::ModelShape& shape, const core::Weights& weights,
+                                           const std::filesystem::path& folder);
 
 }  // namespace bertkit::cmd

@@ -3,6 +3,8 @@
 // figures themselves are benchmarks.
 #include "support.h"
 
+#include "commands/bench_model.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -294,4 +296,42 @@ TEST_CASE("bench --profile: each op's time per batch, adding up to the batch's")
   REQUIRE_MESSAGE(table.exit_code == 0, table.err);
   CHECK(table.out.find("384x1536 f32") != std::string::npos);  // "matmul", or "matmul (row blocks)" on AVX2
   CHECK(table.out.find("layer norm") != std::string::npos);
+}
+
+TEST_CASE("bench: --save gives an MPNet shape all-mpnet-base-v2's tokenizer, which embed runs on") {
+  bktest::TempDir dir;
+  const auto folder = (dir / "mpnet").string();
+  // A one-layer MPNet of the mpnet-base config's vocabulary and positions (the full shape is 440 MB).
+  const bertkit::core::ModelShape tiny{"mpnet-tiny", 1, 32, 2, 64, "mpnet"};
+  const auto written = bertkit::cmd::save_model_folder(tiny, bertkit::cmd::random_model_weights(tiny), folder);
+  CHECK(written == std::vector<std::string>{"config.json", "model.safetensors", "vocab.txt", "tokenizer.json"});
+
+  // The Hub's tokenizer.json, but for the truncation and padding it was saved with.
+  auto saved = bktest::read_json(dir / "mpnet" / "tokenizer.json");
+  auto hub = bktest::read_json(bktest::shared("vocab/all-mpnet-base-v2/tokenizer.json"));
+  for (const char* key : {"normalizer", "pre_tokenizer", "post_processor", "decoder", "model"}) {
+    CAPTURE(key);
+    CHECK(saved[key] == hub[key]);
+  }
+  auto sorted = [](nlohmann::json tokens) {
+    std::sort(tokens.begin(), tokens.end(), [](const auto& a, const auto& b) { return a["id"] < b["id"]; });
+    return tokens;
+  };
+  CHECK(sorted(saved["added_tokens"]) == sorted(hub["added_tokens"]));
+  const std::string vocab = bktest::read_file(dir / "mpnet" / "vocab.txt");
+  CHECK(bktest::count_lines(vocab) == 30527);
+  CHECK(vocab.starts_with("<s>\n<pad>\n</s>\n<unk>\n[PAD]\n"));
+
+  const std::vector<std::string> texts = {"Hello world", "A man is eating food.", "naïve café, 東京"};
+  auto ids_of = [&](const std::string& model) {
+    std::vector<std::string> args = {"tokenize", "-m", model};
+    args.insert(args.end(), texts.begin(), texts.end());
+    auto r = bktest::run_bertkit(args);
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    return r.out;
+  };
+  CHECK(ids_of(folder) == ids_of(bktest::shared("vocab/all-mpnet-base-v2").string()));
+  auto embed = bktest::run_bertkit({"embed", "-m", folder, "hello world"});
+  REQUIRE_MESSAGE(embed.exit_code == 0, embed.err);
+  CHECK(only_record(embed)["embedding"].size() == 32);
 }
