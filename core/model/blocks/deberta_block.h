@@ -7,7 +7,8 @@
 // norm_rel_ebd says so) projected by the layer's own query / key projections (share_att_key) or by its
 // pos_query_proj / pos_key_proj, as a batch first reaches them (core/model/blocks/relative_projections.h).
 // Per sequence it multiplies every head's queries and keys by them (only the rows the sequence's length
-// reaches) and the attention kernels add the gathered terms a tile at a time (ScoreTerm), so no
+// reaches) and the attention kernels add the gathered terms a tile at a time (ScoreTerm, by
+// core/ops/disentangled_terms.h), so no
 // [heads, n, n] matrix is ever made.
 #include "core/model/blocks/bert_block.h"
 #include "core/model/blocks/deberta_positions.h"
