@@ -8,8 +8,7 @@
 // pos_query_proj / pos_key_proj, as a batch first reaches them (core/model/blocks/relative_projections.h).
 // Per sequence it multiplies every head's queries and keys by them (only the rows the sequence's length
 // reaches) and the attention kernels add the gathered terms a tile at a time (ScoreTerm, by
-// core/ops/disentangled_terms.h), so no
-// [heads, n, n] matrix is ever made.
+// core/ops/disentangled_terms.h), so no [heads, n, n] matrix is ever made: memory stays linear in n.
 #include "core/model/blocks/bert_block.h"
 #include "core/model/blocks/deberta_positions.h"
 #include "core/model/blocks/relative_projections.h"
