@@ -107,3 +107,44 @@ TEST_CASE("attention kernels' products: scale · q·k of their rounded rows, any
     }
   MESSAGE(kernels_with_products << " attention kernels with their own products here");
 }
+
+TEST_CASE("disentangled terms: a tile of content rows' band holds every relative row its products are read at") {
+  struct Positions {
+    int buckets, max_relative;
+  };
+  for (const Positions pos : {Positions{256, 512}, Positions{8, 32}, Positions{0, 6}, Positions{64, 64}})
+    for (std::int64_t length : {1, 7, 33, 128, 300}) {
+      CAPTURE(pos.buckets);
+      CAPTURE(length);
+      DisentangledAttention attention;
+      attention.relative = attention.c2p = attention.p2c = true;
+      attention.buckets = pos.buckets;
+      attention.max_relative = pos.max_relative;
+      RelativeRows rows;
+      rows.tabulate(attention, 300);  // a longer batch's table serves every shorter sequence
+      const RelativeRows::Range range = rows.range(length);
+      for (bool queries : {true, false}) {
+        CAPTURE(queries);
+        // The whole sequence as one tile is its range.
+        const RelativeRows::Range whole = rows.band(length, 0, length, queries);
+        CHECK((whole.first == range.first && whole.count == range.count));
+        for (std::int64_t tile : {1, 32}) {
+          for (std::int64_t at = 0; at < length; at += tile) {
+            const std::int64_t n = std::min(tile, length - at);
+            const RelativeRows::Range band = rows.band(length, at, n, queries);
+            CHECK(band.first >= range.first);
+            CHECK(band.first + band.count <= range.first + range.count);
+            std::int64_t lowest = band.first + band.count, highest = band.first - 1;
+            for (std::int64_t c = at; c < at + n; ++c)
+              for (std::int64_t other = 0; other < length; ++other) {
+                const std::int64_t row = rows.at_zero()[queries ? c - other : other - c];
+                lowest = std::min(lowest, row), highest = std::max(highest, row);
+              }
+            // Every row read is in the band, and the band's ends are read: no wider than it must be.
+            CHECK(lowest == band.first);
+            CHECK(highest == band.first + band.count - 1);
+          }
+        }
+      }
+    }
+}

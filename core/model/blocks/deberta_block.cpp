@@ -20,9 +20,16 @@
 namespace bertkit::core {
 namespace {
 
-// Floats from one row of a sequence's c2p or p2c products to the next: its relative rows, rounded up to
-// what the attention kernels' products write.
-std::int64_t product_width(const RelativeRows::Range& range) { return (range.count + 31) / 32 * 32; }
+// Floats from one row of a sequence's c2p or p2c products to the next: its relative rows, and room for a
+// band of them to be written rounded up to 32 (the attention kernels' products) from any of them.
+std::int64_t product_width(const RelativeRows::Range& range) { return (range.count + 31 + 31) / 32 * 32; }
+
+// Content rows (queries for c2p, keys for p2c) whose products the attention kernel computes together: a
+// tile meets only length + kProductTile − 1 values of δ, fewer relative rows than the sequence's
+// 2·length − 1 where they are not bucketed (up to position_buckets / 2 tokens). The kernel's products do
+// not depend on the tile; sgemm takes a sequence's at once (its calls' overhead ate the saving: f32
+// deberta-v3-base, 2 threads, 1x128 and 16x48 no faster).
+constexpr std::int64_t kProductTile = 32;
 
 // Adds the c2p and p2c terms of queries query .. query+rows and keys key .. key+keys (ScoreTerm::add).
 void add_terms(const void* context, int head, std::int64_t first_row, std::int64_t length, std::int64_t query,
@@ -139,12 +146,19 @@ ScoreModifier DebertaBlock::score_modifier(const float* qkv, std::span<const std
     const float* content = qkv + offsets[seq] * 3 * h + (content_to_position ? 0 : h) + head * d;  // Q or K
     const float* position = (content_to_position ? positions_.key() : positions_.query()) + range.first * h + head * d;
     float* out = products + terms_.bases[static_cast<std::size_t>(seq)] + (term * heads() + head) * length * width;
-    if (kernel)
-      kernel->products(content, 3 * h, position, h, length, range.count, d, scale_, out, width,
-                       products + total + per_thread * omp_get_thread_num());
-    else if (dnnl_sgemm('N', 'T', length, range.count, d, scale_, content, 3 * h, position, h, 0.0f, out, width) !=
-             dnnl_success)
-      failed = true;
+    float* scratch = products + total + per_thread * omp_get_thread_num();
+    const std::int64_t tiles_of = kernel ? kProductTile : length;
+    for (std::int64_t at = 0; at < length; at += tiles_of) {
+      const std::int64_t tile = std::min(tiles_of, length - at);
+      const RelativeRows::Range band = rows_.band(length, at, tile, content_to_position);
+      const float* c = content + at * 3 * h;
+      const float* p = position + (band.first - range.first) * h;
+      float* o = out + at * width + (band.first - range.first);
+      if (kernel)
+        kernel->products(c, 3 * h, p, h, tile, band.count, d, scale_, o, width, scratch);
+      else if (dnnl_sgemm('N', 'T', tile, band.count, d, scale_, c, 3 * h, p, h, 0.0f, o, width) != dnnl_success)
+        failed = true;
+    }
   }
   if (failed) runtime_error("oneDNN sgemm failed in DeBERTa's disentangled attention");
   modifier.term = {&add_terms, &terms_};

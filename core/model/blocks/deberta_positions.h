@@ -30,6 +30,14 @@ class RelativeRows {
     const std::int64_t first = at_zero()[-(length - 1)];
     return {first, at_zero()[length - 1] - first + 1};
   }
+  // The rows `tile` content rows from `at` of a sequence of `length` tokens read against all of its
+  // tokens: queries (c2p: δ from at − (length − 1)) or keys (p2c: δ from −(at + tile − 1)), length + tile − 1
+  // values of δ. With the whole sequence as the tile, range(length).
+  Range band(std::int64_t length, std::int64_t at, std::int64_t tile, bool queries) const {
+    const std::int64_t lowest = queries ? at - (length - 1) : -(at + tile - 1);
+    const std::int64_t first = at_zero()[lowest];
+    return {first, at_zero()[lowest + length + tile - 2] - first + 1};
+  }
 
  private:
   std::vector<std::int32_t> rows_;  // δ from −(longest − 1)
