@@ -7,10 +7,10 @@
 #include "core/model/name_map.h"
 #include "core/files.h"
 #include "tokenizer/default_vocab.h"
+#include "tokenizer/vocab.h"
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -26,34 +26,24 @@ void write_text(const std::filesystem::path& path, std::string_view text) {
   out.commit();
 }
 
-// MPNet's vocabulary as all-mpnet-base-v2 lays it out: <s> <pad> </s> <unk>, BERT's words, then <mask>
+// MPNet's vocab.txt as all-mpnet-base-v2 lays it out: <s> <pad> </s> <unk>, BERT's words, then <mask>
 // (30,527 tokens, the shape's vocab_size).
-std::vector<std::string> mpnet_vocab() {
-  std::vector<std::string> vocab = {"<s>", "<pad>", "</s>", "<unk>"};
-  std::string_view text = tok::default_vocab_text();
-  while (!text.empty()) {
-    const std::size_t end = text.find('\n');
-    vocab.emplace_back(text.substr(0, end));
-    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-  }
-  vocab.emplace_back("<mask>");
-  return vocab;
+std::string mpnet_vocab_text() {
+  return "<s>\n<pad>\n</s>\n<unk>\n" + std::string(tok::default_vocab_text()) + "<mask>\n";
 }
 
 // all-mpnet-base-v2's tokenizer.json over `vocab`: BERT's normaliser and pre-tokenizer, WordPiece, and
 // RoBERTa's <s> ... </s> around a text (</s></s> between a pair).
-std::string mpnet_tokenizer_json(const std::vector<std::string>& vocab) {
+std::string mpnet_tokenizer_json(const tok::Vocab& vocab) {
   using Json = nlohmann::ordered_json;
-  auto id_of = [&vocab](std::string_view token) {
-    return static_cast<int>(std::find(vocab.begin(), vocab.end(), token) - vocab.begin());
-  };
+  auto id_of = [&vocab](std::string_view token) { return vocab.find(token).value(); };
   Json added = Json::array();
   for (const char* token : {"<s>", "<pad>", "</s>", "<unk>", "[UNK]", "<mask>"})
     added.push_back({{"id", id_of(token)}, {"content", token}, {"single_word", false},
                      {"lstrip", std::string_view(token) == "<mask>"}, {"rstrip", false},
                      {"normalized", std::string_view(token) == "<unk>"}, {"special", true}});
   Json ids = Json::object();
-  for (std::size_t i = 0; i < vocab.size(); ++i) ids[vocab[i]] = i;
+  for (std::size_t i = 0; i < vocab.size(); ++i) ids[std::string(vocab.token(static_cast<std::int32_t>(i)))] = i;
   const Json tokenizer = {
       {"version", "1.0"},
       {"truncation", nullptr},
@@ -88,11 +78,9 @@ std::vector<std::string> save_model_folder(const core::ModelShape& shape, const 
   write_text(folder / "config.json", core::config_json(shape));
   if (shape.model_type == "mpnet") {
     // MPNet puts <s> ... </s> around a text, which only a tokenizer.json says.
-    const std::vector<std::string> vocab = mpnet_vocab();
-    std::string lines;
-    for (const std::string& token : vocab) lines += token + "\n";
-    write_text(folder / "vocab.txt", lines);
-    write_text(folder / "tokenizer.json", mpnet_tokenizer_json(vocab));
+    const std::string text = mpnet_vocab_text();
+    write_text(folder / "vocab.txt", text);
+    write_text(folder / "tokenizer.json", mpnet_tokenizer_json(tok::Vocab::from_text(text, "vocab.txt")));
     written.push_back("tokenizer.json");
   } else {
     write_text(folder / "vocab.txt", tok::default_vocab_text());

@@ -26,10 +26,7 @@ class RelativeRows {
   struct Range {
     std::int64_t first, count;
   };
-  Range range(std::int64_t length) const {
-    const std::int64_t first = at_zero()[-(length - 1)];
-    return {first, at_zero()[length - 1] - first + 1};
-  }
+  Range range(std::int64_t length) const { return band(length, 0, length, true); }
   // The rows `tile` content rows from `at` of a sequence of `length` tokens read against all of its
   // tokens: queries (c2p: δ from at − (length − 1)) or keys (p2c: δ from −(at + tile − 1)), length + tile − 1
   // values of δ. With the whole sequence as the tile, range(length).

@@ -2,7 +2,6 @@
 
 #include "core/error.h"
 
-#include <algorithm>
 #include <vector>
 
 namespace bertkit::core {
@@ -35,11 +34,7 @@ RelativeProjections::RelativeProjections(const ModelConfig& config, const Weight
 
 void RelativeProjections::cover(RelativeRows::Range range) {
   const std::int64_t end = range.first + range.count;
-  if (first_ == end_) {
-    project_rows(range.first, end);
-    first_ = range.first, end_ = end;
-    return;
-  }
+  if (first_ == end_) first_ = end_ = range.first;  // nothing projected yet
   // Rows between a new range and those projected are projected too: they stay one range.
   if (range.first < first_) project_rows(range.first, first_), first_ = range.first;
   if (end > end_) project_rows(end_, end), end_ = end;
